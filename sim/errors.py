@@ -1,0 +1,12 @@
+"""Errors that mean "the user asked for something invalid".
+
+The CLI turns a :class:`UsageError` into a one-line message on stderr and exit status 2; anything
+else is a bug and keeps its traceback.
+"""
+
+
+class UsageError(ValueError):
+    """Invalid input from the user (bad deck, unknown variant, deck too large for a method...).
+
+    The message is one line that says what is wrong and what to do instead.
+    """

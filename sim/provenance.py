@@ -1,0 +1,63 @@
+"""Provenance recorded with every result: versions, git commit, time, command line."""
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+PACKAGE = "solitaire-odds"
+_LIBRARIES = ("numpy", "numba", "scipy", "sympy", "networkx", "h5py", "joblib")
+
+
+def package_version() -> str:
+    try:
+        return metadata.version(PACKAGE)
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+@functools.lru_cache(maxsize=1)
+def git_commit() -> str:
+    """The commit of the source tree the package runs from ("unknown" outside a checkout)."""
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=5)
+        commit = out.stdout.strip() if out.returncode == 0 else "unknown"
+        if commit != "unknown":
+            dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
+                                   capture_output=True, text=True, timeout=5).stdout.strip()
+            if dirty:
+                commit += "-dirty"
+        return commit
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def library_versions() -> dict[str, str]:
+    versions = {"python": sys.version.split()[0]}
+    for name in _LIBRARIES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "absent"
+    return versions
+
+
+def now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def collect(**extra) -> dict:
+    """A provenance record; ``extra`` adds run-specific entries (times, chunk plan...)."""
+    record = {
+        "package_version": package_version(),
+        "git_commit": git_commit(),
+        "libraries": library_versions(),
+        "command_line": " ".join(sys.argv),
+    }
+    record.update(extra)
+    return record

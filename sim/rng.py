@@ -1,0 +1,136 @@
+"""Random streams for the kernels: xoshiro256** seeded per chunk from ``numpy.random.SeedSequence``.
+
+Chunk ``k`` of a run with seed ``s`` draws from ``SeedSequence(s).spawn(k + 1)[k]``'s state, which
+depends only on ``s`` and ``k`` (not on how many chunks or workers there are): the same seed gives
+the same games whatever the parallelism. Bounded integers use Lemire's multiply-shift with rejection
+(exactly uniform, no division on the common path), two per 64-bit output.
+
+The kernel-side functions keep the state in four scalars (so that it stays in registers) and return
+the updated state with each output.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+
+_M64 = (1 << 64) - 1
+_U32 = np.uint64(0xFFFFFFFF)
+
+
+def chunk_states(seed: int, first_chunk: int, n_chunks: int) -> np.ndarray:
+    """xoshiro256** states (``n_chunks`` x 4 uint64) for chunks ``first_chunk ...``."""
+    root = np.random.SeedSequence(seed)
+    states = np.empty((n_chunks, 4), dtype=np.uint64)
+    for i in range(n_chunks):
+        child = np.random.SeedSequence(root.entropy, spawn_key=(first_chunk + i,))
+        state = child.generate_state(4, np.uint64)
+        if not state.any():  # the all-zero state is the one fixed point of xoshiro
+            state[0] = 1
+        states[i] = state
+    return states
+
+
+def new_seed() -> int:
+    """A fresh 128-bit seed from the OS, to report with a run that was given none."""
+    return int(np.random.SeedSequence().entropy)
+
+
+# --- kernel side -----------------------------------------------------------------------------
+
+@jit(inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@jit(inline="always")
+def next64(s0, s1, s2, s3):
+    """One xoshiro256** output; returns ``(output, s0, s1, s2, s3)``."""
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@jit
+def _bounded_slow(low32, bound, s0, s1, s2, s3):
+    """Lemire's rejection step, taken with probability < bound / 2**32."""
+    threshold = (np.uint64(1 << 32) - bound) % bound
+    m = low32 * bound
+    while (m & _U32) < threshold:
+        x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
+        m = (x >> np.uint64(32)) * bound
+    return m >> np.uint64(32), s0, s1, s2, s3
+
+
+@jit(inline="always")
+def bounded_pair(bound_hi, bound_lo, s0, s1, s2, s3):
+    """Two independent uniform integers in ``[0, bound_hi)`` and ``[0, bound_lo)`` from one output."""
+    x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
+    m1 = (x >> np.uint64(32)) * bound_hi
+    m2 = (x & _U32) * bound_lo
+    if (m1 & _U32) < bound_hi:
+        r1, s0, s1, s2, s3 = _bounded_slow(x >> np.uint64(32), bound_hi, s0, s1, s2, s3)
+    else:
+        r1 = m1 >> np.uint64(32)
+    if (m2 & _U32) < bound_lo:
+        r2, s0, s1, s2, s3 = _bounded_slow(x & _U32, bound_lo, s0, s1, s2, s3)
+    else:
+        r2 = m2 >> np.uint64(32)
+    return r1, r2, s0, s1, s2, s3
+
+
+@jit(inline="always")
+def shuffle(a, s0, s1, s2, s3):
+    """Fisher-Yates shuffle of ``a`` in place (uniform over all orders); returns the new state."""
+    i = a.shape[0] - 1
+    while i >= 2:
+        j1, j2, s0, s1, s2, s3 = bounded_pair(np.uint64(i + 1), np.uint64(i), s0, s1, s2, s3)
+        t = a[i]
+        a[i] = a[j1]
+        a[j1] = t
+        t = a[i - 1]
+        a[i - 1] = a[j2]
+        a[j2] = t
+        i -= 2
+    if i == 1:
+        j1, j2, s0, s1, s2, s3 = bounded_pair(np.uint64(2), np.uint64(1), s0, s1, s2, s3)
+        t = a[1]
+        a[1] = a[j1]
+        a[j1] = t
+    return s0, s1, s2, s3
+
+
+@jit
+def _stream(state, n):
+    """``n`` raw outputs of a stream (for tests against the reference below)."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    out = np.empty(n, dtype=np.uint64)
+    for k in range(n):
+        out[k], s0, s1, s2, s3 = next64(s0, s1, s2, s3)
+    return out
+
+
+def reference_stream(state, n) -> list[int]:
+    """Plain-Python xoshiro256** (Blackman & Vigna), the reference for :func:`_stream`."""
+    s = [int(v) for v in state]
+
+    def rotl(x, k):
+        return ((x << k) | (x >> (64 - k))) & _M64
+
+    out = []
+    for _ in range(n):
+        out.append(rotl((s[1] * 5) & _M64, 7) * 9 & _M64)
+        t = (s[1] << 17) & _M64
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = rotl(s[3], 45)
+    return out

@@ -1,0 +1,74 @@
+"""One-Handed Solitaire, the reference rules (SPEC.md section 2), written to be obviously correct.
+
+Deal the cards one at a time onto the end of a row. After each card, while the row has at least 4
+cards, compare the last card ``a`` with the 4th from the end ``b``:
+
+* same suit: remove the two cards between them, and check again;
+* else same rank: remove the last four cards, and check again;
+* else deal the next card.
+
+The score is the number of cards left at the end; score 0 is a win. Variants (:mod:`sim.variant`):
+``win=any`` also counts a game won if the row is ever empty after a removal; ``reverse=on`` swaps the
+effects (same suit removes four, same rank removes the two between); ``first4=reversed`` holds the
+first four cards in the opposite orientation, as published code that inserts at the front does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..deck import Deck
+from ..variant import Variant
+
+DEFAULT = Variant.make("one-handed")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    score: int  #: cards left in the row at the end
+    won: bool  #: score 0, or (win=any) the row was emptied at some point
+
+
+def dealing_order(order, variant: Variant = DEFAULT) -> list[int]:
+    """The order in which cards reach the row: ``order`` itself, or with ``first4=reversed`` its
+    first four cards reversed (appending c1..c4 then inserting at the front is the same game as
+    dealing c4, c3, c2, c1, then the rest)."""
+    order = list(order)
+    if variant["first4"] == "reversed":
+        order[:4] = order[:4][::-1]
+    return order
+
+
+def settle(row: list[int], deck: Deck, variant: Variant = DEFAULT) -> int:
+    """Apply removals to ``row`` (in place) until none applies; return the number of removals."""
+    reverse = variant["reverse"] == "on"
+    removals = 0
+    while len(row) >= 4:
+        a, b = row[-1], row[-4]
+        same_suit = deck.suit(a) == deck.suit(b)
+        same_rank = deck.rank(a) == deck.rank(b)
+        remove_two, remove_four = (same_rank, same_suit) if reverse else (same_suit, same_rank)
+        if remove_two:
+            del row[-3:-1]
+        elif remove_four:
+            del row[-4:]
+        else:
+            break
+        removals += 1
+    return removals
+
+
+def play(order, deck: Deck, variant: Variant = DEFAULT) -> Outcome:
+    """Play one deck order; return its :class:`Outcome`.
+
+    >>> deck = Deck(1, 4)               # one suit: every 4th-card check is a suit match
+    >>> play([0, 1, 2, 3], deck)
+    Outcome(score=2, won=False)
+    """
+    row: list[int] = []
+    emptied = False
+    for card in dealing_order(order, variant):
+        row.append(card)
+        if settle(row, deck, variant) and not row:
+            emptied = True
+    score = len(row)
+    return Outcome(score=score, won=score == 0 or (variant["win"] == "any" and emptied))

@@ -1,0 +1,66 @@
+"""The ``solitaire`` console command.
+
+User mistakes (bad options, invalid decks, unknown variants, files that are not ours) end with one
+line on stderr and exit status 2, with nothing on stdout; a traceback means a bug.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from sim.errors import UsageError
+
+from .commands.simulate import simulate_command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="solitaire-odds")
+def cli():
+    """How often are zero-player patience games won? Exact answers where they can be had,
+    fast reproducible simulation where they can't.
+
+    Games: one-handed (One-Handed Solitaire), hand (Hand Solitaire), prisoners (Prisoner's Patience),
+    each on any deck of --suits x --ranks cards.
+    """
+
+
+COMMANDS = [simulate_command]
+for _command in COMMANDS:
+    cli.add_command(_command)
+
+
+def _fail(message: str) -> int:
+    sys.stdout.flush()
+    sys.stderr.write(f"solitaire: error: {message}\n")
+    return 2
+
+
+def main(argv=None) -> int:
+    """Entry point: runs the CLI and maps user errors to one line and exit status 2."""
+    try:
+        rv = cli.main(args=argv, prog_name="solitaire", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help())
+        return 0
+    except click.UsageError as exc:  # bad option, missing argument, unknown subcommand
+        return _fail(" ".join(exc.format_message().split()))
+    except click.ClickException as exc:
+        return _fail(" ".join(exc.format_message().split()))
+    except UsageError as exc:
+        return _fail(" ".join(str(exc).split()))
+    except click.exceptions.Abort:
+        return _fail("aborted")
+    except KeyboardInterrupt:
+        sys.stderr.write("solitaire: interrupted\n")
+        return 130
+    return rv if isinstance(rv, int) else 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

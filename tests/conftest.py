@@ -1,0 +1,22 @@
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+# Kernels compile on first use; that must not count against hypothesis' per-example deadline.
+settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], max_examples=60)
+settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+@pytest.fixture
+def cli_run(capsys):
+    """Run the CLI in-process; returns (exit_code, stdout, stderr)."""
+    from solitaire.cli import main
+
+    def run(*args):
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

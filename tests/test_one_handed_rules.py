@@ -1,0 +1,48 @@
+"""The reference rules on hand-checked deals, and the kernel against the reference."""
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sim import Deck, Variant
+from sim.kernels.one_handed import play_orders
+from sim.rules.one_handed import play
+
+from .strategies import deck_orders, decks, variants
+
+
+def test_hand_checked_deals():
+    deck = Deck(4, 13)
+    c = deck.card
+    small = Deck(2, 2)  # cards: (s0,r0)=0 (s0,r1)=1 (s1,r0)=2 (s1,r1)=3
+    # 0,1,3,2: last 2 vs first 0: same rank -> all four removed -> win
+    assert play([0, 1, 3, 2], small).score == 0
+    # 0,2,3,1: last 1 vs first 0: same suit -> remove 2 and 3 -> row [0,1]
+    assert play([0, 2, 3, 1], small).score == 2
+    # reverse: same suit removes four, same rank removes the two between
+    rev = Variant.make("one-handed", reverse="on")
+    assert play([0, 2, 3, 1], small, rev).score == 0
+    assert play([0, 1, 3, 2], small, rev).score == 2
+
+
+def test_win_any_counts_a_mid_deal_empty_row():
+    deck = Deck(2, 3)  # suits of 3 ranks: 0,1,2 | 3,4,5
+    order = [0, 1, 2, 3, 4, 5]  # 0 vs 3: rank match -> empty after 4 cards; then 4, 5 stay
+    assert play(order, deck).score == 2 and not play(order, deck).won
+    assert play(order, deck, Variant.make("one-handed", win="any")).won
+
+
+@given(data=st.data(), deck=decks(max_cards=60), variant=variants("one-handed"))
+def test_kernel_equals_reference(data, deck, variant):
+    orders = [data.draw(deck_orders(deck)) for _ in range(data.draw(st.integers(1, 9)))]
+    scores, won = play_orders(np.array(orders), deck, variant)
+    expected = [play(order, deck, variant) for order in orders]
+    assert scores.tolist() == [e.score for e in expected]
+    assert won.tolist() == [e.won for e in expected]
+
+
+@given(deck=decks(max_cards=40), variant=variants("one-handed"), seed=st.integers(0, 2**32))
+def test_score_has_the_parity_of_the_deck(deck, variant, seed):
+    rng = np.random.default_rng(seed)
+    orders = np.array([rng.permutation(deck.size) for _ in range(16)])
+    scores, _ = play_orders(orders, deck, variant)
+    assert (scores % 2 == deck.size % 2).all()
