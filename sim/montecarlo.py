@@ -29,21 +29,28 @@ MAX_SIM_CARDS = 4096
 ChunkRunner = Callable[[np.ndarray, int], dict]
 
 
-def _one_handed_runner(deck: Deck, variant: Variant) -> ChunkRunner:
-    from .kernels import one_handed as k
-
-    enc = k.Encoding(deck, variant)
-
-    def run(state: np.ndarray, games: int) -> dict:
-        counts, wins = k._simulate_chunk(state, games, enc.codes, enc.sentinels, enc.mask_two,
-                                         enc.mask_four, enc.win_any, enc.first4_reversed)
-        return {"score_counts": counts, "wins": int(wins)}
-
-    return run
+#: game name -> "module:factory"; ``factory(deck, variant, **options)`` returns a chunk runner
+#: ``run(state, games) -> counts`` where counts holds at least ``score_counts`` (an int array indexed
+#: by score) and ``wins`` (an int); any other entries are summed too and reported in ``extra``.
+RUNNERS: dict[str, str] = {
+    "one-handed": "sim.kernels.one_handed:chunk_runner",
+    "hand": "sim.kernels.hand:chunk_runner",
+    "prisoners": "sim.kernels.prisoners:chunk_runner",
+}
 
 
-#: game name -> factory(deck, variant) of a chunk runner; other games register here.
-RUNNERS: dict[str, Callable[[Deck, Variant], ChunkRunner]] = {"one-handed": _one_handed_runner}
+def load_runner(deck: Deck, variant: Variant, options: dict | None = None) -> ChunkRunner:
+    """The chunk runner of ``variant.game`` for this deck, variant and game options."""
+    import importlib
+
+    module_name, _, factory = RUNNERS[variant.game].partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        raise UsageError(f"no simulator for game {variant.game!r} in this version") from None
+    return getattr(module, factory)(deck, variant, **(options or {}))
 
 
 @dataclass(frozen=True)
@@ -175,7 +182,8 @@ def _progress_bar(total: int, progress):
 
 def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, games: int = 1_000_000,
              seed: int | None = None, workers: int | None = None,
-             chunk_games: int = DEFAULT_CHUNK_GAMES, progress: bool | None = None) -> SimulationResult:
+             chunk_games: int = DEFAULT_CHUNK_GAMES, progress: bool | None = None,
+             options: dict | None = None) -> SimulationResult:
     """Play ``games`` uniformly shuffled games and report the counts with 95% intervals.
 
     Parameters
@@ -187,6 +195,7 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
     workers : threads (default: all cores); results do not depend on it
     chunk_games : games per chunk; part of the chunk plan, so results depend on it
     progress : show a progress bar on stderr for runs longer than a few seconds (default: yes)
+    options : game-specific run options passed to the game's chunk runner (e.g. Hand Solitaire's cap)
 
     Examples
     --------
@@ -202,11 +211,9 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
     games, seed, workers = check_games(games), check_seed(seed), check_workers(workers)
     if isinstance(chunk_games, bool) or not isinstance(chunk_games, (int, np.integer)) or chunk_games < 1:
         raise UsageError(f"chunk_games must be a positive integer, got {chunk_games!r}")
-    if variant.game not in RUNNERS:
-        raise UsageError(f"no simulator for game {variant.game!r} yet")
     if deck.size > MAX_SIM_CARDS:
         raise UsageError(f"deck {deck} has {deck.size} cards; the simulator handles at most {MAX_SIM_CARDS}")
-    runner = RUNNERS[variant.game](deck, variant)
+    runner = load_runner(deck, variant, options)
     plan = ChunkPlan(games, int(chunk_games))
     started = provenance.now()
     total: dict = {}

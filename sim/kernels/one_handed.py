@@ -198,3 +198,15 @@ def play_orders(orders, deck: Deck, variant: Variant):
                                    enc.first4_reversed)
     won = (scores == 0) | (enc.win_any & (emptied != 0))
     return scores, won
+
+
+def chunk_runner(deck: Deck, variant: Variant):
+    """The Monte Carlo chunk runner (see :data:`sim.montecarlo.RUNNERS`)."""
+    enc = Encoding(deck, variant)
+
+    def run(state: np.ndarray, games: int) -> dict:
+        counts, wins = _simulate_chunk(state, games, enc.codes, enc.sentinels, enc.mask_two,
+                                       enc.mask_four, enc.win_any, enc.first4_reversed)
+        return {"score_counts": counts, "wins": int(wins)}
+
+    return run
