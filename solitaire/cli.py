@@ -12,6 +12,8 @@ import click
 from sim.errors import UsageError
 
 from .commands.simulate import simulate_command
+from .commands.sweep import sweep_command
+from .commands.validate import validate_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,7 +27,7 @@ def cli():
     """
 
 
-COMMANDS = [simulate_command]
+COMMANDS = [simulate_command, validate_command, sweep_command]
 for _command in COMMANDS:
     cli.add_command(_command)
 

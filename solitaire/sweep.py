@@ -1,0 +1,142 @@
+"""Win probability over a grid of deck shapes: exact where the exact engine reaches, simulated elsewhere.
+
+Each cell is one of:
+
+* ``theorem``: S and R both odd with ``win=end``: every removal takes 2 or 4 cards, so the score
+  has the parity of S*R and can never be 0 (``p_win`` = 0 exactly, no computation needed);
+* ``exact``: computed by :func:`exact.exact_distribution` (decks up to ``exact_max_cards``);
+* ``simulated``: a Monte Carlo estimate with its 95% interval; the cell's seed depends only on the
+  sweep's seed and the deck, so a cell does not change when the grid around it does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from sim import Deck, UsageError, Variant, provenance, simulate
+
+
+@dataclass(frozen=True)
+class SweepCell:
+    suits: int
+    ranks: int
+    source: str  #: "exact", "theorem" or "simulated"
+    p_win: float
+    ci95: tuple[float, float]
+    p_win_exact: Fraction | None = None
+    games: int | None = None
+    seed: int | None = None
+
+    def to_dict(self) -> dict:
+        return {"suits": self.suits, "ranks": self.ranks, "source": self.source, "p_win": self.p_win,
+                "ci95": list(self.ci95),
+                "p_win_exact": None if self.p_win_exact is None else f"{self.p_win_exact.numerator}/{self.p_win_exact.denominator}",
+                "games": self.games, "seed": self.seed}
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    kind = "sweep"
+    variant: Variant
+    cells: tuple[SweepCell, ...]
+    seed: int
+    games: int
+    exact_max_cards: int
+    provenance: dict = field(default_factory=dict)
+
+    def cell(self, suits: int, ranks: int) -> SweepCell:
+        for c in self.cells:
+            if (c.suits, c.ranks) == (suits, ranks):
+                return c
+        raise KeyError((suits, ranks))
+
+    def to_dict(self) -> dict:
+        return {"game": self.variant.game, "variant": str(self.variant), "seed": self.seed,
+                "games": self.games, "exact_max_cards": self.exact_max_cards,
+                "cells": [c.to_dict() for c in self.cells]}
+
+
+def parse_range(text: str, name: str) -> list[int]:
+    """``"3-7"``, ``"3,5,9"`` or ``"4"`` -> a sorted list of positive ints."""
+    values: set[int] = set()
+    try:
+        for part in str(text).split(","):
+            part = part.strip()
+            if "-" in part:
+                low, high = (int(x) for x in part.split("-", 1))
+                values.update(range(low, high + 1))
+            elif part:
+                values.add(int(part))
+    except ValueError:
+        raise UsageError(f"{name} {text!r} is not a range: use e.g. 3-7 or 3,5,9") from None
+    if not values or min(values) < 1:
+        raise UsageError(f"{name} {text!r} must name positive integers, e.g. 3-7")
+    return sorted(values)
+
+
+def cell_seed(seed: int, deck: Deck) -> int:
+    return int(np.random.SeedSequence([seed, deck.suits, deck.ranks]).generate_state(1, np.uint64)[0])
+
+
+def parity_forbids_win(deck: Deck, variant: Variant) -> bool:
+    """True when the parity theorem proves ``p_win == 0`` (One-Handed, win=end, S and R odd)."""
+    return (variant.game == "one-handed" and variant["win"] == "end"
+            and deck.suits % 2 == 1 and deck.ranks % 2 == 1)
+
+
+def sweep(suits, ranks, *, variant: Variant | None = None, games: int = 1_000_000, seed: int = 0,
+          exact_max_cards: int = 12, workers: int | None = None, progress: bool | None = None,
+          exact_source=None, simulate_cell=None) -> SweepResult:
+    """Win probability for every deck ``S x R`` with S in ``suits`` and R in ``ranks``.
+
+    ``simulate_cell(deck, variant, games, seed)`` and ``exact_source(deck, variant)`` can be given
+    to reuse stored results (the defaults compute them).
+    """
+    from tqdm.auto import tqdm
+
+    variant = variant if variant is not None else Variant.make("one-handed")
+    if simulate_cell is None:
+        def simulate_cell(deck, variant, games, seed):
+            return simulate(deck, variant, games=games, seed=seed, workers=workers, progress=False)
+    started = provenance.now()
+    cells = []
+    grid = [Deck(s, r) for s in suits for r in ranks]
+    for deck in tqdm(grid, desc="sweep", unit="deck", delay=3, disable=progress is False, leave=False):
+        if parity_forbids_win(deck, variant):
+            cells.append(SweepCell(deck.suits, deck.ranks, "theorem", 0.0, (0.0, 0.0), Fraction(0)))
+        elif deck.size <= exact_max_cards:
+            if exact_source is None:
+                from exact import exact_distribution as exact_source
+            result = exact_source(deck, variant)
+            p = result.p_win
+            cells.append(SweepCell(deck.suits, deck.ranks, "exact", float(p), (float(p), float(p)), p))
+        else:
+            s = cell_seed(seed, deck)
+            result = simulate_cell(deck, variant, games, s)
+            cells.append(SweepCell(deck.suits, deck.ranks, "simulated", result.p_win, tuple(result.ci95),
+                                   games=result.games, seed=s))
+    return SweepResult(variant, tuple(cells), seed, games, exact_max_cards,
+                       provenance.collect(started=started, finished=provenance.now()))
+
+
+def format_grid(result: SweepResult) -> str:
+    """A text table: rows = suits, columns = ranks; ``=`` exact, ``#`` theorem, else simulated."""
+    suits = sorted({c.suits for c in result.cells})
+    ranks = sorted({c.ranks for c in result.cells})
+    mark = {"exact": "=", "theorem": "#", "simulated": " "}
+    lines = [f"p_win (%) of {result.variant}; '=' exact, '#' zero by the parity theorem, others simulated "
+             f"({result.games:,} games each, 95% CI half-width in brackets)"]
+    lines.append("S\\R  " + "".join(f"{r:>17}" for r in ranks))
+    for s in suits:
+        row = f"{s:>3}  "
+        for r in ranks:
+            c = result.cell(s, r)
+            if c.source == "simulated":
+                half = (c.ci95[1] - c.ci95[0]) / 2 * 100
+                row += f"{c.p_win * 100:>9.4f}[{half:.4f}]"[:17].rjust(17)
+            else:
+                row += f"{c.p_win * 100:>15.6f} {mark[c.source]}"
+        lines.append(row)
+    return "\n".join(lines)
