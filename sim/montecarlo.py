@@ -7,11 +7,15 @@ does not matter either.
 """
 from __future__ import annotations
 
+import contextlib
+import functools
+import itertools
+import json
 import os
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, ClassVar
 
 import numpy as np
 
@@ -72,6 +76,8 @@ class ChunkPlan:
 class SimulationResult:
     """Counts and statistics of a Monte Carlo run, with provenance."""
 
+    kind: ClassVar[str] = "simulation"
+
     game: str
     deck: Deck
     variant: Variant
@@ -111,6 +117,20 @@ class SimulationResult:
         out.update(self.extra)
         return out
 
+    @classmethod
+    def from_record(cls, record: dict) -> "SimulationResult":
+        """Rebuild a result from its ``to_dict()`` content (e.g. :meth:`sim.store.ResultsStore.load`)."""
+        derived = {"kind", "p_win", "games_per_second", "provenance", "saved"}
+        known = {f for f in cls.__dataclass_fields__ if f not in ("deck", "extra", "provenance")}
+        extra = {k: v for k, v in record.items() if k not in known | derived | {"suits", "ranks"}}
+        return cls(game=record["game"], deck=Deck(record["suits"], record["ranks"]),
+                   variant=Variant.parse(record["variant"]), seed=record["seed"], games=record["games"],
+                   wins=record["wins"], score_counts=tuple(record["score_counts"]),
+                   ci95=tuple(record["ci95"]), interval_method=record["interval_method"],
+                   mean_score=record["mean_score"], mean_score_se=record["mean_score_se"],
+                   seconds=record["seconds"], workers=record["workers"], chunk_games=record["chunk_games"],
+                   extra=extra, provenance=dict(record.get("provenance", {})))
+
 
 def check_games(games) -> int:
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)):
@@ -136,18 +156,31 @@ def check_workers(workers) -> int:
     return int(workers)
 
 
+#: Where chunks run: ``local`` (joblib threads in this process) or ``dask`` (a Dask cluster).
+BACKENDS = ("local", "dask")
+#: A run writing to a store checkpoints at most this often (seconds), and when it stops.
+DEFAULT_CHECKPOINT_SECONDS = 10.0
+
+
 def run_chunks(runner: ChunkRunner, seed: int, plan: ChunkPlan, chunks, *, workers: int,
-               on_done: Callable[[int, dict], None]) -> None:
+               on_done: Callable[[int, dict], None], backend: str = "local", scheduler=None,
+               spec: tuple | None = None) -> dict:
     """Run the given chunk indices, calling ``on_done(k, counts)`` in the parent as each finishes.
 
-    Kernels release the GIL, so joblib's threading backend runs them in parallel without pickling
-    or recompiling in other processes.
+    ``local``: kernels release the GIL, so joblib's threading backend runs them in parallel without
+    pickling or recompiling in other processes. ``dask``: chunks are submitted to a Dask
+    distributed cluster (``scheduler``: an address, a ``distributed.Client``, or None for a
+    ``LocalCluster`` of ``workers`` processes); each worker builds the runner from ``spec`` (see
+    :func:`play_chunk`) and draws chunk ``k``'s stream exactly as here. Only this (the parent)
+    process sees the counts. Returns a few facts about where the chunks ran, for provenance.
     """
+    chunks = list(chunks)
+    if backend == "dask":
+        return _run_chunks_dask(spec, seed, plan, chunks, workers=workers, scheduler=scheduler, on_done=on_done)
     from joblib import Parallel, delayed
 
-    chunks = list(chunks)
     if not chunks:
-        return
+        return {}
 
     def task(k: int):
         state = rng.chunk_states(seed, k, 1)[0]
@@ -156,10 +189,77 @@ def run_chunks(runner: ChunkRunner, seed: int, plan: ChunkPlan, chunks, *, worke
     if workers == 1 or len(chunks) == 1:
         for k in chunks:
             on_done(*task(k))
-        return
+        return {}
     parallel = Parallel(n_jobs=workers, prefer="threads", return_as="generator_unordered")
     for k, counts in parallel(delayed(task)(k) for k in chunks):
         on_done(k, counts)
+    return {}
+
+
+@functools.lru_cache(maxsize=8)
+def _spec_runner(suits: int, ranks: int, variant: str, options_json: str) -> ChunkRunner:
+    return load_runner(Deck(suits, ranks), Variant.parse(variant), json.loads(options_json))
+
+
+def play_chunk(spec: tuple, seed: int, k: int, games: int) -> tuple[int, dict]:
+    """Chunk ``k`` of a run, played wherever this is called (a Dask worker): the runner is rebuilt
+    from ``spec = (suits, ranks, variant string, options JSON)`` and cached per process, and the
+    stream is chunk ``k``'s, so the counts are those the local backend gets."""
+    runner = _spec_runner(*spec)
+    return k, runner(rng.chunk_states(seed, k, 1)[0], games)
+
+
+def _dask_client(scheduler, workers: int):
+    """(client, things to close): a given Client is used as is; an address is connected to; None
+    starts a LocalCluster of ``workers`` single-threaded processes."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise UsageError("the dask backend needs dask.distributed: pip install 'solitaire-odds[dask]'") from None
+    if scheduler is None:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+        return client, [client, cluster]
+    if isinstance(scheduler, str):
+        try:
+            client = Client(scheduler, timeout="20s")
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"cannot reach the Dask scheduler at {scheduler!r} ({' '.join(str(exc).split())[:120]}): "
+                             "check --scheduler (e.g. tcp://host:8786)") from None
+        return client, [client]
+    return scheduler, []
+
+
+def _run_chunks_dask(spec, seed, plan, chunks, *, workers, scheduler, on_done) -> dict:
+    from distributed import as_completed
+
+    if not chunks:
+        return {}
+    client, to_close = _dask_client(scheduler, workers)
+    try:
+        threads = sum(client.nthreads().values()) or 1
+        info = {"dask_scheduler": str(client.scheduler.address), "dask_threads": threads}
+        pending = iter(chunks)
+        # A bounded window of futures keeps the scheduler light however many chunks there are.
+        window = [client.submit(play_chunk, spec, seed, k, plan.size(k), pure=False)
+                  for k in itertools.islice(pending, max(2 * threads, 4))]
+        queue = as_completed(window)
+        try:
+            for future in queue:
+                k, counts = future.result()
+                future.release()
+                on_done(k, counts)
+                following = next(pending, None)
+                if following is not None:
+                    queue.add(client.submit(play_chunk, spec, seed, following, plan.size(following), pure=False))
+        except BaseException:
+            client.cancel(list(queue.futures))
+            raise
+        return info
+    finally:
+        for closable in to_close:
+            closable.close()
 
 
 def add_counts(total: dict, counts: dict) -> None:
@@ -171,19 +271,29 @@ def add_counts(total: dict, counts: dict) -> None:
             total[key] = value.copy() if isinstance(value, np.ndarray) else value
 
 
-def _progress_bar(total: int, progress):
+def _progress_bar(total: int, progress, initial: int = 0):
     from tqdm.auto import tqdm
 
     disable = (not progress) if progress is not None else False
     # ``delay``: nothing is shown for runs shorter than a few seconds.
-    return tqdm(total=total, unit="game", unit_scale=True, delay=3, disable=disable, file=sys.stderr,
-                leave=False, dynamic_ncols=True)
+    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, delay=3, disable=disable,
+                file=sys.stderr, leave=False, dynamic_ncols=True)
+
+
+def run_identity(deck: Deck, variant: Variant, *, seed, games: int, chunk_games: int, options: dict) -> dict:
+    """What makes two runs the same run, for resumption: every input the counts depend on."""
+    return {"game": variant.game, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks,
+            "seed": seed, "games": games, "chunk_games": chunk_games, "options": options,
+            "package_version": provenance.package_version()}
 
 
 def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, games: int = 1_000_000,
              seed: int | None = None, workers: int | None = None,
              chunk_games: int = DEFAULT_CHUNK_GAMES, progress: bool | None = None,
-             options: dict | None = None) -> SimulationResult:
+             options: dict | None = None, out=None, resume: bool = True, reuse: bool = False,
+             backend: str = "local", scheduler=None,
+             checkpoint_seconds: float = DEFAULT_CHECKPOINT_SECONDS,
+             notify: Callable[[str], None] | None = None) -> SimulationResult:
     """Play ``games`` uniformly shuffled games and report the counts with 95% intervals.
 
     Parameters
@@ -191,11 +301,25 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
     deck : Deck, default ``Deck(4, 13)``
     variant : Variant or canonical string, default the game's rules as written (One-Handed)
     games : number of games
-    seed : non-negative int; ``None`` draws a fresh one, which is reported in the result
-    workers : threads (default: all cores); results do not depend on it
+    seed : non-negative int; ``None`` draws a fresh one (or, with ``out`` and ``resume``, takes the
+        seed of an unfinished run with the same parameters), which is reported in the result
+    workers : threads (default: all cores), or Dask worker processes for a local Dask cluster;
+        results do not depend on it
     chunk_games : games per chunk; part of the chunk plan, so results depend on it
     progress : show a progress bar on stderr for runs longer than a few seconds (default: yes)
     options : game-specific run options passed to the game's chunk runner (e.g. Hand Solitaire's cap)
+    out : path of a results store (:class:`sim.store.ResultsStore`) or a store; when given, the run
+        checkpoints its finished chunks there and stores its result at the end
+    resume : with ``out``: continue the unfinished run with the same identity (game, variant, deck,
+        seed, games, chunk_games, options, package version) instead of starting again; ``False``
+        discards that run's checkpoint
+    reuse : with ``out``: if the store already holds a finished run with this identity (seed given),
+        return it instead of playing again (how a sweep skips finished cells)
+    backend : ``"local"`` (joblib threads) or ``"dask"``; results do not depend on it
+    scheduler : Dask scheduler address (``tcp://host:8786``) or ``distributed.Client``; ``None``
+        with ``backend="dask"`` starts a local cluster
+    checkpoint_seconds : with ``out``: least time between two checkpoints
+    notify : called with one-line messages (e.g. that a run resumes); default: silent
 
     Examples
     --------
@@ -208,25 +332,119 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
         variant = Variant.make("one-handed")
     elif isinstance(variant, str):
         variant = Variant.parse(variant)
-    games, seed, workers = check_games(games), check_seed(seed), check_workers(workers)
+    games, workers = check_games(games), check_workers(workers)
+    seed = None if seed is None else check_seed(seed)
     if isinstance(chunk_games, bool) or not isinstance(chunk_games, (int, np.integer)) or chunk_games < 1:
         raise UsageError(f"chunk_games must be a positive integer, got {chunk_games!r}")
     if deck.size > MAX_SIM_CARDS:
         raise UsageError(f"deck {deck} has {deck.size} cards; the simulator handles at most {MAX_SIM_CARDS}")
-    runner = load_runner(deck, variant, options)
+    if backend not in BACKENDS:
+        raise UsageError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if scheduler is not None and backend != "dask":
+        raise UsageError("a Dask scheduler was given but the backend is local: add --backend dask")
+    if not isinstance(checkpoint_seconds, (int, float)) or checkpoint_seconds < 0:
+        raise UsageError(f"checkpoint_seconds must be a non-negative number, got {checkpoint_seconds!r}")
+    options = dict(options or {})
+    try:
+        options_json = json.dumps(options, sort_keys=True)
+    except TypeError:
+        raise UsageError(f"game options must be plain values (numbers, strings), got {options!r}") from None
+    runner = load_runner(deck, variant, options)  # validates the options here, before any work
     plan = ChunkPlan(games, int(chunk_games))
-    started = provenance.now()
-    total: dict = {}
-    t0 = time.perf_counter()
-    with _progress_bar(games, progress) as bar:
-        def on_done(k, counts):
-            add_counts(total, counts)
-            bar.update(plan.size(k))
 
-        run_chunks(runner, seed, plan, range(plan.n_chunks), workers=workers, on_done=on_done)
-    seconds = time.perf_counter() - t0
-    return summarize(deck, variant, seed, plan, total, seconds, workers,
-                     provenance.collect(started=started, finished=provenance.now(), backend="local"))
+    store, identity, checkpoint = None, None, None
+    if out is not None:
+        from .store import ResultsStore
+
+        store = out if isinstance(out, ResultsStore) else ResultsStore(out)
+        identity = run_identity(deck, variant, seed=None, games=games, chunk_games=plan.chunk_games,
+                                options=options)
+        if seed is None and resume:
+            seed = store.latest_checkpoint_seed(identity)
+        seed = check_seed(seed)
+        identity["seed"] = seed
+        if reuse:
+            found = store.find_run(identity)
+            if found is not None:
+                return SimulationResult.from_record(store.load(found))
+        if resume:
+            checkpoint = store.load_checkpoint(identity)
+        elif store.discard_checkpoint(identity) and notify:
+            notify(f"discarded the unfinished run with seed {seed} (--no-resume)")
+    else:
+        seed = check_seed(seed)
+
+    started = provenance.now()
+    session = {"started": started, "backend": backend, "workers": workers,
+               "git_commit": provenance.git_commit(), "package_version": provenance.package_version()}
+    if checkpoint is not None and checkpoint.n_chunks == plan.n_chunks:
+        done, total = checkpoint.done.copy(), dict(checkpoint.counts)
+        seconds_before, first_started, sessions = checkpoint.seconds, checkpoint.started, checkpoint.sessions
+        if notify:
+            notify(f"resuming the unfinished run with seed {seed}: {checkpoint.chunks_done} of "
+                   f"{plan.n_chunks} chunks already counted")
+    else:
+        done, total = np.zeros(plan.n_chunks, dtype=bool), {}
+        seconds_before, first_started, sessions = 0.0, started, []
+    games_done = _games_in(plan, done)
+    todo = np.flatnonzero(~done).tolist()
+
+    t0 = time.perf_counter()
+    progress_state = {"unsaved": 0, "last_write": time.monotonic()}
+
+    def write_checkpoint():
+        from .store import Checkpoint
+
+        store.write_checkpoint(Checkpoint(
+            identity=identity, n_chunks=plan.n_chunks, done=done, counts=total,
+            seconds=seconds_before + time.perf_counter() - t0, started=first_started,
+            sessions=sessions + [dict(session, stopped=provenance.now())]))
+        progress_state["unsaved"] = 0
+        progress_state["last_write"] = time.monotonic()
+
+    spec = (deck.suits, deck.ranks, str(variant), options_json)
+    try:
+        with _progress_bar(games, progress, initial=games_done) as bar:
+            def on_done(k, counts):
+                if done[k]:  # cannot happen: a chunk is submitted once; guard the no-double-count rule
+                    raise RuntimeError(f"chunk {k} finished twice")
+                add_counts(total, counts)
+                done[k] = True
+                bar.update(plan.size(k))
+                progress_state["unsaved"] += 1
+                if store is not None and time.monotonic() - progress_state["last_write"] >= checkpoint_seconds:
+                    write_checkpoint()
+
+            where = run_chunks(runner, seed, plan, todo, workers=workers, on_done=on_done, backend=backend,
+                               scheduler=scheduler, spec=spec)
+    except BaseException:
+        # Interrupted (Ctrl-C, a worker lost...): keep what was counted, then stop.
+        if store is not None and progress_state["unsaved"]:
+            with contextlib.suppress(Exception):
+                write_checkpoint()
+        raise
+    seconds = seconds_before + time.perf_counter() - t0
+    sessions = sessions + [dict(session, stopped=provenance.now())]
+    prov = provenance.collect(started=first_started, finished=provenance.now(), backend=backend,
+                              method="monte-carlo", options=options, **where)
+    if len(sessions) > 1:
+        prov["sessions"] = sessions
+    if store is None:
+        return summarize(deck, variant, seed, plan, total, seconds, workers, prov)
+    from .store import new_name, run_key
+
+    name = new_name(SimulationResult.kind, variant.game, deck.suits, deck.ranks)
+    prov.update(run_key=run_key(identity), store_path=str(store.path), stored_as=name)
+    result = summarize(deck, variant, seed, plan, total, seconds, workers, prov)
+    store.commit(result, identity, name=name)
+    return result
+
+
+def _games_in(plan: ChunkPlan, done: np.ndarray) -> int:
+    n_done = int(done.sum())
+    if n_done and done[-1]:
+        return (n_done - 1) * plan.chunk_games + plan.size(plan.n_chunks - 1)
+    return n_done * plan.chunk_games
 
 
 def summarize(deck, variant, seed, plan: ChunkPlan, total: dict, seconds: float, workers: int,

@@ -11,6 +11,7 @@ import click
 
 from sim.errors import UsageError
 
+from .commands.runs import runs_command
 from .commands.simulate import simulate_command
 from .commands.sweep import sweep_command
 from .commands.validate import validate_command
@@ -27,7 +28,7 @@ def cli():
     """
 
 
-COMMANDS = [simulate_command, validate_command, sweep_command]
+COMMANDS = [simulate_command, validate_command, sweep_command, runs_command]
 for _command in COMMANDS:
     cli.add_command(_command)
 

@@ -46,3 +46,42 @@ def make_deck_variant(game: str, suits: int, ranks: int, variants) -> tuple[Deck
 
 def emit_json(obj) -> None:
     sys.stdout.write(json.dumps(obj) + "\n")
+
+
+#: Where results go when --out is not given.
+DEFAULT_STORE = "results/solitaire.h5"
+#: Runs of at least this many games are stored (and resumable) even without --out.
+LONG_RUN_GAMES = 10_000_000
+
+
+def store_options(f):
+    """``--out``, ``--store/--no-store`` and ``--resume/--no-resume`` (see :func:`store_path`)."""
+    f = click.option("--resume/--no-resume", default=True, show_default=True,
+                     help="Continue the unfinished run with the same parameters (and seed; without --seed, "
+                          "the latest such run's seed) from its checkpoint; --no-resume starts it again.")(f)
+    f = click.option("--store/--no-store", "store", default=None,
+                     help=f"Write the result (and checkpoints) to the results store. Default: yes with --out, "
+                          f"and for runs of at least {LONG_RUN_GAMES:,} games (to {DEFAULT_STORE}).")(f)
+    f = click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                     help=f"Results store (HDF5) to write to [default: {DEFAULT_STORE}].")(f)
+    return f
+
+
+def store_path(out, store, games: int):
+    """The store file a run writes to, or None: ``--out`` or long runs, unless ``--no-store``."""
+    if store is False:
+        if out is not None:
+            raise click.UsageError("--out and --no-store contradict each other: give one")
+        return None
+    if out is not None:
+        return out
+    return DEFAULT_STORE if (store or games >= LONG_RUN_GAMES) else None
+
+
+def backend_options(f):
+    f = click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Dask scheduler address (e.g. tcp://10.0.0.5:8786), with --backend dask; "
+                          "without it a local Dask cluster of --workers processes is started.")(f)
+    f = click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                     help="Where chunks run: local threads (joblib) or a Dask cluster. Same seed, same counts.")(f)
+    return f

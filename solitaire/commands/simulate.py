@@ -4,9 +4,10 @@ from __future__ import annotations
 import click
 
 from sim import simulate as run_simulation
+from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS, DEFAULT_CHUNK_GAMES
 
-from ..options import (deck_options, emit_json, game_option, json_option, make_deck_variant, seed_option,
-                       variant_option, workers_option)
+from ..options import (backend_options, deck_options, emit_json, game_option, json_option, make_deck_variant,
+                       seed_option, store_options, store_path, variant_option, workers_option)
 
 
 @click.command("simulate")
@@ -14,20 +15,44 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
 @deck_options
 @variant_option
 @click.option("--games", type=int, default=1_000_000, show_default=True, help="Games to play.")
+@click.option("--cap", type=int, default=1000, show_default=True,
+              help="Hand Solitaire only: iterations after which a run stops unwon (counted as capped).")
 @seed_option
 @workers_option
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr for runs longer than a few seconds.")
+@store_options
+@backend_options
+@click.option("--chunk-games", type=int, default=DEFAULT_CHUNK_GAMES, show_default=True,
+              help="Games per chunk: part of the chunk plan, so the counts of a seed depend on it.")
+@click.option("--checkpoint-seconds", type=float, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
+              help="With a store: least time between two checkpoints.")
 @json_option
-def simulate_command(game, suits, ranks, variants, games, seed, workers, progress, as_json):
+def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, progress, out, store, resume, backend,
+                     scheduler, chunk_games, checkpoint_seconds, as_json):
     """Estimate the win probability by playing uniformly shuffled games.
 
     Reports wins, p_win with a 95% interval (Wilson; Clopper-Pearson when wins or losses number
     fewer than 10), the whole score distribution, the mean score with its standard error, and speed.
-    The same --seed gives the same counts for any --workers.
+    The same --seed gives the same counts for any --workers and --backend.
+
+    With a results store (--out FILE, or any run of 10,000,000 games or more, to
+    results/solitaire.h5), finished chunks are checkpointed: a run that was killed resumes when the
+    same command is run again, and ends with the counts an uninterrupted run would give. Without
+    --seed, it resumes the latest unfinished run with the same parameters. `solitaire runs` lists
+    the store.
     """
     deck, variant = make_deck_variant(game, suits, ranks, variants)
-    result = run_simulation(deck, variant, games=games, seed=seed, workers=workers, progress=progress)
+    path = store_path(out, store, games)
+    result = run_simulation(deck, variant, games=games, seed=seed, workers=workers, progress=progress,
+                            out=path, resume=resume, backend=backend, scheduler=scheduler,
+                            chunk_games=chunk_games, checkpoint_seconds=checkpoint_seconds,
+                            options={"cap": cap} if game == "hand" else None,
+                            notify=lambda message: click.echo(f"solitaire: {message}", err=True))
+    if game == "hand":
+        from sim.kernels.hand import with_iteration_statistics
+
+        result = with_iteration_statistics(result, cap)
     if as_json:
         emit_json(result.to_dict())
         return
@@ -39,3 +64,9 @@ def simulate_command(game, suits, ranks, variants, games, seed, workers, progres
                f"{result.seconds:.2f} s  {result.games_per_second:,.0f} games/s")
     nonzero = {s: c for s, c in enumerate(result.score_counts) if c}
     click.echo("score counts: " + ", ".join(f"{s}:{c}" for s, c in nonzero.items()))
+    if game == "hand":
+        from sim.kernels.hand import describe_iteration_statistics
+
+        click.echo(describe_iteration_statistics(result.extra))
+    if path is not None:
+        click.echo(f"stored as {result.provenance['stored_as']} in {path}")

@@ -1,0 +1,553 @@
+"""The results store: one HDF5 file (h5py) holding finished results and the checkpoints of runs
+still under way. This is the one module that knows the file's layout.
+
+Layout (schema 1)::
+
+    /                                 attrs: format="solitaire-odds results store", schema_version=1,
+                                             created (UTC ISO time), package_version, next_seq
+    /results/<name>                   one group per finished computation (simulation, exact, sweep...)
+        attrs: _kind, _saved, _seq, _json_keys  + one attribute per scalar or structured field of the
+                                             result's ``to_dict()`` (game, suits, ranks, variant,
+                                             method, seed, games, wins, p_win, ci95, ...)
+        <field>                       one dataset per list-of-integers field (score_counts,
+                                      iterations_to_win...): int64, or, when a value passes 64 bits
+                                      (exact counts from 21 cards on), decimal strings with the
+                                      attribute ``encoding="decimal"``
+        provenance/                   group; attrs: the result's provenance (package_version,
+                                      git_commit, libraries, started, finished, command_line, seed,
+                                      games, chunk_games, n_chunks, backend...) + _json_keys
+    /checkpoints/<run_key>            a run under way (see :class:`Checkpoint`)
+        attrs: identity (canonical JSON), family (hash of the identity without the seed), game,
+               variant, suits, ranks, seed, games, chunk_games, n_chunks, chunks_done, seconds,
+               started, updated, sessions (JSON)
+        done                          uint8, ``np.packbits`` of one flag per chunk (1 = counted)
+        counts/<key>                  int64 sums over the done chunks (0-d for scalars)
+
+Attribute values are stored natively when they are a str, bool, float or an int that fits in int64;
+anything else (a bigger int, a list, a dict, None) is stored as JSON text and its name listed in
+the group's ``_json_keys``. Python's JSON keeps integers of any size exactly.
+
+Crash safety: every change is a *transaction* that writes a complete new file next to the store
+(``<file>.tmp``), copying what is kept from the old file, flushes and fsyncs it, and then
+``os.replace``-s it over the store (atomic on POSIX and Windows). A process killed at any moment
+leaves either the old file or the new one, never a half-written store; a stale ``.tmp`` is never
+read and is removed by the next transaction. Writers take an advisory lock (``<file>.lock``) so two
+processes never lose each other's updates; readers need no lock. A file that cannot be read, is
+not ours or has another schema version is refused with :class:`StoreError` and never overwritten.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import hashlib
+import json
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from . import provenance as _provenance
+from .errors import UsageError
+
+FORMAT = "solitaire-odds results store"
+SCHEMA_VERSION = 1
+DEFAULT_PATH = Path("results") / "solitaire.h5"
+
+_RESULTS = "results"
+_CHECKPOINTS = "checkpoints"
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+class StoreError(UsageError):
+    """The store file cannot be used (damaged, not ours, other schema, unknown name)."""
+
+
+# --- value encoding ----------------------------------------------------------------------------
+
+def _plain(value):
+    """numpy scalars and arrays -> Python ints, floats, bools and lists (JSON-compatible)."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_int_list(value) -> bool:
+    return isinstance(value, list) and len(value) > 0 and all(_is_int(v) for v in value)
+
+
+def _write_attrs(obj, record: dict) -> None:
+    """Write ``record``'s entries as attributes of ``obj``, natively where lossless, else as JSON."""
+    json_keys = []
+    for key, value in record.items():
+        value = _plain(value)
+        if isinstance(value, str):
+            obj.attrs[key] = value
+        elif isinstance(value, bool):
+            obj.attrs[key] = np.bool_(value)
+        elif _is_int(value) and _INT64_MIN <= value <= _INT64_MAX:
+            obj.attrs[key] = np.int64(value)
+        elif isinstance(value, float):
+            obj.attrs[key] = np.float64(value)
+        else:
+            obj.attrs[key] = json.dumps(value)
+            json_keys.append(key)
+    obj.attrs["_json_keys"] = json.dumps(json_keys)
+
+
+def _read_attrs(obj) -> dict:
+    json_keys = set(json.loads(obj.attrs.get("_json_keys", "[]")))
+    record = {}
+    for key, value in obj.attrs.items():
+        if key.startswith("_"):
+            continue
+        if key in json_keys:
+            record[key] = json.loads(value)
+        elif isinstance(value, bytes):
+            record[key] = value.decode()
+        else:
+            record[key] = _plain(value)
+    return record
+
+
+def _write_int_list(group, key: str, values: list[int]) -> None:
+    if all(_INT64_MIN <= v <= _INT64_MAX for v in values):
+        group.create_dataset(key, data=np.array(values, dtype=np.int64))
+    else:
+        import h5py
+
+        ds = group.create_dataset(key, data=[str(v) for v in values], dtype=h5py.string_dtype())
+        ds.attrs["encoding"] = "decimal"
+
+
+def _read_int_list(dataset) -> list[int]:
+    if dataset.attrs.get("encoding") == "decimal":
+        return [int(v) for v in dataset.asstr()[()]]
+    return [int(v) for v in dataset[()]]
+
+
+def _canonical_json(obj) -> str:
+    return json.dumps(_plain(obj), sort_keys=True, separators=(",", ":"))
+
+
+def _digest(obj) -> str:
+    return hashlib.sha256(_canonical_json(obj).encode()).hexdigest()[:20]
+
+
+# --- checkpoints -------------------------------------------------------------------------------
+
+@dataclass
+class Checkpoint:
+    """The state of a run under way: which chunks are counted, and their summed counts.
+
+    ``identity`` is what makes two runs the same run (game, variant, deck, seed, games,
+    chunk_games, game options, package version); :func:`run_key` hashes it.
+    """
+
+    identity: dict
+    n_chunks: int
+    done: np.ndarray  #: bool per chunk
+    counts: dict  #: key -> int or int64 array, summed over the done chunks
+    seconds: float = 0.0  #: compute time spent so far, over all sessions
+    started: str = ""
+    sessions: list = field(default_factory=list)
+
+    @property
+    def chunks_done(self) -> int:
+        return int(self.done.sum())
+
+
+def run_key(identity: dict) -> str:
+    """Name of a run's checkpoint group: a hash of its identity."""
+    return "run-" + _digest(identity)
+
+
+def family_key(identity: dict) -> str:
+    """Hash of a run's identity without its seed: runs that differ only by seed share it."""
+    return _digest({k: v for k, v in identity.items() if k != "seed"})
+
+
+# --- the store -----------------------------------------------------------------------------------
+
+class ResultsStore:
+    """The HDF5 results store at ``path`` (default ``results/solitaire.h5``).
+
+    Nothing is written until something is saved; the file and its folder are created then. Every
+    write is atomic (see the module docstring), so the object holds no open file and can be kept
+    for as long as wanted.
+
+    Examples
+    --------
+    >>> with ResultsStore("results/solitaire.h5") as store:      # doctest: +SKIP
+    ...     name = store.save(result)
+    ...     store.load(name)["score_counts"]
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.path = Path(path) if path is not None else DEFAULT_PATH
+        if self.path.exists() and self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder: give --out a file name such as {self.path / 'solitaire.h5'}")
+
+    def __enter__(self) -> "ResultsStore":
+        if self.path.exists():
+            with self._reader():
+                pass
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def __repr__(self) -> str:
+        return f"ResultsStore({str(self.path)!r})"
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def _refuse(self, why: str) -> StoreError:
+        return StoreError(f"{self.path}: {why}; nothing was changed: use another --out or move the file away")
+
+    @contextlib.contextmanager
+    def _reader(self):
+        """The store opened read-only and checked to be ours (None when there is no file yet).
+
+        Errors while reading inside the block (a damaged file) become :class:`StoreError`.
+        """
+        import h5py
+
+        if not self.path.exists():
+            yield None
+            return
+        try:
+            f = h5py.File(self.path, "r")
+        except OSError as exc:
+            raise self._refuse(f"not a readable HDF5 file ({_short(exc)})") from None
+        try:
+            with self._damage_is_refused():
+                fmt = f.attrs.get("format")
+                fmt = fmt.decode() if isinstance(fmt, bytes) else fmt
+                if fmt != FORMAT:
+                    raise self._refuse("an HDF5 file that is not a solitaire-odds results store")
+                version = f.attrs.get("schema_version")
+                if version is None or int(version) != SCHEMA_VERSION:
+                    raise self._refuse(
+                        f"results store schema {version}, but this version reads schema {SCHEMA_VERSION}")
+            yield f
+        finally:
+            f.close()
+
+    @contextlib.contextmanager
+    def _damage_is_refused(self):
+        try:
+            yield
+        except StoreError:
+            raise
+        except (OSError, KeyError, ValueError, TypeError, RuntimeError) as exc:
+            raise self._refuse(f"damaged results store ({_short(exc)})") from None
+
+    def names(self, kind: str | None = None) -> list[str]:
+        """Names of the stored results (oldest first), optionally of one kind only."""
+        with self._reader() as f, self._damage_is_refused():
+            return _names(f, kind)
+
+    def load(self, name: str) -> dict:
+        """The stored ``to_dict()`` content of result ``name``, big ints intact, plus ``kind`` and
+        ``provenance``.
+
+        Values come back in their JSON form (lists for tuples, string keys in mappings).
+        """
+        with self._reader() as f, self._damage_is_refused():
+            if f is None or _RESULTS not in f or name not in f[_RESULTS]:
+                raise StoreError(f"no result named {name!r} in {self.path}: `solitaire runs --out {self.path}` lists them")
+            return _read_result(f[_RESULTS][name])
+
+    def find(self, *, kind: str | None = None, game: str | None = None, suits: int | None = None,
+             ranks: int | None = None, variant=None, **fields) -> list[tuple[str, dict]]:
+        """Stored results matching every given field (oldest first), as ``(name, record)`` pairs."""
+        wanted = {"game": game, "suits": suits, "ranks": ranks,
+                  "variant": None if variant is None else str(variant), **fields}
+        wanted = {k: _plain(v) for k, v in wanted.items() if v is not None}
+        out = []
+        with self._reader() as f, self._damage_is_refused():
+            for name in _names(f, kind):
+                record = _read_result(f[_RESULTS][name])
+                if all(record.get(k) == v for k, v in wanted.items()):
+                    out.append((name, record))
+        return out
+
+    def find_run(self, identity: dict) -> str | None:
+        """Name of the newest finished run with this identity (see :class:`Checkpoint`), or None."""
+        key = run_key(identity)
+        with self._reader() as f, self._damage_is_refused():
+            found = [n for n in _names(f)
+                     if "provenance" in f[_RESULTS][n] and f[_RESULTS][n]["provenance"].attrs.get("run_key") == key]
+        return found[-1] if found else None
+
+    def list(self) -> list[dict]:
+        """One summary row per stored result (oldest first): what ``solitaire runs`` prints."""
+        rows = []
+        with self._reader() as f, self._damage_is_refused():
+            for name in _names(f):
+                rows.append(_summary_row(name, _read_result(f[_RESULTS][name])))
+        return rows
+
+    def checkpoints(self) -> list[dict]:
+        """Runs under way (a checkpoint and no result yet): identity, chunks done, last update."""
+        rows = []
+        with self._reader() as f, self._damage_is_refused():
+            if f is None or _CHECKPOINTS not in f:
+                return []
+            for key in f[_CHECKPOINTS]:
+                a = f[_CHECKPOINTS][key].attrs
+                identity = json.loads(a["identity"])
+                rows.append({"run": key, **identity, "chunks_done": int(a["chunks_done"]),
+                             "n_chunks": int(a["n_chunks"]), "seconds": float(a["seconds"]),
+                             "updated": str(a["updated"])})
+        return sorted(rows, key=lambda r: r["updated"])
+
+    def load_checkpoint(self, identity: dict) -> Checkpoint | None:
+        """The checkpoint of the run with this identity, or None."""
+        key = run_key(identity)
+        with self._reader() as f, self._damage_is_refused():
+            if f is None or _CHECKPOINTS not in f or key not in f[_CHECKPOINTS]:
+                return None
+            return _read_checkpoint(f[_CHECKPOINTS][key])
+
+    def latest_checkpoint_seed(self, identity: dict):
+        """Seed of the most recently updated unfinished run that matches ``identity`` but for its
+        seed (None if there is none): how a run given no seed finds the run it should resume."""
+        family = family_key(identity)
+        with self._reader() as f, self._damage_is_refused():
+            if f is None or _CHECKPOINTS not in f:
+                return None
+            found = [(str(g.attrs["updated"]), json.loads(g.attrs["identity"])["seed"])
+                     for g in f[_CHECKPOINTS].values() if g.attrs.get("family") == family]
+        return max(found)[1] if found else None
+
+    # -- writing --------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """A writable h5py file holding the store's current content; on a normal exit it atomically
+        replaces the store, on an exception the store is left as it was."""
+        import h5py
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with _locked(self.path.with_name(self.path.name + ".lock")):
+            with self._reader() as old:  # refuses a damaged or foreign file before anything is written
+                with contextlib.suppress(FileNotFoundError):
+                    tmp.unlink()  # left by a writer that was killed: never part of the store
+                try:
+                    with h5py.File(tmp, "w") as new:
+                        new.attrs["format"] = FORMAT
+                        new.attrs["schema_version"] = SCHEMA_VERSION
+                        new.attrs["created"] = str(old.attrs["created"]) if old is not None else _provenance.now()
+                        new.attrs["package_version"] = _provenance.package_version()
+                        new.attrs["next_seq"] = int(old.attrs.get("next_seq", 0)) if old is not None else 0
+                        if old is not None:
+                            with self._damage_is_refused():
+                                for name in old:
+                                    old.copy(old[name], new, name=name)
+                        for name in (_RESULTS, _CHECKPOINTS):
+                            new.require_group(name)
+                        yield new
+                    _fsync(tmp)
+                except BaseException:
+                    with contextlib.suppress(FileNotFoundError):
+                        tmp.unlink()
+                    raise
+            os.replace(tmp, self.path)
+            _fsync_dir(self.path.parent)
+
+    def save(self, result, *, name: str | None = None) -> str:
+        """Store a finished result (any object with ``kind``, ``to_dict()`` and ``provenance``);
+        returns its name in the store."""
+        with self.transaction() as f:
+            return _write_result(f, result, name)
+
+    def write_checkpoint(self, checkpoint: Checkpoint) -> None:
+        """Record a run's progress (replacing its previous checkpoint)."""
+        with self.transaction() as f:
+            _write_checkpoint(f, checkpoint)
+
+    def commit(self, result, identity: dict, *, name: str | None = None) -> str:
+        """Store a finished run's result and delete its checkpoint, in one atomic step."""
+        with self.transaction() as f:
+            name = _write_result(f, result, name)
+            key = run_key(identity)
+            if key in f[_CHECKPOINTS]:
+                del f[_CHECKPOINTS][key]
+            return name
+
+    def discard_checkpoint(self, identity: dict) -> bool:
+        """Forget a run's progress; True if there was any."""
+        key = run_key(identity)
+        with self._reader() as f, self._damage_is_refused():
+            if f is None or _CHECKPOINTS not in f or key not in f[_CHECKPOINTS]:
+                return False
+        with self.transaction() as f:
+            del f[_CHECKPOINTS][key]
+        return True
+
+
+def _names(f, kind: str | None = None) -> list[str]:
+    if f is None or _RESULTS not in f:
+        return []
+    group = f[_RESULTS]
+    rows = [(int(group[n].attrs.get("_seq", -1)), n) for n in group
+            if kind is None or group[n].attrs.get("_kind") == kind]
+    return [n for _, n in sorted(rows)]
+
+
+def new_name(kind: str, game: str, suits: int, ranks: int) -> str:
+    """A fresh result name: kind, game, deck, UTC time and a random suffix."""
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
+    return f"{kind}-{game}-{suits}x{ranks}-{stamp}-{secrets.token_hex(3)}"
+
+
+def _result_fields(result) -> tuple[str, dict, dict]:
+    kind = getattr(result, "kind", None)
+    if not isinstance(kind, str) or not hasattr(result, "to_dict"):
+        raise TypeError(f"cannot store {type(result).__name__}: a result needs `kind`, `to_dict()` and `provenance`")
+    return kind, _plain(dict(result.to_dict())), _plain(dict(getattr(result, "provenance", {}) or {}))
+
+
+def _write_result(f, result, name: str | None) -> str:
+    kind, record, prov = _result_fields(result)
+    if name is None:
+        name = new_name(kind, record.get("game", "unknown"), record.get("suits", 0), record.get("ranks", 0))
+    if "/" in name or not name:
+        raise StoreError(f"result name {name!r} must be non-empty and contain no '/'")
+    results = f[_RESULTS]
+    if name in results:
+        raise StoreError(f"{f.filename}: a result named {name!r} exists already: choose another name")
+    group = results.create_group(name)
+    scalars = {k: v for k, v in record.items() if not _is_int_list(v)}
+    _write_attrs(group, scalars)
+    group.attrs["_kind"] = kind
+    group.attrs["_saved"] = _provenance.now()
+    group.attrs["_seq"] = np.int64(f.attrs["next_seq"])  # save order, for listing
+    f.attrs["next_seq"] = np.int64(f.attrs["next_seq"] + 1)
+    for key, value in record.items():
+        if _is_int_list(value):
+            _write_int_list(group, key, value)
+    _write_attrs(group.create_group("provenance"), prov)
+    return name
+
+
+def _read_result(group) -> dict:
+    record = _read_attrs(group)
+    for key, obj in group.items():
+        if key != "provenance":
+            record[key] = _read_int_list(obj)
+    record.setdefault("kind", str(group.attrs["_kind"]))
+    record["provenance"] = _read_attrs(group["provenance"]) if "provenance" in group else {}
+    record.setdefault("saved", str(group.attrs.get("_saved", "")))
+    return record
+
+
+def _summary_row(name: str, record: dict) -> dict:
+    prov = record.get("provenance", {})
+    kind = record["kind"]
+    row = {"name": name, "kind": kind, "game": record.get("game"), "suits": record.get("suits"),
+           "ranks": record.get("ranks"), "variant": record.get("variant"),
+           "method": record.get("method") or prov.get("method") or ("monte-carlo" if kind == "simulation" else kind),
+           "games": record.get("games"), "orders": record.get("orders"), "wins": record.get("wins"),
+           "p_win": record.get("p_win"), "ci95": record.get("ci95"), "exact": kind == "exact",
+           "seed": record.get("seed"), "date": prov.get("finished") or record.get("saved")}
+    return row
+
+
+def _write_checkpoint(f, cp: Checkpoint) -> None:
+    key = run_key(cp.identity)
+    groups = f[_CHECKPOINTS]
+    if key in groups:
+        del groups[key]
+    group = groups.create_group(key)
+    ident = cp.identity
+    _write_attrs(group, {"game": ident["game"], "variant": ident["variant"], "suits": ident["suits"],
+                         "ranks": ident["ranks"], "seed": str(ident["seed"]), "games": ident["games"],
+                         "chunk_games": ident["chunk_games"], "n_chunks": cp.n_chunks,
+                         "chunks_done": cp.chunks_done, "seconds": float(cp.seconds),
+                         "started": cp.started, "updated": _provenance.now(),
+                         "sessions": cp.sessions})
+    group.attrs["identity"] = _canonical_json(ident)
+    group.attrs["family"] = family_key(ident)
+    group.create_dataset("done", data=np.packbits(cp.done.astype(bool)))
+    counts = group.create_group("counts")
+    for k, value in cp.counts.items():
+        counts.create_dataset(k, data=np.asarray(value, dtype=np.int64))
+
+
+def _read_checkpoint(group) -> Checkpoint:
+    a = group.attrs
+    n_chunks = int(a["n_chunks"])
+    done = np.unpackbits(group["done"][()], count=n_chunks).astype(bool)
+    counts = {}
+    for k, ds in group["counts"].items():
+        value = ds[()]
+        counts[k] = int(value) if np.ndim(value) == 0 else np.asarray(value, dtype=np.int64)
+    if int(done.sum()) != int(a["chunks_done"]):
+        raise StoreError(f"checkpoint {group.name} is inconsistent: remove it with --no-resume")
+    attrs = _read_attrs(group)
+    return Checkpoint(identity=json.loads(a["identity"]), n_chunks=n_chunks, done=done, counts=counts,
+                      seconds=float(a["seconds"]), started=str(a["started"]),
+                      sessions=list(attrs.get("sessions", [])))
+
+
+# --- files ---------------------------------------------------------------------------------------
+
+def _short(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:160]
+
+
+@contextlib.contextmanager
+def _locked(lock_path: Path):
+    """An exclusive advisory lock on ``lock_path`` (POSIX ``flock``; no-op where unavailable)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: one writer is the documented rule
+        yield
+        return
+    with open(lock_path, "a") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make the rename durable (POSIX); harmless to skip where directories can't be opened."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
