@@ -1,0 +1,116 @@
+"""The whole-deck Hand Solitaire graph (classes + suit/rank relabelling) against a brute-force
+state graph built from the reference rules, and against Monte Carlo."""
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from exact.hand_graph import analyse_deck, canonical_class, canonical_orders, group_size
+from sim import Deck, UsageError, Variant, simulate
+from sim.rules.hand import next_order, play_iteration
+from sim.stats import mean_and_se
+
+ALL_VARIANTS = [Variant.make("hand", step7=a, rank_resets=b, reshuffle=c)
+                for a in ("on", "off") for b in ("written", "published") for c in ("on", "off")]
+
+
+def brute_force(deck: Deck, variant: Variant):
+    """Every deck order as a node, successors from the reference rules; no classes, no symmetry."""
+    graph = nx.DiGraph()
+    graph.add_node("win")
+    first_wins = 0
+    for order in itertools.permutations(deck.cards()):
+        it = play_iteration(order, deck, variant)
+        if it.won:
+            graph.add_edge(order, "win")
+            first_wins += 1
+        elif variant["reshuffle"] == "off":
+            graph.add_edge(order, next_order(it, variant))
+        else:
+            graph.add_edges_from((order, it.prefix + p) for p in itertools.permutations(it.leftovers))
+    poison = Counter(len(c) for c in nx.attracting_components(graph) if "win" not in c)
+    can_win = nx.ancestors(graph, "win")
+    states = [s for s in graph if s != "win"]
+    unwinnable = sum(s not in can_win for s in states)
+    # P(win) and E[T 1_win] per state, in floats (numpy), as an independent check of the fractions
+    transient = [s for s in states if s in can_win]
+    index = {s: i for i, s in enumerate(transient)}
+    q = np.zeros((len(transient), len(transient)))
+    b = np.zeros(len(transient))
+    for s in transient:
+        successors = list(graph.successors(s))
+        for t in successors:
+            if t == "win":
+                b[index[s]] += 1.0
+            elif t in index:
+                q[index[s], index[t]] += 1.0 / len(successors)
+    h = np.linalg.solve(np.eye(len(transient)) - q, b) if transient else b
+    m = np.linalg.solve(np.eye(len(transient)) - q, h) if transient else b
+    p_win = h.sum() / len(states)
+    expected = m.sum() / h.sum() if h.sum() else None
+    return first_wins, unwinnable, dict(poison), p_win, expected
+
+
+@pytest.mark.parametrize("shape", [(1, 4), (2, 2), (2, 3), (3, 2), (1, 5)])
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=str)
+def test_graph_equals_brute_force(shape, variant):
+    deck = Deck(*shape)
+    result = analyse_deck(deck, variant)
+    first_wins, unwinnable, poison, p_win, expected = brute_force(deck, variant)
+    assert result.orders == deck.orders
+    assert result.winning_orders == first_wins
+    assert result.unwinnable_orders == unwinnable
+    assert result.poison_sets == poison
+    assert abs(float(result.p_win) - p_win) < 1e-9
+    assert result.p_win + result.p_trapped == 1
+    if expected is None:
+        assert result.expected_iterations_given_win is None
+    else:
+        assert abs(float(result.expected_iterations_given_win) - expected) < 1e-7
+
+
+def test_exact_odds_agree_with_monte_carlo():
+    deck = Deck(2, 3)
+    exact = analyse_deck(deck)
+    # won runs of this deck are short (2.07 iterations on average): a cap of 200 leaves a share of
+    # the wins far below the interval's width unplayed
+    r = simulate(deck, Variant.make("hand"), games=20_000, seed=17, progress=False, options={"cap": 200})
+    low, high = r.ci95
+    assert low <= exact.p_win <= high
+    mean, se = mean_and_se(r.extra["iterations_to_win"])
+    assert abs(mean - float(exact.expected_iterations_given_win)) < 4 * se
+
+
+def test_canonical_forms_are_the_same_for_relabelled_classes():
+    deck = Deck(2, 3)
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        order = rng.permutation(deck.size).tolist()
+        cut = int(rng.integers(0, deck.size))
+        suits, ranks = rng.permutation(2), rng.permutation(3)
+        image = [int(suits[c // 3] * 3 + ranks[c % 3]) for c in order]
+        for ordered in (False, True):
+            assert (canonical_class(order[:cut], order[cut:], deck, ordered=ordered)
+                    == canonical_class(image[:cut], image[cut:], deck, ordered=ordered))
+
+
+def test_canonical_orders_cover_each_orbit_once():
+    deck = Deck(2, 3)
+    orders = list(canonical_orders(deck))
+    assert len(orders) * group_size(deck) == deck.orders
+
+
+def test_known_small_results():
+    # One suit: only suit matches, each leaves two of every four cards: never won.
+    assert analyse_deck(Deck(1, 6)).p_win == 0
+    # 2x2: a rank match clears the deck; every order is won sooner or later.
+    assert analyse_deck(Deck(2, 2)).p_win == 1
+    assert analyse_deck(Deck(2, 3)).p_win == Fraction(118, 377)
+
+
+def test_large_decks_are_refused():
+    with pytest.raises(UsageError):
+        analyse_deck(Deck(4, 13))
