@@ -11,6 +11,8 @@ import click
 
 from sim.errors import UsageError
 
+from .commands.poison import poison_command
+from .commands.report import report_command
 from .commands.runs import runs_command
 from .commands.simulate import simulate_command
 from .commands.sweep import sweep_command
@@ -28,7 +30,7 @@ def cli():
     """
 
 
-COMMANDS = [simulate_command, validate_command, sweep_command, runs_command]
+COMMANDS = [simulate_command, validate_command, sweep_command, runs_command, poison_command, report_command]
 for _command in COMMANDS:
     cli.add_command(_command)
 

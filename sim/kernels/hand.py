@@ -209,8 +209,8 @@ def _run_decks(state, games, cap, suit, rank, step7, rank_resets, reshuffle):
     buf = np.empty(4 * n + 16, dtype=np.int64)
     disc = np.empty(n, dtype=np.int64)
     order = np.arange(n)
-    starts = np.empty((games, n), dtype=np.int8 if n < 128 else np.int64)
-    finals = np.empty((games, n), dtype=np.int8 if n < 128 else np.int64)
+    starts = np.empty((games, n), dtype=np.int16)
+    finals = np.empty((games, n), dtype=np.int16)
     iterations = np.empty(games, dtype=np.int64)
     cards_left = np.empty(games, dtype=np.int64)
     for g in range(games):

@@ -1,0 +1,268 @@
+"""Hand Solitaire runs that reach the iteration cap, decided exactly: trapped, or a win still reachable.
+
+A run that reaches the cap is at some deck order ``s``. Everything reachable from ``s`` is a union of
+*classes* (see :mod:`exact.hand_graph`): the first iteration of ``s`` fixes the discards and the
+leftover set, and the next state is any order of those leftovers behind the reversed discards. So
+the reachable set is explored class by class, playing every member of each class:
+
+* a winning member is found: a **witness** (the leftover orders to choose from ``s``, replayable
+  with :func:`sim.rules.hand.replay`): the run is not trapped;
+* the classes are exhausted with no win: a **certificate** (that closed set of classes): the run is
+  **trapped**. Its poison set is the attracting component it ends in (networkx
+  ``attracting_components`` on the class graph of the closure), of a size counted in deck orders;
+* the exploration needs more member plays than the budget: **undecided**.
+
+The same exploration from a run's *start* deck decides whether the start deck is **unwinnable** (no
+win reachable at all), a different question: a winnable deck can still end trapped. A start deck
+whose run was won is winnable (the run is its witness); for the others, seeded random restarts look
+for a witness before the exhaustive search is tried.
+
+Intervals are Solvitaire-style (:func:`sim.stats.bracket_interval`): undecided runs count as not
+trapped for the low bound and as trapped for the high bound.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from exact.hand_graph import START, _members, _successor_keys
+from sim import provenance, rng
+from sim.deck import Deck
+from sim.errors import UsageError
+from sim.kernels.hand import DEFAULT_CAP, check_cap, run_decks
+from sim.montecarlo import check_games, check_seed
+from sim.rules.hand import play_iteration, play_run, replay
+from sim.stats import bracket_interval
+from sim.variant import Variant
+
+#: Default budget: member deck orders played to decide one run (or one start deck).
+DEFAULT_BUDGET = 200_000
+#: Runs per random stream (part of what a seed means, like the Monte Carlo chunk plan).
+CHUNK_DECKS = 1 << 14
+#: Random restarts from a start deck that ended trapped, looking for a witness of a win.
+RESTARTS = 20
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The outcome of exploring everything reachable from one deck order."""
+
+    status: str  #: "win-reachable", "trapped" or "undecided"
+    witness: tuple | None = None  #: leftover orders to choose, from the order explored, to a win
+    classes: dict | None = None  #: the closure (class -> successor classes) when trapped
+    played: int = 0  #: member orders played
+
+
+def _class_of(order, deck: Deck, variant: Variant, ordered: bool):
+    """``None`` if ``order`` wins its iteration, else the class of its successors."""
+    (raw,) = _successor_keys([order], deck, variant, ordered)
+    if raw is not None and not ordered and not raw[0]:
+        return START
+    return raw
+
+
+def explore(order, deck: Deck, variant: Variant, *, budget: int = DEFAULT_BUDGET) -> Decision:
+    """Everything reachable from ``order``: a witness of a win, a closed set without one, or undecided."""
+    ordered = variant["reshuffle"] == "off"
+    order = tuple(int(c) for c in order)
+    first = _class_of(order, deck, variant, ordered)
+    if first is None:
+        return Decision("win-reachable", witness=(), played=1)
+    parent = {first: None}  # class -> (parent class, member chosen in the parent)
+    successors: dict = {}
+    queue = deque([first])
+    played = 1
+    while queue:
+        key = queue.popleft()
+        size = 1 if ordered else math.factorial(deck.size if key == START else len(key[1]))
+        if played + size > budget:
+            return Decision("undecided", played=played)
+        members = _members(key, ordered, deck)
+        played += len(members)
+        successors[key] = set()
+        for member, raw in zip(members, _successor_keys(members, deck, variant, ordered)):
+            if raw is None:
+                return Decision("win-reachable", witness=_witness(parent, key, member, deck), played=played)
+            if not ordered and not raw[0]:
+                raw = START
+            successors[key].add(raw)
+            if raw not in parent:
+                parent[raw] = (key, member)
+                queue.append(raw)
+    return Decision("trapped", classes=successors, played=played)
+
+
+def _witness(parent, key, member, deck: Deck) -> tuple:
+    """The leftover orders chosen on the path that ends with ``member`` of class ``key``."""
+    chosen = []
+    while key is not None:
+        prefix_length = 0 if key == START else len(key[0])
+        chosen.append(tuple(member[prefix_length:]))
+        if parent[key] is None:
+            break
+        key, member = parent[key]
+    return tuple(reversed(chosen))
+
+
+def _poison_set(decision: Decision, order, deck: Deck, variant: Variant, random_state: random.Random):
+    """The poison set a trapped run ends in: ``(size in deck orders, leftover counts of its classes)``.
+
+    The run is followed (random members, as the game would choose) until its class lies in an
+    attracting component of the closure.
+    """
+    import networkx as nx
+
+    ordered = variant["reshuffle"] == "off"
+    graph = nx.DiGraph()
+    for key, successors in decision.classes.items():
+        graph.add_node(key)
+        graph.add_edges_from((key, s) for s in successors)
+    component_of = {}
+    for component in nx.attracting_components(graph):
+        for key in component:
+            component_of[key] = frozenset(component)
+    key = _class_of(tuple(order), deck, variant, ordered)
+    while key not in component_of:
+        member = random_state.choice(_members(key, ordered, deck))
+        key = _class_of(member, deck, variant, ordered)
+    component = component_of[key]
+    states = set()
+    for k in component:
+        states.update(_members(k, ordered, deck))
+    leftovers = sorted(deck.size if k == START else len(k[1]) for k in component)
+    return len(states), ",".join(map(str, leftovers))
+
+
+@dataclass(frozen=True)
+class PoisonResult:
+    """Runs from random start decks, each capped run decided exactly where the budget allows."""
+
+    deck: Deck
+    variant: Variant
+    seed: int
+    decks: int
+    cap: int
+    budget: int
+    won: int  #: runs won within the cap
+    trapped: int  #: runs that ended in a poison set (certificate found)
+    win_reachable: int  #: capped runs from whose final order a win is still reachable (witness found)
+    undecided: int  #: capped runs not decided within the budget
+    poison_set_sizes: dict  #: {size in deck orders: runs trapped in a set of that size}
+    poison_set_leftovers: dict  #: {size: {"k1,k2,...": runs}} leftover counts of the set's classes
+    unwinnable: int  #: start decks from which no win is reachable (certificate)
+    unwinnable_undecided: int  #: start decks of trapped or undecided runs not decided either way
+    seconds: float
+    witnesses: list = field(default_factory=list)  #: a few (start order, choices) witnesses, replayable
+    provenance: dict = field(default_factory=dict)
+    kind = "poison"
+
+    def to_dict(self) -> dict:
+        trapped_low, trapped_high = bracket_interval(self.trapped, self.undecided, self.decks)
+        unw_low, unw_high = bracket_interval(self.unwinnable, self.unwinnable_undecided, self.decks)
+        return {
+            "game": "hand", "suits": self.deck.suits, "ranks": self.deck.ranks, "variant": str(self.variant),
+            "seed": self.seed, "decks": self.decks, "cap": self.cap, "budget": self.budget, "won": self.won,
+            "trapped": self.trapped, "p_trapped_runs": self.trapped / self.decks, "ci95_trapped": [trapped_low, trapped_high],
+            "win_reachable": self.win_reachable, "undecided": self.undecided,
+            "poison_set_sizes": {str(k): v for k, v in sorted(self.poison_set_sizes.items())},
+            "poison_set_leftovers": {str(k): dict(v) for k, v in sorted(self.poison_set_leftovers.items())},
+            "unwinnable": self.unwinnable, "p_unwinnable": self.unwinnable / self.decks,
+            "ci95_unwinnable": [unw_low, unw_high], "unwinnable_undecided": self.unwinnable_undecided,
+            "seconds": self.seconds,
+        }
+
+
+def _start_deck_unwinnable(start, deck: Deck, variant: Variant, *, cap: int, budget: int,
+                           random_state: random.Random):
+    """``(True | False | None, witness)``: no win reachable from ``start`` / a win is / undecided."""
+    for _ in range(RESTARTS):
+        run = play_run(start, deck, variant, cap=cap, shuffle=random_state.shuffle)
+        if run.won:
+            return False, run.choices
+        if variant["reshuffle"] == "off":
+            break  # a deterministic run: restarts repeat it
+    decision = explore(start, deck, variant, budget=budget)
+    if decision.status == "win-reachable":
+        return False, decision.witness
+    if decision.status == "trapped":
+        return True, None
+    return None, None
+
+
+def classify_runs(deck: Deck | None = None, variant: Variant | str | None = None, *, decks: int = 100_000,
+                  seed: int | None = None, cap: int = DEFAULT_CAP, budget: int = DEFAULT_BUDGET,
+                  progress=None) -> PoisonResult:
+    """Play ``decks`` runs from uniformly shuffled decks and decide every run that reaches ``cap``.
+
+    Parameters
+    ----------
+    deck : default ``Deck(4, 13)``
+    variant : Hand Solitaire variant (default: the rules as written)
+    decks : number of random start decks, one run each
+    seed : non-negative int (``None``: fresh, reported); run ``i`` uses stream ``i // CHUNK_DECKS``
+    cap : iterations after which a run is decided by exploration instead of play
+    budget : member deck orders played at most to decide one run (and again for its start deck)
+
+    Examples
+    --------
+    >>> r = classify_runs(Deck(2, 3), decks=200, seed=1, cap=50)
+    >>> r.won + r.trapped + r.win_reachable + r.undecided == 200
+    True
+    """
+    deck = deck if deck is not None else Deck()
+    variant = Variant.make("hand") if variant is None else (
+        Variant.parse(variant) if isinstance(variant, str) else variant)
+    if variant.game != "hand":
+        raise UsageError(f"poison sets are a Hand Solitaire notion, not {variant.game}'s")
+    decks, seed, cap = check_games(decks), check_seed(seed), check_cap(cap)
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise UsageError(f"budget must be a positive integer (deck orders per decision), got {budget!r}")
+    started = provenance.now()
+    t0 = time.perf_counter()
+    won = trapped = reachable = undecided = unwinnable = unwinnable_undecided = 0
+    sizes: Counter = Counter()
+    leftovers: dict = {}
+    witnesses: list = []
+    for chunk in range(-(-decks // CHUNK_DECKS)):
+        games = min(CHUNK_DECKS, decks - chunk * CHUNK_DECKS)
+        state = rng.chunk_states(seed, chunk, 1)[0]
+        starts, finals, _, cards_left = run_decks(state, games, deck, variant, cap=cap)
+        won += int((cards_left == 0).sum())
+        for g in np.flatnonzero(cards_left):
+            # a seeded stream per capped run, so that its decision does not depend on the others
+            random_state = random.Random(f"{seed}:{chunk}:{g}")
+            final = tuple(int(c) for c in finals[g])
+            start = tuple(int(c) for c in starts[g])
+            decision = explore(final, deck, variant, budget=budget)
+            if decision.status == "win-reachable":
+                reachable += 1
+                if len(witnesses) < 5:
+                    assert play_iteration(replay(final, decision.witness, deck, variant), deck, variant).won
+                    witnesses.append((final, decision.witness))
+                continue
+            if decision.status == "undecided":
+                undecided += 1
+            else:
+                trapped += 1
+                size, made_of = _poison_set(decision, final, deck, variant, random_state)
+                sizes[size] += 1
+                leftovers.setdefault(size, Counter())[made_of] += 1
+            verdict, witness = _start_deck_unwinnable(start, deck, variant, cap=cap, budget=budget,
+                                                      random_state=random_state)
+            if verdict is None:
+                unwinnable_undecided += 1
+            elif verdict:
+                unwinnable += 1
+            elif len(witnesses) < 5:
+                witnesses.append((start, witness))
+    return PoisonResult(deck=deck, variant=variant, seed=seed, decks=decks, cap=cap, budget=budget, won=won,
+                        trapped=trapped, win_reachable=reachable, undecided=undecided,
+                        poison_set_sizes=dict(sizes), poison_set_leftovers=leftovers, unwinnable=unwinnable,
+                        unwinnable_undecided=unwinnable_undecided, seconds=time.perf_counter() - t0,
+                        witnesses=witnesses,
+                        provenance=provenance.collect(started=started, finished=provenance.now(), backend="local"))
