@@ -1,0 +1,100 @@
+"""Figures of the report (PNG, matplotlib), drawn from the plain ``to_dict()`` records in the store."""
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _fraction(text) -> Fraction:
+    return Fraction(text) if isinstance(text, str) else Fraction(text)
+
+
+def score_distribution(standard: dict | None, exact_relatives: list[dict], path: Path) -> Path:
+    """P(score = s) of the standard-deck simulation (with 95% bars) beside exact small decks."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(9, 5))
+    if standard is not None:
+        counts = np.array(standard["score_counts"], dtype=float)
+        games = counts.sum()
+        p = counts / games
+        se = np.sqrt(p * (1 - p) / games)
+        scores = np.arange(len(counts))
+        keep = counts > 0
+        ax.errorbar(scores[keep], p[keep], yerr=1.96 * se[keep], fmt="o-", ms=3, lw=1.2, capsize=2,
+                    label=f"{standard['suits']}x{standard['ranks']} simulated ({int(games):,} games)")
+    for record in exact_relatives:
+        counts = [int(c) for c in record["score_counts"]]
+        orders = int(record["orders"])
+        scores = [s for s, c in enumerate(counts) if c]
+        ax.plot(scores, [counts[s] / orders for s in scores], "s--", ms=3, lw=0.9, alpha=0.8,
+                label=f"{record['suits']}x{record['ranks']} exact")
+    ax.set_xlabel("score (cards left)")
+    ax.set_ylabel("probability")
+    ax.set_yscale("log")
+    ax.set_title("One-Handed Solitaire: score distribution")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def p_win_heatmap(cells: list[dict], path: Path, title: str) -> Path:
+    """p_win over suits x ranks; exact cells marked '=', parity-theorem zeros '#'."""
+    plt = _pyplot()
+    suits = sorted({c["suits"] for c in cells})
+    ranks = sorted({c["ranks"] for c in cells})
+    grid = np.full((len(suits), len(ranks)), np.nan)
+    for c in cells:
+        grid[suits.index(c["suits"]), ranks.index(c["ranks"])] = c["p_win"] * 100
+    fig, ax = plt.subplots(figsize=(1.0 + 0.75 * len(ranks), 1.2 + 0.6 * len(suits)))
+    im = ax.imshow(grid, cmap="viridis", origin="lower", aspect="auto")
+    fig.colorbar(im, ax=ax, label="p_win (%)")
+    marks = {"exact": "=", "theorem": "#", "simulated": ""}
+    for c in cells:
+        i, j = suits.index(c["suits"]), ranks.index(c["ranks"])
+        value = c["p_win"] * 100
+        text = f"{value:.2f}" if value >= 0.01 or value == 0 else f"{value:.1e}"
+        ax.text(j, i, text + marks.get(c["source"], ""), ha="center", va="center", fontsize=7,
+                color="white" if value < np.nanmax(grid) * 0.6 else "black")
+    ax.set_xticks(range(len(ranks)), ranks)
+    ax.set_yticks(range(len(suits)), suits)
+    ax.set_xlabel("ranks (R)")
+    ax.set_ylabel("suits (S)")
+    ax.set_title(title + "\n'=' exact, '#' zero by the parity theorem, others simulated", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def iterations_histogram(record: dict, path: Path) -> Path:
+    """Hand Solitaire: runs won on each iteration, and the cumulative share won."""
+    plt = _pyplot()
+    counts = np.array(record["iterations_to_win"], dtype=float)
+    runs = record["games"]
+    its = np.arange(len(counts))
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    ax.bar(its[1:], counts[1:] / runs, width=0.9, label="won on iteration")
+    ax2 = ax.twinx()
+    ax2.plot(its[1:], np.cumsum(counts[1:]) / runs, "k-", lw=1.2, label="won within")
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("share of runs won on that iteration")
+    ax2.set_ylabel("share of runs won within")
+    ax.set_title(f"Hand Solitaire ({record['variant']}, {record['suits']}x{record['ranks']}, {runs:,} runs)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
