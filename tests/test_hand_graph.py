@@ -17,8 +17,11 @@ ALL_VARIANTS = [Variant.make("hand", step7=a, rank_resets=b, reshuffle=c)
                 for a in ("on", "off") for b in ("written", "published") for c in ("on", "off")]
 
 
-def brute_force(deck: Deck, variant: Variant):
-    """Every deck order as a node, successors from the reference rules; no classes, no symmetry."""
+def state_graph(deck: Deck, variant: Variant):
+    """Every deck order as a node, successors from the reference rules; no classes, no symmetry.
+
+    Returns ``(graph, first_wins)``; winning orders point to the node ``"win"``.
+    """
     graph = nx.DiGraph()
     graph.add_node("win")
     first_wins = 0
@@ -31,6 +34,12 @@ def brute_force(deck: Deck, variant: Variant):
             graph.add_edge(order, next_order(it, variant))
         else:
             graph.add_edges_from((order, it.prefix + p) for p in itertools.permutations(it.leftovers))
+    return graph, first_wins
+
+
+def brute_force(deck: Deck, variant: Variant):
+    """Poison sets, unwinnable orders, P(win) and E[iterations | win] from :func:`state_graph`."""
+    graph, first_wins = state_graph(deck, variant)
     poison = Counter(len(c) for c in nx.attracting_components(graph) if "win" not in c)
     can_win = nx.ancestors(graph, "win")
     states = [s for s in graph if s != "win"]

@@ -1,0 +1,92 @@
+"""Capped Hand Solitaire runs decided exactly: against the brute-force state graph, witnesses
+replayed, the published trap rates at a fixed seed, and the CLI."""
+import json
+
+import networkx as nx
+import pytest
+
+from exact.hand_graph import analyse_deck
+from exact.poison import classify_runs, explore
+from sim import Deck, UsageError, Variant
+from sim.rules.hand import play_iteration, replay
+from sim.stats import bracket_interval
+
+from .test_hand_graph import state_graph
+
+SMALL_VARIANTS = [Variant.make("hand"), Variant.make("hand", step7="off"), Variant.make("hand", reshuffle="off")]
+
+
+@pytest.mark.parametrize("variant", SMALL_VARIANTS, ids=str)
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2)])
+def test_explore_decides_every_order_as_the_state_graph_does(shape, variant):
+    deck = Deck(*shape)
+    graph, _ = state_graph(deck, variant)
+    can_win = nx.ancestors(graph, "win")
+    for order in graph:
+        if order == "win":
+            continue
+        decision = explore(order, deck, variant)
+        assert decision.status == ("win-reachable" if order in can_win else "trapped")
+        if decision.witness is not None:
+            assert play_iteration(replay(order, decision.witness, deck, variant), deck, variant).won
+
+
+def test_a_tiny_budget_leaves_runs_undecided():
+    deck = Deck(2, 3)
+    decision = explore((0, 1, 2, 3, 4, 5), deck, Variant.make("hand"), budget=1)
+    assert decision.status == "undecided"
+
+
+def test_small_deck_shares_agree_with_the_whole_graph():
+    deck, variant = Deck(2, 3), Variant.make("hand")
+    exact = analyse_deck(deck, variant)
+    r = classify_runs(deck, variant, decks=600, seed=4, cap=60)
+    assert r.won + r.trapped + r.win_reachable + r.undecided == r.decks
+    data = r.to_dict()
+    low, high = data["ci95_trapped"]
+    assert low <= exact.p_trapped <= high
+    low, high = data["ci95_unwinnable"]
+    assert low <= exact.unwinnable_orders / exact.orders <= high
+    assert set(r.poison_set_sizes) <= set(exact.poison_sets)
+
+
+@pytest.mark.parametrize("variant, published", [
+    (Variant.make("hand", rank_resets="published"), 0.0006),  # "about 0.06%"
+    (Variant.make("hand", step7="off"), 0.0013),  # "about 0.13%" without step 7
+], ids=str)
+def test_published_trap_rates(variant, published):
+    r = classify_runs(Deck(4, 13), variant, decks=50_000, seed=20260612)
+    low, high = bracket_interval(r.trapped, r.undecided, r.decks)
+    assert low - 0.00005 <= published <= high + 0.00005, r.to_dict()
+    # published: poison sets almost all of 48 deck orders
+    assert r.poison_set_sizes.get(48, 0) >= 0.6 * r.trapped
+    assert r.unwinnable <= r.trapped
+
+
+def test_without_reshuffle_about_half_the_decks_never_win():
+    r = classify_runs(Deck(4, 13), Variant.make("hand", reshuffle="off"), decks=400, seed=3)
+    assert r.undecided == 0 and r.unwinnable == r.trapped  # deterministic runs: trapped = unwinnable
+    assert 0.35 < r.trapped / r.decks < 0.6  # published: "approximately half"; about 45% here
+
+
+def test_cli_poison_all_json(cli_run):
+    code, out, err = cli_run("poison", "--suits", "3", "--ranks", "2", "--decks", "200", "--seed", "1",
+                             "--cap", "40", "--all", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    for key in ("decks", "trapped", "poison_set_sizes", "unwinnable", "undecided", "orders", "unwinnable_orders",
+                "poison_sets", "p_win", "p_trapped", "expected_iterations_given_win"):
+        assert key in data
+    assert data["orders"] == 720 and data["p_win"] == "16/67" and data["p_trapped"] == "51/67"
+
+
+@pytest.mark.parametrize("args", [["--suits", "4", "--all"], ["--budget", "0"], ["--decks", "0"],
+                                  ["--variant", "win=any"]])
+def test_cli_poison_refuses_bad_input(cli_run, args):
+    code, out, err = cli_run("poison", "--decks", "10", *args)
+    assert code == 2 and out == ""
+
+
+def test_other_games_are_refused():
+    with pytest.raises(UsageError):
+        classify_runs(Deck(2, 3), Variant.make("one-handed"), decks=10)
