@@ -46,3 +46,44 @@ def test_score_has_the_parity_of_the_deck(deck, variant, seed):
     orders = np.array([rng.permutation(deck.size) for _ in range(16)])
     scores, _ = play_orders(orders, deck, variant)
     assert (scores % 2 == deck.size % 2).all()
+
+
+def _all_variants():
+    from itertools import product
+
+    from sim import GAMES
+
+    spec = GAMES["one-handed"]
+    return [Variant.make("one-handed", **dict(zip(spec, values))) for values in product(*spec.values())]
+
+
+def test_kernel_equals_reference_on_every_order_of_small_decks():
+    # Every deck order of every deck of at most 6 cards, every variant: this reaches the pads and
+    # sentinels in every position a row can have (empty rows, rows of 1-3 cards, end of deck).
+    from itertools import permutations
+
+    for suits in range(1, 7):
+        for ranks in range(1, 7 // suits + 1):
+            deck = Deck(suits, ranks)
+            if deck.size > 6:
+                continue
+            orders = np.array(list(permutations(range(deck.size))))
+            for variant in _all_variants():
+                scores, won = play_orders(orders, deck, variant)
+                expected = [play(order, deck, variant) for order in orders.tolist()]
+                assert scores.tolist() == [e.score for e in expected], (deck, variant)
+                assert won.tolist() == [e.won for e in expected], (deck, variant)
+
+
+@given(data=st.data(), shape=st.sampled_from([(1, 600), (600, 1), (64, 64), (3, 700), (37, 29)]),
+       variant=variants("one-handed"))
+def test_kernel_equals_reference_on_large_decks(data, shape, variant):
+    # Wide card codes (up to 16 bits), long rows, and many sentinels dealt while other games finish.
+    deck = Deck(*shape)
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    orders = np.array([rng.permutation(deck.size) for _ in range(5)])
+    scores, won = play_orders(orders, deck, variant)
+    expected = [play(order, deck, variant) for order in orders.tolist()]
+    assert scores.tolist() == [e.score for e in expected]
+    assert won.tolist() == [e.won for e in expected]

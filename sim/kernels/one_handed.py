@@ -1,17 +1,31 @@
 """One-Handed Solitaire kernels: many games, no per-game allocation, four games interleaved.
 
-Cards are re-encoded for the kernel as ``code = suit << RANK_BITS | rank`` so that a suit or rank
-match is one XOR and one mask. Each row lives in a buffer preceded by four sentinel codes whose suits
-and ranks differ from every card and from each other, so "fewer than 4 cards" needs no test. Every
-step of a game is branch-free: it either removes two, removes four or deals one card, chosen by
-arithmetic rather than jumps. Four games advance in the same loop so that the CPU overlaps their
-dependency chains; a finished game stays put (its step is idempotent) until all four are done.
+Design (why it is fast; ``benchmarks/bench_one_handed.py`` measures it):
 
-Public wrappers (validation, planning) are in :mod:`sim.montecarlo` and :func:`play_orders`.
+* Cards are re-encoded as ``code = suit << rank_bits | rank``, so ``x = a ^ b`` is zero in the suit
+  field exactly when ``a`` and ``b`` share a suit, and zero in the rank field when they share a rank.
+* The top card of each row lives in a register (``A``); the rest of the row is a stack in memory.
+  A step pushes ``A`` unconditionally (harmless when the step removes cards: the slot lies past the
+  new end), so no load on the critical path reads a value stored by the step before.
+* A step is one event: remove two, remove four, or deal one card. The row length and the deck
+  position are packed in one word ``P = length | deck_index << 32`` and advanced by a table lookup
+  ``P += STEP[x]``; the new top card is chosen by two selects marked *unpredictable*, which LLVM keeps
+  as ``cmov`` (a branch here would be mispredicted on about a third of all steps).
+* Every row starts with four pad codes and every deck ends with sentinel codes, both taken from four
+  values whose suits and ranks differ from every card and from each other, so "fewer than four cards"
+  needs no test, and a finished game just keeps dealing sentinels (never a match) until the other
+  games of its group of four are done: the loop has no per-step exit test, only one per two steps.
+* Four games advance in the same loop so that the CPU overlaps their dependency chains.
+
+Public wrappers (validation, planning) are in :mod:`sim.montecarlo` and :func:`play_orders`; the
+Monte Carlo chunk kernel and :func:`play_orders` call the very same group players (:func:`_play_group`,
+or :func:`_play_group_emptied` for ``win=any``).
 """
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
+from numba.extending import intrinsic
 
 from .._jit import jit
 from ..deck import Deck
@@ -19,131 +33,232 @@ from ..rng import shuffle
 from ..variant import Variant
 
 LANES = 4
-PAD = 4  # sentinel slots in front of each row
+#: Number of distinct pad/sentinel values (the comparison reaches back three cards).
+N_SENTINELS = 4
+#: Largest card-code width in bits (the step table has ``2**bits`` entries).
+MAX_CODE_BITS = 24
+
+_U = np.uint64
+_LOW = np.uint64(0xFFFFFFFF)
+
+
+@intrinsic
+def _select(typingctx, cond, if_true, if_false):
+    """``if_true if cond else if_false`` as an LLVM select marked ``!unpredictable``.
+
+    The metadata stops LLVM from turning the select back into a branch (it does so when an operand
+    is a load), so the step stays branch-free (a ``cmov``).
+    """
+    if if_true != if_false or not isinstance(cond, types.Boolean):
+        return None
+    sig = if_true(cond, if_true, if_false)
+
+    def codegen(context, builder, signature, args):
+        value = builder.select(*args)
+        value.set_metadata("unpredictable", builder.module.add_metadata([]))
+        return value
+
+    return sig, codegen
 
 
 class Encoding:
-    """The kernel's code for each card, and the two masks (remove-two field, remove-four field)."""
+    """The kernel's code of each card, the pad/sentinel codes, the masks and the step table.
+
+    ``step_table[x]`` (``x`` = XOR of two codes) is the packed change of ``P = length | index << 32``:
+    ``-2`` (remove two), ``-4`` (remove four) or ``+1 + (1 << 32)`` (deal one).
+    """
 
     def __init__(self, deck: Deck, variant: Variant):
-        rank_bits = int(deck.ranks + PAD).bit_length()
-        suit_bits = int(deck.suits + PAD).bit_length()
-        if rank_bits + suit_bits > 31:
-            raise ValueError("deck too large for the kernel's card codes")
+        rank_bits = int(deck.ranks + N_SENTINELS - 1).bit_length()
+        suit_bits = int(deck.suits + N_SENTINELS - 1).bit_length()
+        bits = rank_bits + suit_bits
+        if bits > MAX_CODE_BITS:
+            raise ValueError(f"deck {deck} too large for the kernel's card codes ({bits} bits)")
         rank_mask = (1 << rank_bits) - 1
         suit_mask = ((1 << suit_bits) - 1) << rank_bits
         self.codes = np.array([(deck.suit(c) << rank_bits) | deck.rank(c) for c in deck.cards()],
-                              dtype=np.int32)
-        self.sentinels = np.array([((deck.suits + k) << rank_bits) | (deck.ranks + k) for k in range(PAD)],
-                                  dtype=np.int32)
+                              dtype=np.uint64)
+        self.sentinels = np.array([((deck.suits + k) << rank_bits) | (deck.ranks + k)
+                                   for k in range(N_SENTINELS)], dtype=np.uint64)
         if variant["reverse"] == "on":
-            self.mask_two, self.mask_four = rank_mask, suit_mask
+            mask_two, mask_four = rank_mask, suit_mask
         else:
-            self.mask_two, self.mask_four = suit_mask, rank_mask
+            mask_two, mask_four = suit_mask, rank_mask
+        self.mask_two, self.mask_four = np.uint64(mask_two), np.uint64(mask_four)
+        self.step_table = _step_table(bits, self.mask_two, self.mask_four)
         self.win_any = variant["win"] == "any"
         self.first4_reversed = variant["first4"] == "reversed"
 
 
-@jit(inline="always")
-def _step(row, deck, length, i, n, mask_two, mask_four):
-    """One branch-free event of one game. ``length`` is the physical end of the row (PAD + cards).
+@jit
+def _step_table(bits, mask_two, mask_four):
+    table = np.empty(1 << bits, dtype=np.uint64)
+    for x in range(1 << bits):
+        if (_U(x) & mask_two) == 0:
+            table[x] = _U(0) - _U(2)
+        elif (_U(x) & mask_four) == 0:
+            table[x] = _U(0) - _U(4)
+        else:
+            table[x] = _U(1) + (_U(1) << _U(32))
+    return table
 
-    Returns ``(length, i, removed, stuck)``; ``stuck`` means the game is over (nothing to remove, no
-    card left), in which case nothing changed.
+
+@jit(inline="always")
+def _step(buf, table, top, packed, mask_two, mask_four):
+    """One branch-free event of one game; returns the new ``(top, packed)``.
+
+    ``packed`` holds the row's memory end ``length`` (low half; the row is ``buf[..length]`` then
+    ``top``) and the index of the next card to deal (high half).
     """
-    a = row[length - 1]
-    x = a ^ row[length - 4]
-    two = np.int64((x & mask_two) == 0)
-    four = (1 - two) & np.int64((x & mask_four) == 0)
-    removed = two | four
-    deal = (1 - removed) & np.int64(i < n)
-    # remove-two moves the last card down over the two removed ones (a select, not a branch)
-    c = row[length - 3]
-    row[length - 3] = a if two else c
-    row[length] = deck[i]  # harmless unless dealing: it lands past the row's end
-    length = length - 2 * two - 4 * four + deal
-    i = i + deal
-    stuck = (1 - removed) & (1 - deal)
-    return length, i, removed, stuck
+    length = packed & _LOW
+    index = packed >> _U(32)
+    x = top ^ buf[length - _U(3)]  # top card vs the 4th card from the end
+    below4 = buf[length - _U(4)]  # the new top if the last four go
+    card = buf[index]  # the new top if a card is dealt
+    buf[length] = top  # push; past the new end unless a card is dealt
+    new_top = _select((x & mask_four) == _U(0), below4, card)
+    top = _select((x & mask_two) == _U(0), top, new_top)
+    return top, packed + table[x]
 
 
 @jit(inline="always")
-def _play4(rows, decks, n, mask_two, mask_four, scores, emptied):
-    """Play the four games in ``decks[0..3, :n]`` (codes, with a sentinel pad at ``n``)."""
-    l0 = l1 = l2 = l3 = PAD
-    i0 = i1 = i2 = i3 = 0
-    e0 = e1 = e2 = e3 = 0
-    r0 = rows[0]
-    r1 = rows[1]
-    r2 = rows[2]
-    r3 = rows[3]
-    d0 = decks[0]
-    d1 = decks[1]
-    d2 = decks[2]
-    d3 = decks[3]
+def _play_group_inline(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores, emptied,
+                       track_emptied):
+    """Play the four games whose decks are at ``buf[deck_starts[k]:][:n]``.
+
+    Writes each game's score and (if ``track_emptied``) how many times its row was empty after a
+    removal. Rows start with three pads in memory and the fourth as top card.
+    """
+    pad_top = buf[row_starts[0] + _U(3)]
+    t0 = t1 = t2 = t3 = pad_top
+    p0 = (row_starts[0] + _U(3)) | (deck_starts[0] << _U(32))
+    p1 = (row_starts[1] + _U(3)) | (deck_starts[1] << _U(32))
+    p2 = (row_starts[2] + _U(3)) | (deck_starts[2] << _U(32))
+    p3 = (row_starts[3] + _U(3)) | (deck_starts[3] << _U(32))
+    # a game is over once it has dealt its first sentinel: index > deck start + n
+    e0 = ((deck_starts[0] + _U(n)) << _U(32)) | _LOW
+    e1 = ((deck_starts[1] + _U(n)) << _U(32)) | _LOW
+    e2 = ((deck_starts[2] + _U(n)) << _U(32)) | _LOW
+    e3 = ((deck_starts[3] + _U(n)) << _U(32)) | _LOW
+    # an empty row (only pads) at the start of a step: once at the start, then after each emptying
+    z0 = row_starts[0] + _U(3)
+    z1 = row_starts[1] + _U(3)
+    z2 = row_starts[2] + _U(3)
+    z3 = row_starts[3] + _U(3)
+    c0 = c1 = c2 = c3 = _U(0)
     while True:
-        l0, i0, m0, s0 = _step(r0, d0, l0, i0, n, mask_two, mask_four)
-        l1, i1, m1, s1 = _step(r1, d1, l1, i1, n, mask_two, mask_four)
-        l2, i2, m2, s2 = _step(r2, d2, l2, i2, n, mask_two, mask_four)
-        l3, i3, m3, s3 = _step(r3, d3, l3, i3, n, mask_two, mask_four)
-        e0 |= m0 & np.int64(l0 == PAD)
-        e1 |= m1 & np.int64(l1 == PAD)
-        e2 |= m2 & np.int64(l2 == PAD)
-        e3 |= m3 & np.int64(l3 == PAD)
-        if s0 & s1 & s2 & s3:
+        for _ in range(2):
+            if track_emptied:
+                c0 += _U((p0 & _LOW) == z0)
+                c1 += _U((p1 & _LOW) == z1)
+                c2 += _U((p2 & _LOW) == z2)
+                c3 += _U((p3 & _LOW) == z3)
+            t0, p0 = _step(buf, table, t0, p0, mask_two, mask_four)
+            t1, p1 = _step(buf, table, t1, p1, mask_two, mask_four)
+            t2, p2 = _step(buf, table, t2, p2, mask_two, mask_four)
+            t3, p3 = _step(buf, table, t3, p3, mask_two, mask_four)
+        if (p0 > e0) & (p1 > e1) & (p2 > e2) & (p3 > e3):
             break
-    scores[0] = l0 - PAD
-    scores[1] = l1 - PAD
-    scores[2] = l2 - PAD
-    scores[3] = l3 - PAD
-    emptied[0] = e0
-    emptied[1] = e1
-    emptied[2] = e2
-    emptied[3] = e3
+    scores[0] = _score(p0, row_starts[0], deck_starts[0], n)
+    scores[1] = _score(p1, row_starts[1], deck_starts[1], n)
+    scores[2] = _score(p2, row_starts[2], deck_starts[2], n)
+    scores[3] = _score(p3, row_starts[3], deck_starts[3], n)
+    if track_emptied:
+        emptied[0] = np.int64(c0) - 1
+        emptied[1] = np.int64(c1) - 1
+        emptied[2] = np.int64(c2) - 1
+        emptied[3] = np.int64(c3) - 1
+
+
+@jit
+def _play_group(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores):
+    """:func:`_play_group_inline` without the emptiness count (a call of its own, so that the
+    register allocator sees only the play loop)."""
+    _play_group_inline(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores, scores,
+                       False)
+
+
+@jit
+def _play_group_emptied(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores,
+                        emptied):
+    """:func:`_play_group_inline` with the emptiness count (for ``win=any``)."""
+    _play_group_inline(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores, emptied,
+                       True)
+
+
+@jit(inline="always")
+def _score(packed, row_start, deck_start, n):
+    """Cards left: row length minus the four pads minus the sentinels dealt after the last card."""
+    row_cards = np.int64((packed & _LOW) - row_start) - 3
+    sentinels_dealt = np.int64((packed >> _U(32)) - deck_start) - n
+    return row_cards - sentinels_dealt
 
 
 @jit
 def _buffers(n, sentinels):
-    rows = np.empty((LANES, n + PAD + 1), dtype=np.int32)
+    """One buffer for the four rows and the four decks; returns it and the start offsets.
+
+    A game takes at most ``n`` deals and ``n // 2`` removals, and the loop checks for the end every
+    two steps, so a finished game deals at most ``n // 2 + 3`` sentinels while it waits.
+    """
+    spare = n // 2 + 16
+    row_size = 1 + N_SENTINELS + n + spare
+    deck_size = n + spare
+    buf = np.empty(LANES * (row_size + deck_size), dtype=np.uint64)
+    row_starts = np.empty(LANES, dtype=np.uint64)
+    deck_starts = np.empty(LANES, dtype=np.uint64)
     for lane in range(LANES):
-        for k in range(PAD):
-            rows[lane, k] = sentinels[k]
-    decks = np.empty((LANES, n + 1), dtype=np.int32)
-    for lane in range(LANES):
-        decks[lane, n] = sentinels[0]
-    return rows, decks
+        row = lane * row_size + 1  # buf[row - 1] may be read (never used) on an empty row
+        buf[row - 1] = sentinels[0]
+        for k in range(N_SENTINELS):
+            buf[row + k] = sentinels[k]
+        row_starts[lane] = row
+        deck = LANES * row_size + lane * deck_size
+        deck_starts[lane] = deck
+        for k in range(n, deck_size):
+            # sentinel k - n follows the deck; cycling through the four values keeps any two
+            # sentinels three apart different, and the first one differs from the pads it can meet
+            buf[deck + k] = sentinels[(k - n) % N_SENTINELS]
+    return buf, row_starts, deck_starts
+
+
+@jit(inline="always")
+def _reverse_first4(buf, start, n):
+    """Reverse the first ``min(4, n)`` cards (the ``first4=reversed`` dealing order)."""
+    m = min(4, n)
+    for k in range(m // 2):
+        a = start + _U(k)
+        b = start + _U(m - 1 - k)
+        t = buf[a]
+        buf[a] = buf[b]
+        buf[b] = t
 
 
 @jit
-def _reverse_first4(deck, n):
-    if n >= 4:
-        t = deck[0]
-        deck[0] = deck[3]
-        deck[3] = t
-        t = deck[1]
-        deck[1] = deck[2]
-        deck[2] = t
-    else:  # fewer than 4 cards: reversing them all changes nothing that matters
-        pass
+def _play_orders(orders, codes, sentinels, table, mask_two, mask_four, win_any, first4_reversed):
+    """Scores and emptied counts of the given deck orders (``orders``: games x n card indices).
 
-
-@jit
-def _play_orders(orders, codes, sentinels, mask_two, mask_four, first4_reversed):
-    """Scores and emptied flags of the given deck orders (``orders``: games x n card indices)."""
+    Calls the same group player as :func:`_simulate_chunk` for the same variant.
+    """
     games, n = orders.shape
-    rows, decks = _buffers(n, sentinels)
+    buf, row_starts, deck_starts = _buffers(n, sentinels)
     scores4 = np.empty(LANES, dtype=np.int64)
-    emptied4 = np.empty(LANES, dtype=np.int64)
+    emptied4 = np.zeros(LANES, dtype=np.int64)  # stays 0 unless win=any
     scores = np.empty(games, dtype=np.int64)
     emptied = np.empty(games, dtype=np.int64)
     for g0 in range(0, games, LANES):
         for lane in range(LANES):
             g = min(g0 + lane, games - 1)
+            start = deck_starts[lane]
             for k in range(n):
-                decks[lane, k] = codes[orders[g, k]]
+                buf[start + _U(k)] = codes[orders[g, k]]
             if first4_reversed:
-                _reverse_first4(decks[lane], n)
-        _play4(rows, decks, n, mask_two, mask_four, scores4, emptied4)
+                _reverse_first4(buf, start, n)
+        if win_any:
+            _play_group_emptied(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores4,
+                                emptied4)
+        else:
+            _play_group(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores4)
         for lane in range(min(LANES, games - g0)):
             scores[g0 + lane] = scores4[lane]
             emptied[g0 + lane] = emptied4[lane]
@@ -151,34 +266,43 @@ def _play_orders(orders, codes, sentinels, mask_two, mask_four, first4_reversed)
 
 
 @jit
-def _simulate_chunk(state, games, codes, sentinels, mask_two, mask_four, win_any, first4_reversed):
+def _simulate_chunk(state, games, codes, sentinels, table, mask_two, mask_four, win_any,
+                    first4_reversed):
     """Play ``games`` uniformly shuffled games from stream ``state``.
 
     Returns ``(score_counts, wins)``: games per final score (index = score) and games won.
     """
     n = codes.shape[0]
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    rows, decks = _buffers(n, sentinels)
+    buf, row_starts, deck_starts = _buffers(n, sentinels)
     for lane in range(LANES):
-        decks[lane, :n] = codes
+        start = deck_starts[lane]
+        for k in range(n):
+            buf[start + _U(k)] = codes[k]
     score_counts = np.zeros(n + 1, dtype=np.int64)
     wins = 0
     scores4 = np.empty(LANES, dtype=np.int64)
-    emptied4 = np.empty(LANES, dtype=np.int64)
+    emptied4 = np.zeros(LANES, dtype=np.int64)  # stays 0 unless win=any
+    d0, d1, d2, d3 = deck_starts[0], deck_starts[1], deck_starts[2], deck_starts[3]
+    end = _U(n)
     for g0 in range(0, games, LANES):
         # Shuffling the previous permutation again is still uniform: no reset needed.
-        s0, s1, s2, s3 = shuffle(decks[0, :n], s0, s1, s2, s3)
-        s0, s1, s2, s3 = shuffle(decks[1, :n], s0, s1, s2, s3)
-        s0, s1, s2, s3 = shuffle(decks[2, :n], s0, s1, s2, s3)
-        s0, s1, s2, s3 = shuffle(decks[3, :n], s0, s1, s2, s3)
+        s0, s1, s2, s3 = shuffle(buf[d0:d0 + end], s0, s1, s2, s3)
+        s0, s1, s2, s3 = shuffle(buf[d1:d1 + end], s0, s1, s2, s3)
+        s0, s1, s2, s3 = shuffle(buf[d2:d2 + end], s0, s1, s2, s3)
+        s0, s1, s2, s3 = shuffle(buf[d3:d3 + end], s0, s1, s2, s3)
         if first4_reversed:
             for lane in range(LANES):
-                _reverse_first4(decks[lane], n)
-        _play4(rows, decks, n, mask_two, mask_four, scores4, emptied4)
+                _reverse_first4(buf, deck_starts[lane], n)
+        if win_any:
+            _play_group_emptied(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores4,
+                                emptied4)
+        else:
+            _play_group(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores4)
         for lane in range(min(LANES, games - g0)):
             score = scores4[lane]
             score_counts[score] += 1
-            if score == 0 or (win_any and emptied4[lane]):
+            if score == 0 or emptied4[lane] > 0:
                 wins += 1
     return score_counts, wins
 
@@ -194,9 +318,9 @@ def play_orders(orders, deck: Deck, variant: Variant):
     if orders.shape[0] == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
     enc = Encoding(deck, variant)
-    scores, emptied = _play_orders(orders, enc.codes, enc.sentinels, enc.mask_two, enc.mask_four,
-                                   enc.first4_reversed)
-    won = (scores == 0) | (enc.win_any & (emptied != 0))
+    scores, emptied = _play_orders(orders, enc.codes, enc.sentinels, enc.step_table, enc.mask_two,
+                                   enc.mask_four, enc.win_any, enc.first4_reversed)
+    won = (scores == 0) | (enc.win_any & (emptied > 0))
     return scores, won
 
 
@@ -205,8 +329,9 @@ def chunk_runner(deck: Deck, variant: Variant):
     enc = Encoding(deck, variant)
 
     def run(state: np.ndarray, games: int) -> dict:
-        counts, wins = _simulate_chunk(state, games, enc.codes, enc.sentinels, enc.mask_two,
-                                       enc.mask_four, enc.win_any, enc.first4_reversed)
+        counts, wins = _simulate_chunk(state, games, enc.codes, enc.sentinels, enc.step_table,
+                                       enc.mask_two, enc.mask_four, enc.win_any,
+                                       enc.first4_reversed)
         return {"score_counts": counts, "wins": int(wins)}
 
     return run
