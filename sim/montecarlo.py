@@ -160,6 +160,8 @@ def check_workers(workers) -> int:
 BACKENDS = ("local", "dask")
 #: A run writing to a store checkpoints at most this often (seconds), and when it stops.
 DEFAULT_CHECKPOINT_SECONDS = 10.0
+#: How long to try reaching a Dask scheduler before giving up.
+DASK_CONNECT_TIMEOUT = "20s"
 
 
 def run_chunks(runner: ChunkRunner, seed: int, plan: ChunkPlan, chunks, *, workers: int,
@@ -223,7 +225,7 @@ def _dask_client(scheduler, workers: int):
         return client, [client, cluster]
     if isinstance(scheduler, str):
         try:
-            client = Client(scheduler, timeout="20s")
+            client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
         except (OSError, ValueError) as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {scheduler!r} ({' '.join(str(exc).split())[:120]}): "
                              "check --scheduler (e.g. tcp://host:8786)") from None
