@@ -3,7 +3,8 @@
 Chunk ``k`` of a run with seed ``s`` draws from ``SeedSequence(s).spawn(k + 1)[k]``'s state, which
 depends only on ``s`` and ``k`` (not on how many chunks or workers there are): the same seed gives
 the same games whatever the parallelism. Bounded integers use Lemire's multiply-shift with rejection
-(exactly uniform, no division on the common path), two per 64-bit output.
+(exactly uniform, no division on the common path): two per 64-bit output in :func:`shuffle`, four
+(16 bits each) in :func:`shuffle_short`, the faster shuffle for decks of at most 2**16 cards.
 
 The kernel-side functions keep the state in four scalars (so that it stays in registers) and return
 the updated state with each output.
@@ -16,6 +17,9 @@ from ._jit import jit
 
 _M64 = (1 << 64) - 1
 _U32 = np.uint64(0xFFFFFFFF)
+_U16 = np.uint64(0xFFFF)
+#: Longest array :func:`shuffle_short` accepts (its draws are 16-bit).
+SHORT_SHUFFLE_MAX = 1 << 16
 
 
 def chunk_states(seed: int, first_chunk: int, n_chunks: int) -> np.ndarray:
@@ -103,6 +107,55 @@ def shuffle(a, s0, s1, s2, s3):
         t = a[1]
         a[1] = a[j1]
         a[j1] = t
+    return s0, s1, s2, s3
+
+
+@jit
+def _bounded16_slow(low16, bound, s0, s1, s2, s3):
+    """Lemire's rejection step for 16-bit draws, taken with probability < bound / 2**16."""
+    threshold = (np.uint64(1 << 16) - bound) % bound
+    m = low16 * bound
+    while (m & _U16) < threshold:
+        x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
+        m = (x >> np.uint64(48)) * bound
+    return m >> np.uint64(16), s0, s1, s2, s3
+
+
+@jit(inline="always")
+def bounded16(bits16, bound, s0, s1, s2, s3):
+    """A uniform integer in ``[0, bound)`` (``1 <= bound <= 2**16``) from 16 random bits
+    ``bits16``, drawing more from the stream only in the rare rejection case."""
+    m = bits16 * bound
+    if (m & _U16) < bound:
+        return _bounded16_slow(bits16, bound, s0, s1, s2, s3)
+    return m >> np.uint64(16), s0, s1, s2, s3
+
+
+@jit(inline="always")
+def shuffle_short(a, s0, s1, s2, s3):
+    """Fisher-Yates shuffle of ``a`` (at most :data:`SHORT_SHUFFLE_MAX` items) in place, uniform
+    over all orders, with four 16-bit draws per 64-bit output; returns the new state."""
+    i = a.shape[0] - 1
+    while i >= 4:
+        x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
+        for k in range(4):
+            j, s0, s1, s2, s3 = bounded16((x >> np.uint64(16 * k)) & _U16, np.uint64(i + 1),
+                                          s0, s1, s2, s3)
+            t = a[i]
+            a[i] = a[j]
+            a[j] = t
+            i -= 1
+    if i >= 1:
+        x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
+        k = 0
+        while i >= 1:
+            j, s0, s1, s2, s3 = bounded16((x >> np.uint64(16 * k)) & _U16, np.uint64(i + 1),
+                                          s0, s1, s2, s3)
+            t = a[i]
+            a[i] = a[j]
+            a[j] = t
+            i -= 1
+            k += 1
     return s0, s1, s2, s3
 
 

@@ -81,3 +81,76 @@ def test_bounded_integers_are_in_range_and_uniform(bound):
         assert bound == 1 or stats.chisquare(observed).pvalue > 1e-4
     else:  # a bound near 2**32 exercises the rejection path; check the top/bottom halves balance
         assert abs((draws < bound // 2).mean() - 0.5) < 0.01
+
+
+@jit
+def _short_shuffle_counts(state, n, games):
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    a = np.arange(n)
+    counts = np.zeros((n, n), dtype=np.int64)  # card x position
+    for _ in range(games):
+        for k in range(n):
+            a[k] = k
+        s0, s1, s2, s3 = rng.shuffle_short(a, s0, s1, s2, s3)
+        for pos in range(n):
+            counts[a[pos], pos] += 1
+    return counts
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 13, 52])
+def test_short_shuffle_is_uniform_card_by_position(n):
+    # n = 2..6 cover every length of the tail after the four-draws-per-output loop
+    games = 200_000
+    counts = _short_shuffle_counts(rng.chunk_states(2025, 0, 1)[0], n, games)
+    assert (counts.sum(axis=0) == games).all() and (counts.sum(axis=1) == games).all()
+    chi2 = (((counts - games / n) ** 2) / (games / n)).sum()
+    assert stats.chi2.sf(chi2, (n - 1) ** 2) > 1e-4
+
+
+@jit
+def _short_perm_counts(state, n, games):
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    a = np.arange(n)
+    counts = np.zeros(n ** n, dtype=np.int64)
+    for _ in range(games):
+        for k in range(n):
+            a[k] = k
+        s0, s1, s2, s3 = rng.shuffle_short(a, s0, s1, s2, s3)
+        code = 0
+        for k in range(n):
+            code = code * n + a[k]
+        counts[code] += 1
+    return counts
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_short_shuffle_gives_every_order_equally_often(n):
+    import math
+
+    counts = _short_perm_counts(rng.chunk_states(8, 0, 1)[0], n, 100 * math.factorial(n) * 10)
+    observed = counts[counts > 0]
+    assert observed.size == math.factorial(n)
+    assert stats.chisquare(observed).pvalue > 1e-4
+
+
+@jit
+def _bounded16_draws(state, bound, n):
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    out = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        x, s0, s1, s2, s3 = rng.next64(s0, s1, s2, s3)
+        out[k], s0, s1, s2, s3 = rng.bounded16(x & np.uint64(0xFFFF), np.uint64(bound), s0, s1, s2, s3)
+    return out
+
+
+@pytest.mark.parametrize("bound", [1, 3, 7, 52, 4096, 40_000, 65_536])
+def test_bounded16_is_in_range_and_uniform(bound):
+    # large bounds take the rejection path often (up to 39% of draws for 40,000)
+    draws = _bounded16_draws(rng.chunk_states(6, 0, 1)[0], bound, 200_000)
+    assert draws.min() >= 0 and draws.max() < bound
+    if bound <= 52:
+        observed = np.bincount(draws, minlength=bound)
+        assert bound == 1 or stats.chisquare(observed).pvalue > 1e-4
+    else:  # 16 equal-width bins
+        observed = np.bincount(draws * 16 // bound, minlength=16)
+        assert stats.chisquare(observed).pvalue > 1e-4

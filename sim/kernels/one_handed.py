@@ -8,9 +8,9 @@ Design (why it is fast; ``benchmarks/bench_one_handed.py`` measures it):
   A step pushes ``A`` unconditionally (harmless when the step removes cards: the slot lies past the
   new end), so no load on the critical path reads a value stored by the step before.
 * A step is one event: remove two, remove four, or deal one card. The row length and the deck
-  position are packed in one word ``P = length | deck_index << 32`` and advanced by a table lookup
-  ``P += STEP[x]``; the new top card is chosen by two selects marked *unpredictable*, which LLVM keeps
-  as ``cmov`` (a branch here would be mispredicted on about a third of all steps).
+  position are packed in one word ``P = length | deck_index << 32``; its change (-2 or -4 cards, or
+  +1 card and +1 deck index) and the new top card are chosen by selects marked *unpredictable*,
+  which LLVM keeps as ``cmov`` (a branch would be mispredicted on about a third of all steps).
 * Every row starts with four pad codes and every deck ends with sentinel codes, both taken from four
   values whose suits and ranks differ from every card and from each other, so "fewer than four cards"
   needs no test, and a finished game just keeps dealing sentinels (never a match) until the other
@@ -29,17 +29,21 @@ from numba.extending import intrinsic
 
 from .._jit import jit
 from ..deck import Deck
-from ..rng import shuffle
+from ..rng import SHORT_SHUFFLE_MAX, shuffle, shuffle_short
 from ..variant import Variant
 
 LANES = 4
 #: Number of distinct pad/sentinel values (the comparison reaches back three cards).
 N_SENTINELS = 4
-#: Largest card-code width in bits (the step table has ``2**bits`` entries).
-MAX_CODE_BITS = 24
+#: Largest card-code width in bits.
+MAX_CODE_BITS = 62
 
 _U = np.uint64
 _LOW = np.uint64(0xFFFFFFFF)
+# changes of ``packed = length | index << 32`` (uint64 arithmetic wraps)
+_REMOVE_TWO = np.uint64(2**64 - 2)
+_REMOVE_FOUR = np.uint64(2**64 - 4)
+_DEAL = np.uint64(1 + (1 << 32))
 
 
 @intrinsic
@@ -62,11 +66,7 @@ def _select(typingctx, cond, if_true, if_false):
 
 
 class Encoding:
-    """The kernel's code of each card, the pad/sentinel codes, the masks and the step table.
-
-    ``step_table[x]`` (``x`` = XOR of two codes) is the packed change of ``P = length | index << 32``:
-    ``-2`` (remove two), ``-4`` (remove four) or ``+1 + (1 << 32)`` (deal one).
-    """
+    """The kernel's code of each card, the pad/sentinel codes and the two masks."""
 
     def __init__(self, deck: Deck, variant: Variant):
         rank_bits = int(deck.ranks + N_SENTINELS - 1).bit_length()
@@ -85,26 +85,12 @@ class Encoding:
         else:
             mask_two, mask_four = suit_mask, rank_mask
         self.mask_two, self.mask_four = np.uint64(mask_two), np.uint64(mask_four)
-        self.step_table = _step_table(bits, self.mask_two, self.mask_four)
         self.win_any = variant["win"] == "any"
         self.first4_reversed = variant["first4"] == "reversed"
 
 
-@jit
-def _step_table(bits, mask_two, mask_four):
-    table = np.empty(1 << bits, dtype=np.uint64)
-    for x in range(1 << bits):
-        if (_U(x) & mask_two) == 0:
-            table[x] = _U(0) - _U(2)
-        elif (_U(x) & mask_four) == 0:
-            table[x] = _U(0) - _U(4)
-        else:
-            table[x] = _U(1) + (_U(1) << _U(32))
-    return table
-
-
 @jit(inline="always")
-def _step(buf, table, top, packed, mask_two, mask_four):
+def _step(buf, top, packed, mask_two, mask_four):
     """One branch-free event of one game; returns the new ``(top, packed)``.
 
     ``packed`` holds the row's memory end ``length`` (low half; the row is ``buf[..length]`` then
@@ -116,13 +102,14 @@ def _step(buf, table, top, packed, mask_two, mask_four):
     below4 = buf[length - _U(4)]  # the new top if the last four go
     card = buf[index]  # the new top if a card is dealt
     buf[length] = top  # push; past the new end unless a card is dealt
-    new_top = _select((x & mask_four) == _U(0), below4, card)
-    top = _select((x & mask_two) == _U(0), top, new_top)
-    return top, packed + table[x]
+    two = (x & mask_two) == _U(0)
+    four = (x & mask_four) == _U(0)
+    top = _select(two, top, _select(four, below4, card))
+    return top, packed + _select(two, _REMOVE_TWO, _select(four, _REMOVE_FOUR, _DEAL))
 
 
 @jit(inline="always")
-def _play_group_inline(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores, emptied,
+def _play_group_inline(buf, row_starts, deck_starts, n, mask_two, mask_four, scores, emptied,
                        track_emptied):
     """Play the four games whose decks are at ``buf[deck_starts[k]:][:n]``.
 
@@ -153,10 +140,10 @@ def _play_group_inline(buf, table, row_starts, deck_starts, n, mask_two, mask_fo
                 c1 += _U((p1 & _LOW) == z1)
                 c2 += _U((p2 & _LOW) == z2)
                 c3 += _U((p3 & _LOW) == z3)
-            t0, p0 = _step(buf, table, t0, p0, mask_two, mask_four)
-            t1, p1 = _step(buf, table, t1, p1, mask_two, mask_four)
-            t2, p2 = _step(buf, table, t2, p2, mask_two, mask_four)
-            t3, p3 = _step(buf, table, t3, p3, mask_two, mask_four)
+            t0, p0 = _step(buf, t0, p0, mask_two, mask_four)
+            t1, p1 = _step(buf, t1, p1, mask_two, mask_four)
+            t2, p2 = _step(buf, t2, p2, mask_two, mask_four)
+            t3, p3 = _step(buf, t3, p3, mask_two, mask_four)
         if (p0 > e0) & (p1 > e1) & (p2 > e2) & (p3 > e3):
             break
     scores[0] = _score(p0, row_starts[0], deck_starts[0], n)
@@ -171,18 +158,18 @@ def _play_group_inline(buf, table, row_starts, deck_starts, n, mask_two, mask_fo
 
 
 @jit
-def _play_group(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores):
+def _play_group(buf, row_starts, deck_starts, n, mask_two, mask_four, scores):
     """:func:`_play_group_inline` without the emptiness count (a call of its own, so that the
     register allocator sees only the play loop)."""
-    _play_group_inline(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores, scores,
+    _play_group_inline(buf, row_starts, deck_starts, n, mask_two, mask_four, scores, scores,
                        False)
 
 
 @jit
-def _play_group_emptied(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores,
+def _play_group_emptied(buf, row_starts, deck_starts, n, mask_two, mask_four, scores,
                         emptied):
     """:func:`_play_group_inline` with the emptiness count (for ``win=any``)."""
-    _play_group_inline(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores, emptied,
+    _play_group_inline(buf, row_starts, deck_starts, n, mask_two, mask_four, scores, emptied,
                        True)
 
 
@@ -235,7 +222,7 @@ def _reverse_first4(buf, start, n):
 
 
 @jit
-def _play_orders(orders, codes, sentinels, table, mask_two, mask_four, win_any, first4_reversed):
+def _play_orders(orders, codes, sentinels, mask_two, mask_four, win_any, first4_reversed):
     """Scores and emptied counts of the given deck orders (``orders``: games x n card indices).
 
     Calls the same group player as :func:`_simulate_chunk` for the same variant.
@@ -255,10 +242,10 @@ def _play_orders(orders, codes, sentinels, table, mask_two, mask_four, win_any, 
             if first4_reversed:
                 _reverse_first4(buf, start, n)
         if win_any:
-            _play_group_emptied(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores4,
+            _play_group_emptied(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4,
                                 emptied4)
         else:
-            _play_group(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores4)
+            _play_group(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4)
         for lane in range(min(LANES, games - g0)):
             scores[g0 + lane] = scores4[lane]
             emptied[g0 + lane] = emptied4[lane]
@@ -266,7 +253,7 @@ def _play_orders(orders, codes, sentinels, table, mask_two, mask_four, win_any, 
 
 
 @jit
-def _simulate_chunk(state, games, codes, sentinels, table, mask_two, mask_four, win_any,
+def _simulate_chunk(state, games, codes, sentinels, mask_two, mask_four, win_any,
                     first4_reversed):
     """Play ``games`` uniformly shuffled games from stream ``state``.
 
@@ -287,18 +274,24 @@ def _simulate_chunk(state, games, codes, sentinels, table, mask_two, mask_four, 
     end = _U(n)
     for g0 in range(0, games, LANES):
         # Shuffling the previous permutation again is still uniform: no reset needed.
-        s0, s1, s2, s3 = shuffle(buf[d0:d0 + end], s0, s1, s2, s3)
-        s0, s1, s2, s3 = shuffle(buf[d1:d1 + end], s0, s1, s2, s3)
-        s0, s1, s2, s3 = shuffle(buf[d2:d2 + end], s0, s1, s2, s3)
-        s0, s1, s2, s3 = shuffle(buf[d3:d3 + end], s0, s1, s2, s3)
+        if n <= SHORT_SHUFFLE_MAX:
+            s0, s1, s2, s3 = shuffle_short(buf[d0:d0 + end], s0, s1, s2, s3)
+            s0, s1, s2, s3 = shuffle_short(buf[d1:d1 + end], s0, s1, s2, s3)
+            s0, s1, s2, s3 = shuffle_short(buf[d2:d2 + end], s0, s1, s2, s3)
+            s0, s1, s2, s3 = shuffle_short(buf[d3:d3 + end], s0, s1, s2, s3)
+        else:
+            s0, s1, s2, s3 = shuffle(buf[d0:d0 + end], s0, s1, s2, s3)
+            s0, s1, s2, s3 = shuffle(buf[d1:d1 + end], s0, s1, s2, s3)
+            s0, s1, s2, s3 = shuffle(buf[d2:d2 + end], s0, s1, s2, s3)
+            s0, s1, s2, s3 = shuffle(buf[d3:d3 + end], s0, s1, s2, s3)
         if first4_reversed:
             for lane in range(LANES):
                 _reverse_first4(buf, deck_starts[lane], n)
         if win_any:
-            _play_group_emptied(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores4,
+            _play_group_emptied(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4,
                                 emptied4)
         else:
-            _play_group(buf, table, row_starts, deck_starts, n, mask_two, mask_four, scores4)
+            _play_group(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4)
         for lane in range(min(LANES, games - g0)):
             score = scores4[lane]
             score_counts[score] += 1
@@ -318,7 +311,7 @@ def play_orders(orders, deck: Deck, variant: Variant):
     if orders.shape[0] == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
     enc = Encoding(deck, variant)
-    scores, emptied = _play_orders(orders, enc.codes, enc.sentinels, enc.step_table, enc.mask_two,
+    scores, emptied = _play_orders(orders, enc.codes, enc.sentinels, enc.mask_two,
                                    enc.mask_four, enc.win_any, enc.first4_reversed)
     won = (scores == 0) | (enc.win_any & (emptied > 0))
     return scores, won
@@ -329,8 +322,8 @@ def chunk_runner(deck: Deck, variant: Variant):
     enc = Encoding(deck, variant)
 
     def run(state: np.ndarray, games: int) -> dict:
-        counts, wins = _simulate_chunk(state, games, enc.codes, enc.sentinels, enc.step_table,
-                                       enc.mask_two, enc.mask_four, enc.win_any,
+        counts, wins = _simulate_chunk(state, games, enc.codes, enc.sentinels, enc.mask_two,
+                                       enc.mask_four, enc.win_any,
                                        enc.first4_reversed)
         return {"score_counts": counts, "wins": int(wins)}
 
