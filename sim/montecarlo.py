@@ -368,6 +368,8 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
         if reuse:
             found = store.find_run(identity)
             if found is not None:
+                if notify:
+                    notify(f"this run (seed {seed}) is already in {store.path} as {found}: shown from there")
                 return SimulationResult.from_record(store.load(found))
         if resume:
             checkpoint = store.load_checkpoint(identity)

@@ -4,7 +4,8 @@ still under way. This is the one module that knows the file's layout.
 Layout (schema 1)::
 
     /                                 attrs: format="solitaire-odds results store", schema_version=1,
-                                             created (UTC ISO time), package_version, next_seq
+                                             created (UTC ISO time), package_version, next_seq,
+                                             compacted_size
     /results/<name>                   one group per finished computation (simulation, exact, sweep...)
         attrs: _kind, _saved, _seq, _json_keys  + one attribute per scalar or structured field of the
                                              result's ``to_dict()`` (game, suits, ranks, variant,
@@ -28,7 +29,7 @@ anything else (a bigger int, a list, a dict, None) is stored as JSON text and it
 the group's ``_json_keys``. Python's JSON keeps integers of any size exactly.
 
 Crash safety: every change is a *transaction* that writes a complete new file next to the store
-(``<file>.tmp``), copying what is kept from the old file, flushes and fsyncs it, and then
+(``<file>.tmp``: a copy of the old file, changed), closes and fsyncs it, and then
 ``os.replace``-s it over the store (atomic on POSIX and Windows). A process killed at any moment
 leaves either the old file or the new one, never a half-written store; a stale ``.tmp`` is never
 read and is removed by the next transaction. Writers take an advisory lock (``<file>.lock``) so two
@@ -43,6 +44,7 @@ import hashlib
 import json
 import os
 import secrets
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +60,8 @@ DEFAULT_PATH = Path("results") / "solitaire.h5"
 _RESULTS = "results"
 _CHECKPOINTS = "checkpoints"
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+#: A store is rewritten compactly once it exceeds twice its compacted size plus this (bytes).
+_COMPACT_SLACK = 1 << 20
 
 
 class StoreError(UsageError):
@@ -342,34 +346,51 @@ class ResultsStore:
     @contextlib.contextmanager
     def transaction(self):
         """A writable h5py file holding the store's current content; on a normal exit it atomically
-        replaces the store, on an exception the store is left as it was."""
+        replaces the store, on an exception the store is left as it was.
+
+        The new file is a byte copy of the old one, changed in place (a few ms). HDF5 does not
+        reuse the space of deleted objects, so when the file has grown past twice its size at the
+        last compaction, the transaction instead copies the live objects into a fresh file.
+        """
         import h5py
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
         with _locked(self.path.with_name(self.path.name + ".lock")):
-            with self._reader() as old:  # refuses a damaged or foreign file before anything is written
-                with contextlib.suppress(FileNotFoundError):
-                    tmp.unlink()  # left by a writer that was killed: never part of the store
-                try:
-                    with h5py.File(tmp, "w") as new:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()  # left by a writer that was killed: never part of the store
+            try:
+                with self._reader() as old:  # refuses a damaged or foreign file before anything is written
+                    compact = old is not None and (self.path.stat().st_size >
+                                                   2 * int(old.attrs.get("compacted_size", 0)) + _COMPACT_SLACK)
+                    if old is not None and not compact:
+                        old.close()
+                        shutil.copyfile(self.path, tmp)
+                        new = h5py.File(tmp, "r+")
+                    else:
+                        new = h5py.File(tmp, "w")
                         new.attrs["format"] = FORMAT
                         new.attrs["schema_version"] = SCHEMA_VERSION
                         new.attrs["created"] = str(old.attrs["created"]) if old is not None else _provenance.now()
-                        new.attrs["package_version"] = _provenance.package_version()
-                        new.attrs["next_seq"] = int(old.attrs.get("next_seq", 0)) if old is not None else 0
+                        new.attrs["next_seq"] = np.int64(old.attrs.get("next_seq", 0)) if old is not None else 0
+                        new.attrs["compacted_size"] = np.int64(0)
                         if old is not None:
                             with self._damage_is_refused():
                                 for name in old:
                                     old.copy(old[name], new, name=name)
-                        for name in (_RESULTS, _CHECKPOINTS):
-                            new.require_group(name)
-                        yield new
-                    _fsync(tmp)
-                except BaseException:
-                    with contextlib.suppress(FileNotFoundError):
-                        tmp.unlink()
-                    raise
+                with new:
+                    new.attrs["package_version"] = _provenance.package_version()
+                    for name in (_RESULTS, _CHECKPOINTS):
+                        new.require_group(name)
+                    yield new
+                if compact or old is None:
+                    with h5py.File(tmp, "r+") as new:
+                        new.attrs["compacted_size"] = np.int64(tmp.stat().st_size)
+                _fsync(tmp)
+            except BaseException:
+                with contextlib.suppress(FileNotFoundError):
+                    tmp.unlink()
+                raise
             os.replace(tmp, self.path)
             _fsync_dir(self.path.parent)
 

@@ -58,7 +58,8 @@ def store_options(f):
     """``--out``, ``--store/--no-store`` and ``--resume/--no-resume`` (see :func:`store_path`)."""
     f = click.option("--resume/--no-resume", default=True, show_default=True,
                      help="Continue the unfinished run with the same parameters (and seed; without --seed, "
-                          "the latest such run's seed) from its checkpoint; --no-resume starts it again.")(f)
+                          "the latest such run's seed) from its checkpoint, or show a finished one with the "
+                          "same seed from the store; --no-resume plays it again.")(f)
     f = click.option("--store/--no-store", "store", default=None,
                      help=f"Write the result (and checkpoints) to the results store. Default: yes with --out, "
                           f"and for runs of at least {LONG_RUN_GAMES:,} games (to {DEFAULT_STORE}).")(f)

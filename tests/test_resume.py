@@ -174,3 +174,16 @@ def test_repeated_sigkills_at_random_moments(tmp_path):
     resumed = json.loads(finished.stdout)
     assert (resumed["wins"], tuple(resumed["score_counts"])) == (reference.wins, reference.score_counts)
     assert len(store.list()) == 1 and store.checkpoints() == []
+
+
+def test_same_command_after_a_finished_run_shows_it_from_the_store(cli_run, tmp_path):
+    path = tmp_path / "s.h5"
+    args = ["simulate", "--suits", "4", "--ranks", "5", "--games", "30000", "--chunk-games", "10000", "--seed", "6",
+            "--out", str(path), "--json"]
+    code, first, _ = cli_run(*args)
+    code, again, err = cli_run(*args)
+    assert code == 0 and json.loads(again) == json.loads(first) and "already in" in err
+    assert len(ResultsStore(path).list()) == 1  # a kill after the commit does not lead to a second copy
+    code, replayed, _ = cli_run(*args, "--no-resume")
+    assert json.loads(replayed)["score_counts"] == json.loads(first)["score_counts"]
+    assert len(ResultsStore(path).list()) == 2

@@ -201,3 +201,25 @@ def test_cli_runs_lists_results(cli_run, tmp_path):
     assert code == 0 and "4x5" in out and "3,000 games" in out and row["name"] in out
     code, out, _ = cli_run("runs", "--out", str(tmp_path / "none.h5"), "--json")
     assert code == 0 and json.loads(out)["results"] == [] and not (tmp_path / "none.h5").exists()
+
+
+def test_rewrites_do_not_grow_the_file_without_bound(store, monkeypatch):
+    import sim.store
+    from sim.store import Checkpoint
+
+    monkeypatch.setattr(sim.store, "_COMPACT_SLACK", 50_000)
+    name = store.save(stand_in())
+    identity = {"game": "one-handed", "variant": "v", "suits": 4, "ranks": 13, "seed": 1, "games": 10**9,
+                "chunk_games": 1 << 18, "options": {}}
+    sizes = []
+    for k in range(120):
+        done = np.zeros(3815, dtype=bool)
+        done[:k] = True
+        store.write_checkpoint(Checkpoint(identity, 3815, done, {"score_counts": np.arange(53) * k, "wins": k},
+                                          sessions=[{"n": "x" * k}]))
+        sizes.append(store.path.stat().st_size)
+    assert max(sizes) < 4 * 50_000 + 2 * sizes[0]
+    assert store.load(name)["orders"] == BIG
+    checkpoint = store.load_checkpoint(identity)
+    assert checkpoint.chunks_done == 119 and checkpoint.counts["wins"] == 119
+    assert list(checkpoint.counts["score_counts"]) == list(np.arange(53) * 119)

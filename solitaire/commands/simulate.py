@@ -38,14 +38,15 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
 
     With a results store (--out FILE, or any run of 10,000,000 games or more, to
     results/solitaire.h5), finished chunks are checkpointed: a run that was killed resumes when the
-    same command is run again, and ends with the counts an uninterrupted run would give. Without
-    --seed, it resumes the latest unfinished run with the same parameters. `solitaire runs` lists
-    the store.
+    same command is run again, and ends with the counts an uninterrupted run would give; a run
+    with --seed that is already stored is shown from the store. Without --seed, the latest
+    unfinished run with the same parameters is resumed. --no-resume plays it again. `solitaire runs`
+    lists the store.
     """
     deck, variant = make_deck_variant(game, suits, ranks, variants)
     path = store_path(out, store, games)
     result = run_simulation(deck, variant, games=games, seed=seed, workers=workers, progress=progress,
-                            out=path, resume=resume, backend=backend, scheduler=scheduler,
+                            out=path, resume=resume, reuse=resume, backend=backend, scheduler=scheduler,
                             chunk_games=chunk_games, checkpoint_seconds=checkpoint_seconds,
                             options={"cap": cap} if game == "hand" else None,
                             notify=lambda message: click.echo(f"solitaire: {message}", err=True))
