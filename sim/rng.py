@@ -159,6 +159,32 @@ def shuffle_short(a, s0, s1, s2, s3):
     return s0, s1, s2, s3
 
 
+@jit(inline="always")
+def _swap_bounded16(a, i, bits16, s0, s1, s2, s3):
+    j, s0, s1, s2, s3 = bounded16(bits16, np.uint64(i + 1), s0, s1, s2, s3)
+    t = a[i]
+    a[i] = a[j]
+    a[j] = t
+    return s0, s1, s2, s3
+
+
+@jit(inline="always")
+def shuffle_short4(a0, a1, a2, a3, s0, s1, s2, s3):
+    """Shuffle four arrays of the same length (at most :data:`SHORT_SHUFFLE_MAX`) in place, each
+    uniformly and independently (Fisher-Yates); returns the new state.
+
+    Step ``i`` of the four shuffles shares one 64-bit output, a 16-bit draw each, and the four
+    swaps are independent, so the CPU overlaps them.
+    """
+    for i in range(a0.shape[0] - 1, 0, -1):
+        x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
+        s0, s1, s2, s3 = _swap_bounded16(a0, i, x & _U16, s0, s1, s2, s3)
+        s0, s1, s2, s3 = _swap_bounded16(a1, i, (x >> np.uint64(16)) & _U16, s0, s1, s2, s3)
+        s0, s1, s2, s3 = _swap_bounded16(a2, i, (x >> np.uint64(32)) & _U16, s0, s1, s2, s3)
+        s0, s1, s2, s3 = _swap_bounded16(a3, i, x >> np.uint64(48), s0, s1, s2, s3)
+    return s0, s1, s2, s3
+
+
 @jit
 def _stream(state, n):
     """``n`` raw outputs of a stream (for tests against the reference below)."""

@@ -83,6 +83,18 @@ def test_bounded_integers_are_in_range_and_uniform(bound):
         assert abs((draws < bound // 2).mean() - 0.5) < 0.01
 
 
+def _card_position_pvalue(counts, games):
+    """p-value of uniformity for a card x position count table of ``games`` random permutations.
+
+    Pearson's statistic over the n x n cells has mean n(n-1) here (each game adds a permutation
+    matrix, whose cells are dependent), so it is scaled by (n-1)/n to follow chi2 with (n-1)**2
+    degrees of freedom (checked: unscaled, p-values of an exact shuffle pile up near 0 for small n).
+    """
+    n = counts.shape[0]
+    chi2 = (((counts - games / n) ** 2) / (games / n)).sum() * (n - 1) / n
+    return stats.chi2.sf(chi2, (n - 1) ** 2)
+
+
 @jit
 def _short_shuffle_counts(state, n, games):
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
@@ -103,8 +115,7 @@ def test_short_shuffle_is_uniform_card_by_position(n):
     games = 200_000
     counts = _short_shuffle_counts(rng.chunk_states(2025, 0, 1)[0], n, games)
     assert (counts.sum(axis=0) == games).all() and (counts.sum(axis=1) == games).all()
-    chi2 = (((counts - games / n) ** 2) / (games / n)).sum()
-    assert stats.chi2.sf(chi2, (n - 1) ** 2) > 1e-4
+    assert _card_position_pvalue(counts, games) > 1e-4
 
 
 @jit
@@ -154,3 +165,30 @@ def test_bounded16_is_in_range_and_uniform(bound):
     else:  # 16 equal-width bins
         observed = np.bincount(draws * 16 // bound, minlength=16)
         assert stats.chisquare(observed).pvalue > 1e-4
+
+
+@jit
+def _short4_counts(state, n, games):
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    a = np.empty((4, n), dtype=np.int64)
+    counts = np.zeros((4, n, n), dtype=np.int64)  # array x card x position
+    pairs = np.zeros((n, n), dtype=np.int64)  # (first card of array 0, first card of array 3)
+    for _ in range(games):
+        for lane in range(4):
+            for k in range(n):
+                a[lane, k] = k
+        s0, s1, s2, s3 = rng.shuffle_short4(a[0], a[1], a[2], a[3], s0, s1, s2, s3)
+        for lane in range(4):
+            for pos in range(n):
+                counts[lane, a[lane, pos], pos] += 1
+        pairs[a[0, 0], a[3, 0]] += 1
+    return counts, pairs
+
+
+@pytest.mark.parametrize("n", [2, 5, 13])
+def test_short_shuffle4_is_uniform_and_independent(n):
+    games = 100_000
+    counts, pairs = _short4_counts(rng.chunk_states(77, 0, 1)[0], n, games)
+    for lane in range(4):
+        assert _card_position_pvalue(counts[lane], games) > 1e-4
+    assert stats.chisquare(pairs.ravel()).pvalue > 1e-4

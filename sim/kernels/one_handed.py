@@ -29,7 +29,7 @@ from numba.extending import intrinsic
 
 from .._jit import jit
 from ..deck import Deck
-from ..rng import SHORT_SHUFFLE_MAX, shuffle, shuffle_short
+from ..rng import SHORT_SHUFFLE_MAX, shuffle, shuffle_short4
 from ..variant import Variant
 
 LANES = 4
@@ -275,10 +275,8 @@ def _simulate_chunk(state, games, codes, sentinels, mask_two, mask_four, win_any
     for g0 in range(0, games, LANES):
         # Shuffling the previous permutation again is still uniform: no reset needed.
         if n <= SHORT_SHUFFLE_MAX:
-            s0, s1, s2, s3 = shuffle_short(buf[d0:d0 + end], s0, s1, s2, s3)
-            s0, s1, s2, s3 = shuffle_short(buf[d1:d1 + end], s0, s1, s2, s3)
-            s0, s1, s2, s3 = shuffle_short(buf[d2:d2 + end], s0, s1, s2, s3)
-            s0, s1, s2, s3 = shuffle_short(buf[d3:d3 + end], s0, s1, s2, s3)
+            s0, s1, s2, s3 = shuffle_short4(buf[d0:d0 + end], buf[d1:d1 + end], buf[d2:d2 + end],
+                                            buf[d3:d3 + end], s0, s1, s2, s3)
         else:
             s0, s1, s2, s3 = shuffle(buf[d0:d0 + end], s0, s1, s2, s3)
             s0, s1, s2, s3 = shuffle(buf[d1:d1 + end], s0, s1, s2, s3)
