@@ -117,6 +117,19 @@ def _simulate_chunk(state, games, card_ranks, adj, ranks, reverse, paired):
     return score_counts, score_counts[1], other_wins
 
 
+@jit
+def shuffled_orders(state, games, n):
+    """``games`` x ``n`` uniformly shuffled orders of ``0..n-1`` from stream ``state`` (each a fresh
+    Fisher-Yates shuffle of the previous one, as in :func:`_simulate_chunk`)."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    seq = np.arange(n)
+    out = np.empty((games, n), dtype=np.int64)
+    for g in range(games):
+        s0, s1, s2, s3 = shuffle(seq, s0, s1, s2, s3)
+        out[g] = seq
+    return out
+
+
 def play_orders(orders, deck: Deck, variant: Variant) -> np.ndarray:
     """Scores (piles left) of each row of ``orders`` (games x cards, card indices) with the kernel."""
     orders = np.ascontiguousarray(orders, dtype=np.int64)
