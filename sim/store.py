@@ -354,8 +354,13 @@ class ResultsStore:
         """
         import h5py
 
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path.with_name(self.path.name + ".lock"), "a"):
+                pass
+        except OSError as exc:
+            raise StoreError(f"cannot write the results store {self.path} ({_short(exc)}): choose another --out") from None
         with _locked(self.path.with_name(self.path.name + ".lock")):
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()  # left by a writer that was killed: never part of the store

@@ -1,6 +1,7 @@
 """``solitaire runs``: what the results store holds, without opening HDF5."""
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 
 import click
@@ -22,7 +23,7 @@ def _p_win_text(row: dict) -> str:
 
 def _extent_text(row: dict) -> str:
     if row["exact"]:
-        return "exact" if row.get("orders") is None else f"exact ({row['orders']:.3g} orders)"
+        return "exact" if row.get("orders") is None else f"exact ({Decimal(row['orders']):.3e} orders)"
     return f"{row['games']:,} games" if isinstance(row.get("games"), int) else "-"
 
 
