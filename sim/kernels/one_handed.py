@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba.core import types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from .._jit import jit
 from ..deck import Deck
@@ -46,13 +46,18 @@ _REMOVE_FOUR = np.uint64(2**64 - 4)
 _DEAL = np.uint64(1 + (1 << 32))
 
 
-@intrinsic
-def _select(typingctx, cond, if_true, if_false):
-    """``if_true if cond else if_false`` as an LLVM select marked ``!unpredictable``.
+def _select(cond, if_true, if_false):
+    """``if_true if cond else if_false``; compiled as an LLVM select marked ``!unpredictable``.
 
     The metadata stops LLVM from turning the select back into a branch (it does so when an operand
-    is a load), so the step stays branch-free (a ``cmov``).
+    is a load), so the step stays branch-free (a ``cmov``). This plain definition is what runs with
+    ``NUMBA_DISABLE_JIT=1``.
     """
+    return if_true if cond else if_false
+
+
+@intrinsic
+def _unpredictable_select(typingctx, cond, if_true, if_false):
     if if_true != if_false or not isinstance(cond, types.Boolean):
         return None
     sig = if_true(cond, if_true, if_false)
@@ -63,6 +68,11 @@ def _select(typingctx, cond, if_true, if_false):
         return value
 
     return sig, codegen
+
+
+@overload(_select, inline="always")
+def _select_jit(cond, if_true, if_false):
+    return lambda cond, if_true, if_false: _unpredictable_select(cond, if_true, if_false)
 
 
 class Encoding:
