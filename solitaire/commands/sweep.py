@@ -17,18 +17,37 @@ from ..options import emit_json, game_option, json_option, seed_option, variant_
               help="Cells with at most this many cards are computed exactly.")
 @seed_option
 @workers_option
+@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Results store: each simulated cell is stored there as it finishes (an interrupted sweep "
+                   "resumes when run again: finished cells are reused, the cell under way resumes), and so is the sweep.")
 @json_option
-def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards, seed, workers, as_json):
+def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards, seed, workers, out, as_json):
     """Win probability over suits x ranks, exact where the exact engine reaches (or the parity
-    theorem decides: S and R both odd never win), simulated with 95% intervals elsewhere."""
+    theorem decides: S and R both odd never win), simulated with 95% intervals elsewhere.
+
+    The published sweep is `solitaire sweep --suits 3-7 --ranks 9-15 --games 10000000`.
+    """
     from sim import Variant
 
     from ..sweep import format_grid, parse_range, sweep
 
     variant = Variant.from_options(game, variants)
     suits, ranks = parse_range(suits_text, "--suits"), parse_range(ranks_text, "--ranks")
+    simulate_cell, store = None, None
+    if out is not None:
+        from sim import simulate
+        from sim.store import ResultsStore
+
+        store = ResultsStore(out)
+
+        def simulate_cell(deck, variant, games, seed):
+            return simulate(deck, variant, games=games, seed=seed, workers=workers, progress=False, out=store,
+                            reuse=True)
+
     result = sweep(suits, ranks, variant=variant, games=games, seed=seed if seed is not None else 0,
-                   exact_max_cards=exact_max_cards, workers=workers)
+                   exact_max_cards=exact_max_cards, workers=workers, simulate_cell=simulate_cell)
+    if store is not None:
+        store.save(result)
     if as_json:
         emit_json(result.to_dict())
     else:
