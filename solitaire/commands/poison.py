@@ -19,7 +19,7 @@ from ..options import deck_options, emit_json, json_option, make_deck_variant, s
 @click.option("--budget", type=int, default=200_000, show_default=True,
               help="Deck orders played at most to decide one run (beyond it: undecided).")
 @click.option("--all", "whole_deck", is_flag=True,
-              help="Also analyse the whole deck-order graph exactly (small decks, at most 10 cards).")
+              help="Also analyse the whole deck-order graph exactly (small decks, at most 9 cards).")
 @json_option
 def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole_deck, as_json):
     """Decide the runs that reach the iteration cap, and count poison sets.
