@@ -62,14 +62,22 @@ def next64(s0, s1, s2, s3):
 
 
 @jit
+def _lemire_slow(low, bound, bits, s0, s1, s2, s3):
+    """Lemire's rejection step for ``bits``-bit draws (``low`` is the draw), taken with probability
+    < bound / 2**bits; a redraw takes the top ``bits`` bits of a fresh output."""
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    threshold = (mask + np.uint64(1) - bound) % bound
+    m = low * bound
+    while (m & mask) < threshold:
+        x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
+        m = (x >> np.uint64(64 - bits)) * bound
+    return m >> np.uint64(bits), s0, s1, s2, s3
+
+
+@jit
 def _bounded_slow(low32, bound, s0, s1, s2, s3):
     """Lemire's rejection step, taken with probability < bound / 2**32."""
-    threshold = (np.uint64(1 << 32) - bound) % bound
-    m = low32 * bound
-    while (m & _U32) < threshold:
-        x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
-        m = (x >> np.uint64(32)) * bound
-    return m >> np.uint64(32), s0, s1, s2, s3
+    return _lemire_slow(low32, bound, 32, s0, s1, s2, s3)
 
 
 @jit(inline="always")
@@ -110,53 +118,14 @@ def shuffle(a, s0, s1, s2, s3):
     return s0, s1, s2, s3
 
 
-@jit
-def _bounded16_slow(low16, bound, s0, s1, s2, s3):
-    """Lemire's rejection step for 16-bit draws, taken with probability < bound / 2**16."""
-    threshold = (np.uint64(1 << 16) - bound) % bound
-    m = low16 * bound
-    while (m & _U16) < threshold:
-        x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
-        m = (x >> np.uint64(48)) * bound
-    return m >> np.uint64(16), s0, s1, s2, s3
-
-
 @jit(inline="always")
 def bounded16(bits16, bound, s0, s1, s2, s3):
     """A uniform integer in ``[0, bound)`` (``1 <= bound <= 2**16``) from 16 random bits
     ``bits16``, drawing more from the stream only in the rare rejection case."""
     m = bits16 * bound
     if (m & _U16) < bound:
-        return _bounded16_slow(bits16, bound, s0, s1, s2, s3)
+        return _lemire_slow(bits16, bound, 16, s0, s1, s2, s3)
     return m >> np.uint64(16), s0, s1, s2, s3
-
-
-@jit(inline="always")
-def shuffle_short(a, s0, s1, s2, s3):
-    """Fisher-Yates shuffle of ``a`` (at most :data:`SHORT_SHUFFLE_MAX` items) in place, uniform
-    over all orders, with four 16-bit draws per 64-bit output; returns the new state."""
-    i = a.shape[0] - 1
-    while i >= 4:
-        x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
-        for k in range(4):
-            j, s0, s1, s2, s3 = bounded16((x >> np.uint64(16 * k)) & _U16, np.uint64(i + 1),
-                                          s0, s1, s2, s3)
-            t = a[i]
-            a[i] = a[j]
-            a[j] = t
-            i -= 1
-    if i >= 1:
-        x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
-        k = 0
-        while i >= 1:
-            j, s0, s1, s2, s3 = bounded16((x >> np.uint64(16 * k)) & _U16, np.uint64(i + 1),
-                                          s0, s1, s2, s3)
-            t = a[i]
-            a[i] = a[j]
-            a[j] = t
-            i -= 1
-            k += 1
-    return s0, s1, s2, s3
 
 
 @jit(inline="always")
@@ -165,6 +134,21 @@ def _swap_bounded16(a, i, bits16, s0, s1, s2, s3):
     t = a[i]
     a[i] = a[j]
     a[j] = t
+    return s0, s1, s2, s3
+
+
+@jit(inline="always")
+def shuffle_short(a, s0, s1, s2, s3):
+    """Fisher-Yates shuffle of ``a`` (at most :data:`SHORT_SHUFFLE_MAX` items) in place, uniform
+    over all orders, with four 16-bit draws per 64-bit output; returns the new state."""
+    x = np.uint64(0)
+    used = 4
+    for i in range(a.shape[0] - 1, 0, -1):
+        if used == 4:
+            x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
+            used = 0
+        s0, s1, s2, s3 = _swap_bounded16(a, i, (x >> np.uint64(16 * used)) & _U16, s0, s1, s2, s3)
+        used += 1
     return s0, s1, s2, s3
 
 

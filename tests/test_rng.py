@@ -19,14 +19,17 @@ def test_chunk_streams_do_not_depend_on_the_plan():
 
 
 @jit
-def _shuffle_counts(state, n, games):
+def _shuffle_counts(state, n, games, short=False):
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     a = np.arange(n)
     counts = np.zeros((n, n), dtype=np.int64)  # card x position
     for _ in range(games):
         for k in range(n):
             a[k] = k  # fresh sorted deck each time: tests one shuffle, not a chain of them
-        s0, s1, s2, s3 = rng.shuffle(a, s0, s1, s2, s3)
+        if short:
+            s0, s1, s2, s3 = rng.shuffle_short(a, s0, s1, s2, s3)
+        else:
+            s0, s1, s2, s3 = rng.shuffle(a, s0, s1, s2, s3)
         for pos in range(n):
             counts[a[pos], pos] += 1
     return counts
@@ -95,25 +98,11 @@ def _card_position_pvalue(counts, games):
     return stats.chi2.sf(chi2, (n - 1) ** 2)
 
 
-@jit
-def _short_shuffle_counts(state, n, games):
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    a = np.arange(n)
-    counts = np.zeros((n, n), dtype=np.int64)  # card x position
-    for _ in range(games):
-        for k in range(n):
-            a[k] = k
-        s0, s1, s2, s3 = rng.shuffle_short(a, s0, s1, s2, s3)
-        for pos in range(n):
-            counts[a[pos], pos] += 1
-    return counts
-
-
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 13, 52])
 def test_short_shuffle_is_uniform_card_by_position(n):
     # n = 2..6 cover every length of the tail after the four-draws-per-output loop
     games = 200_000
-    counts = _short_shuffle_counts(rng.chunk_states(2025, 0, 1)[0], n, games)
+    counts = _shuffle_counts(rng.chunk_states(2025, 0, 1)[0], n, games, True)
     assert (counts.sum(axis=0) == games).all() and (counts.sum(axis=1) == games).all()
     assert _card_position_pvalue(counts, games) > 1e-4
 
