@@ -1,0 +1,117 @@
+"""Best play: the solver against a plain brute force over every sequence of deals and moves."""
+import functools
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact.prisoners_solver import (LOST, UNDECIDED, WON, best_play_distribution, estimate_best_play,
+                                    random_orders, rank_sequences, replay, solve)
+from sim import Deck, UsageError, Variant
+from sim.kernels.prisoners import play_orders
+from sim.rules.prisoners import apply_move, legal_moves
+
+from .strategies import deck_orders
+
+VARIANTS = [Variant.make("prisoners", moves=m, wrap=w) for m in ("physical", "published") for w in ("on", "off")]
+
+
+def brute_force_fewest_piles(order, deck, variant):
+    """Fewest piles reachable when, before each deal and after the last, the player may make any
+    legal moves (the game as played, deals interleaved; full piles of cards; memo on the full state)."""
+    wrap, reverse = variant["wrap"] == "on", variant["moves"] == "published"
+    n = len(order)
+
+    @functools.lru_cache(maxsize=None)
+    def best(piles, dealt):
+        rows = [list(p) for p in piles]
+        options = [] if dealt == n else [best(piles + ((order[dealt],),), dealt + 1)]
+        if dealt == n:
+            options.append(len(piles))
+        for source, target in legal_moves(rows, deck, wrap):
+            options.append(best(tuple(map(tuple, apply_move(rows, source, target, reverse))), dealt))
+        return min(options)
+
+    return best((), 0)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+@pytest.mark.parametrize("shape", [(1, 4), (2, 2), (1, 6), (2, 3), (3, 2)])
+def test_solver_equals_brute_force_on_every_order(shape, variant):
+    deck = Deck(*shape)
+    for order in itertools.permutations(deck.cards()):
+        won = brute_force_fewest_piles(order, deck, variant) == 1
+        result = solve(order, deck, variant)
+        assert result.status == (WON if won else LOST), order
+        if won:
+            assert len(replay(order, deck, variant, result.line)) == 1
+
+
+@settings(max_examples=40)
+@given(data=st.data(), shape=st.sampled_from([(1, 7), (2, 4), (4, 2), (1, 8), (3, 3), (2, 5)]),
+       variant=st.sampled_from(VARIANTS))
+def test_solver_equals_brute_force_on_random_orders(data, shape, variant):
+    deck = Deck(*shape)
+    order = data.draw(deck_orders(deck))
+    won = brute_force_fewest_piles(tuple(order), deck, variant) == 1
+    result = solve(order, deck, variant)
+    assert result.status == (WON if won else LOST)
+    if won:
+        assert len(replay(order, deck, variant, result.line)) == 1
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_best_play_distribution_equals_brute_force(variant):
+    deck = Deck(2, 3)
+    counts = [0] * (deck.size + 1)
+    for order in itertools.permutations(deck.cards()):
+        counts[brute_force_fewest_piles(order, deck, variant)] += 1
+    result = best_play_distribution(deck, variant)
+    assert list(result.score_counts) == counts and result.wins == counts[1]
+    assert result.method == "best-play" and sum(counts) == math.factorial(6)
+
+
+def test_rank_sequences_are_the_distinct_ones():
+    seqs = list(rank_sequences(2, 3))
+    assert len(seqs) == len(set(seqs)) == math.factorial(6) // 2**3
+    assert set(seqs) == set(itertools.permutations([0, 0, 1, 1, 2, 2]))
+
+
+@pytest.mark.parametrize("moves", ["published", "physical"])
+def test_policy_wins_are_best_play_wins(moves):
+    # The published policy is one way of playing: every deck it wins, best play wins too.
+    deck = Deck(4, 13)
+    variant = Variant.make("prisoners", moves=moves)
+    orders = random_orders(deck, 60_000, seed=4)
+    scores = play_orders(orders, deck, variant)
+    policy_won = orders[scores == 1]
+    if moves == "published":
+        assert len(policy_won) >= 1
+    for order in policy_won:
+        result = solve(order.tolist(), deck, variant, node_budget=2_000_000)
+        assert result.status == WON
+        assert len(replay(order.tolist(), deck, variant, result.line)) == 1
+
+
+def test_budget_gives_undecided_and_estimate_brackets():
+    deck = Deck(4, 13)
+    order = random_orders(deck, 1, seed=1)[0].tolist()
+    result = solve(order, deck, "prisoners(moves=physical)", node_budget=5)
+    assert result.status == UNDECIDED and result.line is None and result.nodes == 5
+    est = estimate_best_play(Deck(2, 5), "prisoners(moves=physical)", decks=300, seed=2, node_budget=50)
+    assert est.won + est.lost + est.undecided == 300
+    low, high = est.ci95
+    assert low <= est.won / 300 <= (est.won + est.undecided) / 300 <= high
+
+
+def test_replay_rejects_illegal_moves_and_bad_input():
+    deck = Deck(1, 13)
+    with pytest.raises(ValueError):
+        replay([0, 5, 1], deck, None, [(2, 1)])
+    with pytest.raises(UsageError):
+        solve([0, 0, 1], Deck(1, 3))
+    with pytest.raises(UsageError):
+        solve([0, 1, 2], Deck(1, 3), node_budget=0)
