@@ -15,6 +15,7 @@ from .commands.poison import poison_command
 from .commands.report import report_command
 from .commands.runs import runs_command
 from .commands.simulate import simulate_command
+from .commands.solve import solve_command
 from .commands.sweep import sweep_command
 from .commands.validate import validate_command
 
@@ -30,7 +31,7 @@ def cli():
     """
 
 
-COMMANDS = [simulate_command, validate_command, sweep_command, runs_command, poison_command, report_command]
+COMMANDS = [simulate_command, validate_command, sweep_command, runs_command, poison_command, report_command, solve_command]
 for _command in COMMANDS:
     cli.add_command(_command)
 

@@ -115,3 +115,21 @@ def test_replay_rejects_illegal_moves_and_bad_input():
         solve([0, 0, 1], Deck(1, 3))
     with pytest.raises(UsageError):
         solve([0, 1, 2], Deck(1, 3), node_budget=0)
+
+
+def test_cli_solve(cli_run):
+    import json
+
+    code, out, _ = cli_run("solve", "--suits", "1", "--ranks", "3", "--order", "0,2,1", "--variant", "wrap=off",
+                           "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["status"] == "won" and obj["variant"] == "prisoners(moves=physical,wrap=off)"
+    assert len(replay(obj["order"], Deck(1, 3), obj["variant"], obj["line"])) == 1
+    code, out, _ = cli_run("solve", "--suits", "2", "--ranks", "3", "--all", "--json")
+    assert code == 0 and json.loads(out)["orders"] == 720
+    code, out, _ = cli_run("solve", "--suits", "2", "--ranks", "5", "--decks", "40", "--seed", "1",
+                           "--node-budget", "100", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["won"] + obj["lost"] + obj["undecided"] == 40
+    code, out, err = cli_run("solve", "--order", "1,2", "--json")
+    assert code == 2 and out == "" and err.startswith("solitaire: error:")

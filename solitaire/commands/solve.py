@@ -1,0 +1,89 @@
+"""``solitaire solve``: Prisoner's Patience best play (can some sequence of legal moves win?)."""
+from __future__ import annotations
+
+import click
+
+from sim.errors import UsageError
+
+from ..options import deck_options, emit_json, json_option, make_deck_variant, seed_option, variant_option
+
+
+def _parse_order(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.replace(",", " ").split()]
+    except ValueError:
+        raise UsageError(f"--order must be a comma-separated list of card numbers, got {text!r}") from None
+
+
+@click.command("solve")
+@click.option("--game", type=click.Choice(["prisoners"]), default="prisoners", show_default=True,
+              help="Which game (best play is implemented for Prisoner's Patience).")
+@deck_options
+@variant_option
+@seed_option
+@click.option("--order", default=None, metavar="C0,C1,...",
+              help="Explicit deck order (cards 0..S*R-1, card = suit*R + rank), first dealt first.")
+@click.option("--decks", type=int, default=None,
+              help="Solve this many random decks (from --seed) and bracket the best-play win rate.")
+@click.option("--all", "all_orders", is_flag=True,
+              help="Exact best play over every deck order (small decks only).")
+@click.option("--node-budget", type=int, default=None,
+              help="Rows expanded per deck before the verdict is 'undecided' (default 200000).")
+@json_option
+def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, node_budget, as_json):
+    """Decide best play: whether a deck order can be won (one pile left) by some sequence of legal
+    moves, with a replayable winning line, a proof of no win (search exhausted), or 'undecided'.
+
+    One deck: --order, or a deck shuffled from --seed. Many: --decks N (random decks from --seed;
+    the 95% interval counts undecided decks as lost at its low end and as won at its high end).
+    --all: exact best play over every order of a small deck (score = fewest piles reachable).
+    Moves default to moves=physical (a pile moves as a unit); --variant moves=published uses the
+    published simulator's card-by-card (reversing) move. Deals interleaved with moves win exactly the
+    decks that "deal everything, then move" wins, so the line lists moves after the last deal.
+    """
+    from exact.prisoners_solver import (DEFAULT_NODE_BUDGET, best_play_distribution, estimate_best_play,
+                                        random_orders, solve)
+    from sim.montecarlo import check_seed
+
+    if not any(v.strip().startswith("moves=") for v in variants):
+        variants = (*variants, "moves=physical")
+    deck, variant = make_deck_variant(game, suits, ranks, variants)
+    budget = DEFAULT_NODE_BUDGET if node_budget is None else node_budget
+    if sum(x is not None and x is not False for x in (order, decks, all_orders or None)) > 1:
+        raise UsageError("give at most one of --order, --decks and --all")
+    if all_orders:
+        result = best_play_distribution(deck, variant)
+        if as_json:
+            emit_json(result.to_dict())
+            return
+        click.echo(f"{variant}  deck {deck}  best play over all {result.orders:,} orders")
+        click.echo(f"winnable orders {result.wins:,}  p_win {result.p_win} = {float(result.p_win):.6%}")
+        click.echo("fewest piles: " + ", ".join(f"{s}:{c}" for s, c in enumerate(result.score_counts) if c))
+        return
+    if decks is not None:
+        result = estimate_best_play(deck, variant, decks=decks, seed=seed, node_budget=budget)
+        if as_json:
+            emit_json(result.to_dict())
+            return
+        low, high = result.ci95
+        click.echo(f"{variant}  deck {deck}  seed {result.seed}  node budget {budget:,}")
+        click.echo(f"decks {result.decks:,}  won {result.won:,}  lost {result.lost:,}  "
+                   f"undecided {result.undecided:,}  95% CI [{low:.4%}, {high:.4%}] (undecided bracketed)")
+        click.echo(f"{result.nodes:,} nodes  {result.seconds:.1f} s")
+        return
+    if order is not None:
+        cards = _parse_order(order)
+    else:
+        cards = random_orders(deck, 1, check_seed(seed))[0].tolist()
+    result = solve(cards, deck, variant, node_budget=budget)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    click.echo(f"{variant}  deck {deck}  order {','.join(map(str, result.order))}")
+    if result.won:
+        click.echo(f"won: {len(result.line)} moves after dealing all cards ({result.nodes:,} nodes): "
+                   + " ".join(f"{s}>{t}" for s, t in result.line))
+    elif result.status == "lost":
+        click.echo(f"lost: no sequence of moves wins (search exhausted after {result.nodes:,} nodes)")
+    else:
+        click.echo(f"undecided: node budget of {budget:,} spent")
