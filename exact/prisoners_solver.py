@@ -55,7 +55,7 @@ from sim.rules.prisoners import DISTANCES, adjacent_ranks, apply_move, legal_mov
 from sim.variant import Variant
 
 #: Nodes (rows expanded) before a search gives up as "undecided".
-DEFAULT_NODE_BUDGET = 200_000
+DEFAULT_NODE_BUDGET = 20_000
 
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
 

@@ -28,7 +28,7 @@ def _parse_order(text: str) -> list[int]:
 @click.option("--all", "all_orders", is_flag=True,
               help="Exact best play over every deck order (small decks only).")
 @click.option("--node-budget", type=int, default=None,
-              help="Rows expanded per deck before the verdict is 'undecided' (default 200000).")
+              help="Rows expanded per deck before the verdict is 'undecided' (default 20000).")
 @json_option
 def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, node_budget, as_json):
     """Decide best play: whether a deck order can be won (one pile left) by some sequence of legal
