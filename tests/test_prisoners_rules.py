@@ -1,5 +1,6 @@
 """Prisoner's Patience: the reference rules on hand-checked deals, and the kernel against them."""
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -98,3 +99,11 @@ def test_simulation_same_seed_any_workers_and_paired_counts():
     assert other.extra["wins_moves_published"] == runs[0].wins
     assert runs[0].extra["wins_moves_physical"] == other.wins
     assert runs[0].score_counts[0] == 0 and runs[0].score_counts[1] == runs[0].wins
+
+
+@pytest.mark.slow
+def test_published_figure_reproduced_at_full_size():
+    # SPEC: 661 wins in 16,000,000 games (0.00413%). scripts/prisoners_published.py records a run.
+    r = simulate(Deck(4, 13), PUBLISHED, games=16_000_000, seed=20240413, progress=False)
+    low, high = r.ci95
+    assert low <= 661 / 16_000_000 <= high
