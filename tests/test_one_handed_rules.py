@@ -1,5 +1,6 @@
 """The reference rules on hand-checked deals, and the kernel against the reference."""
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -87,3 +88,48 @@ def test_kernel_equals_reference_on_large_decks(data, shape, variant):
     expected = [play(order, deck, variant) for order in orders.tolist()]
     assert scores.tolist() == [e.score for e in expected]
     assert won.tolist() == [e.won for e in expected]
+
+
+def _shuffled_orders(state, n, games, first4_reversed):
+    """The deck orders the chunk kernel plays from ``state``, rebuilt with the same shuffle calls:
+    four decks shuffled together per group of four games, each shuffle starting from the previous
+    group's (dealt) order."""
+    from sim import rng
+    from sim._jit import jit
+
+    @jit
+    def groups(state, n, n_groups, first4_reversed):
+        s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        decks = np.empty((4, n), dtype=np.int64)
+        for lane in range(4):
+            decks[lane] = np.arange(n)
+        out = np.empty((n_groups, 4, n), dtype=np.int64)
+        for g in range(n_groups):
+            s0, s1, s2, s3 = rng.shuffle_short4(decks[0], decks[1], decks[2], decks[3], s0, s1, s2, s3)
+            out[g] = decks
+            if first4_reversed:
+                for lane in range(4):
+                    decks[lane, :min(4, n)] = decks[lane, :min(4, n)][::-1].copy()
+        return out
+
+    return groups(state, n, -(-games // 4), first4_reversed).reshape(-1, n)[:games]
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (4, 5), (1, 7), (3, 1), (2, 2)])
+def test_chunk_kernel_counts_equal_the_reference_on_its_own_decks(shape):
+    # The whole Monte Carlo path (shuffle, first-four reversal, play, score and win counting) against
+    # the reference rules on the very decks the kernel dealt, for every variant; 103 games leave a
+    # partial last group of four.
+    from sim.kernels.one_handed import chunk_runner
+    from sim.rng import chunk_states
+
+    deck = Deck(*shape)
+    games = 103
+    for variant in _all_variants():
+        state = chunk_states(31, 4, 1)[0]
+        counts = chunk_runner(deck, variant)(state, games)
+        orders = _shuffled_orders(state, deck.size, games, variant["first4"] == "reversed")
+        outcomes = [play(order, deck, variant) for order in orders.tolist()]
+        expected = np.bincount([o.score for o in outcomes], minlength=deck.size + 1)
+        assert counts["score_counts"].tolist() == expected.tolist(), variant
+        assert counts["wins"] == sum(o.won for o in outcomes), variant

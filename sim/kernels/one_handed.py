@@ -4,8 +4,8 @@ Design (why it is fast; ``benchmarks/bench_one_handed.py`` measures it):
 
 * Cards are re-encoded as ``code = suit << rank_bits | rank``, so ``x = a ^ b`` is zero in the suit
   field exactly when ``a`` and ``b`` share a suit, and zero in the rank field when they share a rank.
-* The top card of each row lives in a register (``A``); the rest of the row is a stack in memory.
-  A step pushes ``A`` unconditionally (harmless when the step removes cards: the slot lies past the
+* The top card of each row lives in a register (``top``); the rest of the row is a stack in memory.
+  A step pushes ``top`` unconditionally (harmless when the step removes cards: the slot lies past the
   new end), so no load on the critical path reads a value stored by the step before.
 * A step is one event: remove two, remove four, or deal one card. The row length and the deck
   position are packed in one word ``P = length | deck_index << 32``; its change (-2 or -4 cards, or
@@ -104,7 +104,8 @@ def _step(buf, top, packed, mask_two, mask_four):
     """One branch-free event of one game; returns the new ``(top, packed)``.
 
     ``packed`` holds the row's memory end ``length`` (low half; the row is ``buf[..length]`` then
-    ``top``) and the index of the next card to deal (high half).
+    ``top``) and the index of the next card to deal (high half), both positions in ``buf``, which
+    therefore has fewer than ``2**32`` entries.
     """
     length = packed & _LOW
     index = packed >> _U(32)
