@@ -11,6 +11,7 @@ import click
 
 from sim.errors import UsageError
 
+from .commands.exact import exact_command
 from .commands.poison import poison_command
 from .commands.report import report_command
 from .commands.runs import runs_command
@@ -31,7 +32,7 @@ def cli():
     """
 
 
-COMMANDS = [simulate_command, validate_command, sweep_command, runs_command, poison_command, report_command, solve_command]
+COMMANDS = [simulate_command, exact_command, validate_command, sweep_command, runs_command, poison_command, report_command, solve_command]
 for _command in COMMANDS:
     cli.add_command(_command)
 

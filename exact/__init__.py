@@ -1,0 +1,86 @@
+"""Exact answers: score distributions counted over every deck order, as Python ints and fractions.
+
+Two independent methods compute One-Handed Solitaire exactly (the tests make them agree):
+
+* ``enumerate`` (:mod:`exact.enumerate`): every deck order, depth-first in numba, a prefix played
+  once; up to :data:`exact.limits.MAX_ENUMERATE_CARDS` cards.
+* ``dp`` (:mod:`exact.dp`): dynamic programming over reduced, relabelled hand states; up to
+  :data:`exact.limits.MAX_DP_CARDS` cards.
+
+This package may import :mod:`sim`; :mod:`sim` never imports it.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from sim import provenance
+from sim.deck import Deck
+from sim.errors import UsageError
+from sim.variant import Variant
+
+from .limits import MAX_DP_CARDS, MAX_ENUMERATE_CARDS, choose_method
+from .parity import check_parity
+from .result import ExactResult
+
+__all__ = ["exact_distribution", "ExactResult", "MAX_DP_CARDS", "MAX_ENUMERATE_CARDS"]
+
+
+def exact_distribution(deck: Deck | None = None, variant: Variant | str | None = None, *,
+                       method: str = "auto", progress=None) -> ExactResult:
+    """Count the deck orders of each final score, exactly.
+
+    Parameters
+    ----------
+    deck : Deck, default ``Deck(4, 13)`` (which is refused: too large for an exact method)
+    variant : Variant or canonical string, default One-Handed as written; only One-Handed is exact here
+    method : ``"auto"`` (the DP), ``"enumerate"`` or ``"dp"``
+    progress : optional callable ``progress(done, total, states)`` called after each dealt card (dp)
+
+    Returns
+    -------
+    ExactResult
+        counts summing to ``(S*R)!`` (checked), ``p_win`` and ``mean_score`` as fractions.
+
+    Raises
+    ------
+    UsageError
+        unknown method, a game other than One-Handed, or a deck beyond the method's size limit.
+
+    Examples
+    --------
+    >>> r = exact_distribution(Deck(2, 4))
+    >>> r.orders, r.p_win
+    (40320, Fraction(59, 420))
+    """
+    deck = deck if deck is not None else Deck()
+    if variant is None:
+        variant = Variant.make("one-handed")
+    elif isinstance(variant, str):
+        variant = Variant.parse(variant)
+    if variant.game != "one-handed":
+        raise UsageError(f"exact counts are implemented for one-handed only, not {variant.game!r}; "
+                         "use `solitaire simulate` for an estimate")
+    method = choose_method(deck, method)
+    started = provenance.now()
+    t0 = time.perf_counter()
+    extra: dict = {}
+    if method == "enumerate":
+        from .enumerate import enumerate_distribution
+
+        score_counts, wins = enumerate_distribution(deck, variant)
+    else:
+        from .dp import DPStats, dp_distribution
+
+        stats = DPStats()
+        score_counts, wins = dp_distribution(deck, variant, progress=progress, stats=stats)
+        extra = {"states": stats.states, "transitions": stats.transitions,
+                 "max_layer_states": stats.max_layer_states}
+    seconds = time.perf_counter() - t0
+    orders = math.factorial(deck.size)
+    assert sum(score_counts) == orders, "exact counts must add up to (S*R)!"
+    assert check_parity(score_counts, deck.size), "a score with the wrong parity: the parity theorem fails"
+    prov = provenance.collect(started=started, finished=provenance.now(), seconds=seconds, method=method,
+                              **extra)
+    return ExactResult(game=variant.game, deck=deck, variant=variant, method=method, orders=orders,
+                       score_counts=tuple(score_counts), wins=wins, provenance=prov)

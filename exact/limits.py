@@ -1,0 +1,32 @@
+"""Size limits of the exact methods, and the one-line refusal for decks beyond them.
+
+The limits are set from the measurements in ``benchmarks/bench_exact.py`` (one core): enumeration
+visits about ``e * (S*R - 1)!`` prefixes; the DP's state count grows steeply with the deck and its
+memory with the largest layer. A deck above a limit is refused before any work starts.
+"""
+from __future__ import annotations
+
+from sim.deck import Deck
+from sim.errors import UsageError
+
+#: enumeration: 13 cards is about 1.7e9 prefixes, a few minutes on one core
+MAX_ENUMERATE_CARDS = 13
+#: dynamic programming over reduced hand states (see exact.dp)
+MAX_DP_CARDS = 24
+
+LIMITS = {"enumerate": MAX_ENUMERATE_CARDS, "dp": MAX_DP_CARDS}
+METHODS = ("auto", "enumerate", "dp")
+
+
+def choose_method(deck: Deck, method: str) -> str:
+    """Validate ``method`` for ``deck``; resolve ``auto``; refuse a deck beyond the method's limit."""
+    if method not in METHODS:
+        raise UsageError(f"unknown exact method {method!r}: choose one of {', '.join(METHODS)}")
+    if method == "auto":
+        method = "dp"
+    limit = LIMITS[method]
+    if deck.size > limit:
+        raise UsageError(
+            f"deck {deck} has {deck.size} cards, more than the exact {method} method's limit of {limit} cards "
+            f"(enumerate: {MAX_ENUMERATE_CARDS}, dp: {MAX_DP_CARDS}); use `solitaire simulate` for an estimate")
+    return method

@@ -1,0 +1,70 @@
+"""The exact result record: counts over all deck orders, exact fractions, provenance."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import ClassVar
+
+from sim.deck import Deck
+from sim.variant import Variant
+
+
+def fraction_text(value: Fraction) -> str:
+    """``"n/d"`` in lowest terms (``Fraction`` is always reduced); 0 is ``"0/1"``."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """Exact score distribution of a game over all ``(S*R)!`` deck orders.
+
+    Attributes
+    ----------
+    game, deck, variant : what was computed
+    method : ``"enumerate"`` or ``"dp"``
+    orders : ``(S*R)!``, the number of deck orders (a Python int)
+    score_counts : orders per final score (index = score), Python ints summing to ``orders``
+    wins : orders won (``score_counts[0]`` unless ``win=any``)
+    provenance : versions, commit, times, states visited...
+    """
+
+    kind: ClassVar[str] = "exact"
+
+    game: str
+    deck: Deck
+    variant: Variant
+    method: str
+    orders: int
+    score_counts: tuple[int, ...]
+    wins: int
+    provenance: dict = field(default_factory=dict, compare=False)
+
+    def __post_init__(self):
+        counts = tuple(int(c) for c in self.score_counts)
+        object.__setattr__(self, "score_counts", counts)
+        if self.orders != math.factorial(self.deck.size):
+            raise ValueError(f"orders must be ({self.deck.size})!, got {self.orders}")
+        if sum(counts) != self.orders or min(counts, default=0) < 0:
+            raise ValueError("score counts do not add up to the number of deck orders")
+        if not counts[0] <= self.wins <= self.orders:
+            raise ValueError("wins must lie between the score-0 count and the number of orders")
+        if self.variant["win"] == "end" and self.wins != counts[0]:
+            raise ValueError("with win=end the wins are the score-0 orders")
+
+    @property
+    def p_win(self) -> Fraction:
+        return Fraction(self.wins, self.orders)
+
+    @property
+    def mean_score(self) -> Fraction:
+        return Fraction(sum(score * count for score, count in enumerate(self.score_counts)), self.orders)
+
+    def to_dict(self) -> dict:
+        """The ``solitaire exact --json`` object (SPEC section 6); ints stay Python ints."""
+        return {
+            "game": self.game, "suits": self.deck.suits, "ranks": self.deck.ranks,
+            "variant": str(self.variant), "method": self.method, "orders": self.orders,
+            "score_counts": list(self.score_counts), "wins": self.wins,
+            "p_win": fraction_text(self.p_win), "mean_score": fraction_text(self.mean_score),
+        }

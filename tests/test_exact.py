@@ -1,0 +1,239 @@
+"""The exact engines: brute force, enumeration and DP agree; theorems; API; CLI."""
+import itertools
+import json
+import math
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact import ExactResult, exact_distribution
+from exact.dp import DEAD, _decode, _settle, canonical_key, dp_distribution
+from exact.enumerate import _settle as kernel_settle
+from exact.enumerate import enumerate_distribution
+from exact.limits import MAX_DP_CARDS, MAX_ENUMERATE_CARDS
+from exact.parity import check_parity, parity_theorem
+from sim import GAMES, Deck, Variant, simulate
+from sim.errors import UsageError
+from sim.rules.one_handed import play, settle
+
+from .strategies import decks, variants
+
+ALL_VARIANTS = [Variant.make("one-handed", **dict(zip(GAMES["one-handed"], values)))
+                for values in itertools.product(*GAMES["one-handed"].values())]
+
+
+def shapes(max_cards):
+    return [Deck(s, r) for s in range(1, max_cards + 1) for r in range(1, max_cards // s + 1)]
+
+
+def brute_force(deck, variant):
+    """Every order, played by the reference rules: the plainest possible count."""
+    score_counts = [0] * (deck.size + 1)
+    wins = 0
+    for order in itertools.permutations(deck.cards()):
+        outcome = play(order, deck, variant)
+        score_counts[outcome.score] += 1
+        wins += outcome.won
+    return score_counts, wins
+
+
+@pytest.mark.parametrize("deck", shapes(7), ids=str)
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=str)
+def test_enumeration_and_dp_equal_brute_force(deck, variant):
+    expected = brute_force(deck, variant)
+    assert enumerate_distribution(deck, variant) == expected
+    assert dp_distribution(deck, variant) == expected
+
+
+@pytest.mark.parametrize("deck", [Deck(2, 4), Deck(4, 2)], ids=str)
+@pytest.mark.parametrize("variant", ALL_VARIANTS[:4], ids=str)
+def test_eight_cards_brute_force(deck, variant):
+    expected = brute_force(deck, variant)
+    assert enumerate_distribution(deck, variant) == expected == dp_distribution(deck, variant)
+
+
+@pytest.mark.parametrize("deck", [d for d in shapes(10) if d.size >= 8], ids=str)
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=str)
+def test_enumeration_equals_dp_up_to_10_cards(deck, variant):
+    assert enumerate_distribution(deck, variant) == dp_distribution(deck, variant)
+
+
+@pytest.mark.parametrize("deck", shapes(9), ids=str)
+def test_first_four_reversed_has_the_same_distribution(deck):
+    """Not assumed: enumeration plays first4=reversed literally, order by order."""
+    for win in ("end", "any"):
+        for reverse in ("off", "on"):
+            kept = Variant.make("one-handed", win=win, reverse=reverse, first4="kept")
+            flipped = Variant.make("one-handed", win=win, reverse=reverse, first4="reversed")
+            assert enumerate_distribution(deck, kept) == enumerate_distribution(deck, flipped)
+
+
+def test_first_four_reversed_differs_per_order():
+    deck = Deck(2, 3)
+    flipped = Variant.make("one-handed", first4="reversed")
+    assert any(play(o, deck).score != play(o, deck, flipped).score for o in itertools.permutations(range(6)))
+
+
+@pytest.mark.parametrize("deck", [Deck(2, 5), Deck(3, 3), Deck(2, 3)], ids=str)
+def test_reverse_is_the_transposed_game(deck):
+    """reverse=on swaps the roles of suits and ranks: S x R reversed is R x S plain."""
+    for win in ("end", "any"):
+        rev = Variant.make("one-handed", win=win, reverse="on")
+        plain = Variant.make("one-handed", win=win)
+        assert dp_distribution(deck, rev) == dp_distribution(Deck(deck.ranks, deck.suits), plain)
+
+
+def test_parity_theorem_symbolic():
+    theorem = parity_theorem()
+    assert theorem.verified
+    assert "Mod" in str(theorem.statement)
+
+
+@pytest.mark.parametrize("deck", [Deck(1, 3), Deck(3, 3), Deck(1, 9), Deck(1, 11)], ids=str)
+def test_odd_by_odd_is_never_won(deck):
+    result = exact_distribution(deck)
+    assert result.wins == 0 and result.p_win == 0
+    assert all(count == 0 for score, count in enumerate(result.score_counts) if score % 2 == 0)
+
+
+def test_check_parity():
+    assert check_parity([5, 0, 7], 4)
+    assert not check_parity([5, 1, 7], 4)
+
+
+def test_win_any_counts_more():
+    end = exact_distribution(Deck(3, 3))
+    anywin = exact_distribution(Deck(3, 3), "one-handed(win=any)")
+    assert anywin.score_counts == end.score_counts
+    assert anywin.wins > end.wins == 0
+
+
+# --- the kernels' pieces against the reference -------------------------------------------------
+
+@given(deck=decks(max_cards=30), variant=variants("one-handed"), data=st.data())
+def test_enumeration_settle_equals_reference(deck, variant, data):
+    import numpy as np
+
+    row = data.draw(st.lists(st.sampled_from(list(deck.cards())), min_size=0, max_size=12))
+    expected = list(row)
+    settle(expected, deck, variant)
+    buf = np.array(row + [0], dtype=np.int64)
+    length, _ = kernel_settle(buf, len(row), deck.suit_array(), deck.rank_array(), variant["reverse"] == "off")
+    assert buf[:length].tolist() == expected
+
+
+def future_scores(row, undealt, deal):
+    """Final scores over every order of ``undealt``, each played from ``row`` by ``deal``."""
+    scores = Counter()
+    for order in itertools.permutations(undealt):
+        current = list(row)
+        for card in order:
+            current.append(card)
+            deal(current)
+        scores[len(current)] += 1
+    return scores
+
+
+@settings(max_examples=150)
+@given(deck=decks(max_cards=16), variant=variants("one-handed"), data=st.data())
+def test_dp_key_keeps_the_future(deck, variant, data):
+    """Soundness of the reductions: a reachable state and its reduced, relabelled key have the
+    same future score distribution (brute force over the undealt cards)."""
+    order = data.draw(st.permutations(list(deck.cards())))
+    left = data.draw(st.integers(0, min(6, deck.size)))
+    dealt, undealt = order[:deck.size - left], order[deck.size - left:]
+    variant = Variant.make("one-handed", reverse=variant["reverse"])
+    row = []
+    for card in dealt:
+        row.append(card)
+        settle(row, deck, variant)
+    pairs = [(deck.suit(c), deck.rank(c)) for c in row]
+    key, offset = canonical_key(pairs, [(deck.suit(c), deck.rank(c)) for c in undealt], deck.ranks)
+    key_row, key_undealt = _decode(key, deck.ranks)
+    assert len(key_undealt) == len(undealt) and len(key_row) + offset == len(row)
+    two_suit = variant["reverse"] == "off"
+    real = future_scores(row, undealt, lambda r: settle(r, deck, variant))
+    reduced = future_scores(key_row, key_undealt, lambda r: _settle(r, two_suit))
+    assert real == Counter({score + offset: n for score, n in reduced.items()})
+
+
+def test_dead_labels_never_match():
+    row = [(DEAD, 0), (1, DEAD), (2, 2), (DEAD, DEAD)]
+    assert _settle(row, True) == (0, 0) and len(row) == 4
+
+
+# --- Monte Carlo agrees with the exact answer ---------------------------------------------------
+
+@pytest.mark.parametrize("variant", ["one-handed", "one-handed(win=any,reverse=on)"])
+def test_monte_carlo_interval_covers_exact(variant):
+    deck = Deck(3, 4)
+    exact = exact_distribution(deck, variant)
+    mc = simulate(deck, variant, games=200_000, seed=20240601, workers=1, progress=False)
+    low, high = mc.ci95
+    assert low <= float(exact.p_win) <= high
+    assert abs(mc.mean_score - float(exact.mean_score)) < 5 * mc.mean_score_se
+
+
+# --- API, result record, limits -------------------------------------------------------------------
+
+def test_result_record():
+    result = exact_distribution(Deck(2, 4))
+    assert result.kind == "exact" and result.orders == math.factorial(8)
+    assert sum(result.score_counts) == result.orders
+    assert result.p_win == Fraction(result.score_counts[0], result.orders)
+    d = result.to_dict()
+    assert {"game", "suits", "ranks", "variant", "method", "orders", "score_counts", "p_win",
+            "mean_score"} <= d.keys()
+    assert Fraction(d["p_win"]) == result.p_win and Fraction(d["mean_score"]) == result.mean_score
+    assert result.provenance["method"] == "dp" and "git_commit" in result.provenance
+
+
+def test_result_rejects_counts_that_do_not_add_up():
+    deck = Deck(1, 2)
+    with pytest.raises(ValueError):
+        ExactResult(game="one-handed", deck=deck, variant=Variant.make("one-handed"), method="dp",
+                    orders=2, score_counts=(0, 0, 1), wins=0)
+
+
+def test_methods_agree_through_the_api():
+    a = exact_distribution(Deck(3, 3), method="enumerate")
+    b = exact_distribution(Deck(3, 3), method="dp")
+    assert a.score_counts == b.score_counts and a.method == "enumerate" and b.method == "dp"
+
+
+@pytest.mark.parametrize("method, cards", [("enumerate", MAX_ENUMERATE_CARDS + 1), ("dp", MAX_DP_CARDS + 1)])
+def test_too_large_is_refused_at_once(method, cards):
+    with pytest.raises(UsageError, match="simulate"):
+        exact_distribution(Deck(1, cards), method=method)
+
+
+def test_bad_method_and_game():
+    with pytest.raises(UsageError):
+        exact_distribution(Deck(2, 2), method="guess")
+    with pytest.raises(UsageError):
+        exact_distribution(Deck(2, 2), "hand")
+
+
+def test_cli_json(cli_run):
+    code, out, err = cli_run("exact", "--suits", "2", "--ranks", "4", "--json", "--variant", "win=any")
+    assert code == 0 and err == ""
+    obj = json.loads(out)
+    assert obj["orders"] == 40320 and sum(obj["score_counts"]) == 40320
+    assert obj["variant"] == "one-handed(win=any,reverse=off,first4=kept)"
+    assert Fraction(obj["p_win"]) == Fraction(obj["wins"], 40320)
+    assert obj["method"] == "dp"
+
+
+@pytest.mark.parametrize("args", [
+    ["--suits", "4", "--ranks", "13"],
+    ["--suits", "4", "--ranks", "4", "--method", "enumerate"],
+    ["--game", "hand"],
+    ["--method", "magic"],
+])
+def test_cli_refusals_are_one_line(cli_run, args):
+    code, out, err = cli_run("exact", *args, "--json")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("solitaire: error: ")
