@@ -25,12 +25,20 @@ Exact reductions (each maps states with equal futures onto one key; soundness is
    matches nothing, whatever card carried it. Two row cards with the same dead suit were never going
    to be compared successfully, so merging all dead suits into one symbol changes no future.
 
-3. **Frozen bottom.** Let ``p`` be the lowest row position holding a card with a live suit or rank.
-   Positions below ``p`` are never removed: a removal needs a matching ``b`` (4th from the end), which
-   must be live, so it removes only positions ``>= position(b) >= p``; and labels only die, never come
-   back. The cards below ``p`` are cut off the key and counted in a score *offset*; the DP value of a
-   key is a vector of counts indexed by offset, and the final score is ``offset + len(row)``. (When
-   the offset is positive the row can never be emptied again, which is what ``win=any`` needs.)
+3. **Frozen bottom.** Call a label *two-type* if a match on it removes the two between (suit in
+   the plain game, rank with ``reverse=on``) and *four-type* otherwise. Cut ``c`` is valid when
+   positions ``c-3 .. c-1`` hold no live label at all and position ``c-4`` (if any) no live
+   four-type label. Then (i) position ``c-1`` is never removed: removing a position ``q`` takes a
+   remove-four with ``b`` in ``q-3 .. q`` or a remove-two with ``b`` in ``q-2 .. q-1``, and while
+   ``q`` stands the cards below it are the present ones, none of which can match there (labels only
+   die); (ii) so nothing below ``c`` is ever removed either (a removal at ``q' < q`` needs the top
+   three above ``b <= q'``, i.e. at or below ``q``, which is only possible once ``q`` is gone);
+   (iii) no card below ``c`` is ever a matching ``b``: a top at ``b+3 < c`` is impossible by (ii),
+   and ``b`` in ``c-3 .. c-1`` is dead. The cards below ``c`` are therefore inert: they are cut off
+   the key and counted in a score *offset* (final score = offset + final row length); a top whose
+   4th-from-end lies in the cut part compares with "nothing", as it compared with an inert card.
+   (With a positive offset the row can never be emptied, which is what ``win=any`` needs.) The
+   simplest case is ``c`` = the lowest position with any live label.
 
 4. **Relabelling.** Suits and ranks are relabelled (a permutation of each, which maps games onto
    games) in order of first appearance along the row from the bottom, then the suits and ranks seen
@@ -134,7 +142,17 @@ def _order_side(pairs, fixed_a: dict, fixed_b: dict, fresh_a, fresh_b):
     return candidates
 
 
-def canonical_key(row, undealt, ranks: int):
+def frozen_cut(reduced, *, four_is_rank: bool) -> int:
+    """Largest ``c`` such that ``reduced[:c]`` is never removed nor matched again (reduction 3):
+    positions ``c-3 .. c-1`` hold no live label and position ``c-4`` no live four-label."""
+    for c in range(len(reduced), 0, -1):
+        if all(reduced[j] == (DEAD, DEAD) for j in range(max(0, c - 3), c)):
+            if c < 4 or reduced[c - 4][1 if four_is_rank else 0] == DEAD:
+                return c
+    return 0
+
+
+def canonical_key(row, undealt, ranks: int, *, two_suit: bool = True):
     """Reduce and relabel a settled state; return ``(key, offset)``.
 
     Parameters
@@ -142,6 +160,7 @@ def canonical_key(row, undealt, ranks: int):
     row : sequence of (suit, rank) label pairs, bottom first (DEAD allowed)
     undealt : sequence of (suit, rank) label pairs, the cards still to deal
     ranks : the deck's number of ranks (the width of the undealt-set bit mask)
+    two_suit : True for the plain game (a suit match removes two), False for ``reverse=on``
 
     Returns
     -------
@@ -152,9 +171,7 @@ def canonical_key(row, undealt, ranks: int):
     live_s = {s for s, _ in undealt}
     live_r = {r for _, r in undealt}
     reduced = [(s if s in live_s else DEAD, r if r in live_r else DEAD) for s, r in row]
-    p = 0
-    while p < len(reduced) and reduced[p] == (DEAD, DEAD):
-        p += 1
+    p = frozen_cut(reduced, four_is_rank=two_suit)
     reduced = reduced[p:]
     smap: dict = {}
     rmap: dict = {}
@@ -211,7 +228,20 @@ def initial_key(deck: Deck):
 
 
 def dp_distribution(deck: Deck, variant: Variant, *, progress=None, stats: DPStats | None = None):
-    """Score counts and wins over all ``(S*R)!`` deck orders, by the forward DP.
+    """Score counts and wins over all ``(S*R)!`` deck orders, by the forward DP (numba kernel,
+    :mod:`exact.dp_kernel`; :func:`dp_distribution_reference` is the same DP in plain Python).
+
+    ``first4=reversed`` is played as ``first4=kept`` (see :mod:`exact.parity`).
+    """
+    from .dp_kernel import dp_kernel_distribution
+
+    return dp_kernel_distribution(deck.suits, deck.ranks, two_suit=variant["reverse"] == "off",
+                                  win_any=variant["win"] == "any", progress=progress, stats=stats)
+
+
+def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,
+                              stats: DPStats | None = None):
+    """Score counts and wins over all ``(S*R)!`` deck orders, by the forward DP in plain Python.
 
     ``first4=reversed`` is played as ``first4=kept``: reversing the first four cards of every order is
     a bijection of the set of orders (see :mod:`exact.parity`), so the counts are equal; the
@@ -252,7 +282,7 @@ def dp_distribution(deck: Deck, variant: Variant, *, progress=None, stats: DPSta
                 assert len(new_row) == before - removed
                 emptied = removals > 0 and not new_row
                 rest = undealt[:i] + undealt[i + 1:]
-                k2, cut = canonical_key(new_row, rest, ranks)
+                k2, cut = canonical_key(new_row, rest, ranks, two_suit=two_suit)
                 s = (k2, cut, emptied)
                 succ[s] = succ.get(s, 0) + 1
                 stats.transitions += 1

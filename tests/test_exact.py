@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact import ExactResult, exact_distribution
-from exact.dp import DEAD, _decode, _settle, canonical_key, dp_distribution
+from exact.dp import DEAD, _decode, _settle, canonical_key, dp_distribution, dp_distribution_reference
+from exact.dp_kernel import canonical_key_kernel
 from exact.enumerate import _settle as kernel_settle
 from exact.enumerate import enumerate_distribution
 from exact.limits import MAX_DP_CARDS, MAX_ENUMERATE_CARDS
@@ -77,7 +78,7 @@ def test_first_four_reversed_differs_per_order():
     assert any(play(o, deck).score != play(o, deck, flipped).score for o in itertools.permutations(range(6)))
 
 
-@pytest.mark.parametrize("deck", [Deck(2, 5), Deck(3, 3), Deck(2, 3)], ids=str)
+@pytest.mark.parametrize("deck", [Deck(2, 5), Deck(3, 4), Deck(2, 3)], ids=str)
 def test_reverse_is_the_transposed_game(deck):
     """reverse=on swaps the roles of suits and ranks: S x R reversed is R x S plain."""
     for win in ("end", "any"):
@@ -92,7 +93,9 @@ def test_parity_theorem_symbolic():
     assert "Mod" in str(theorem.statement)
 
 
-@pytest.mark.parametrize("deck", [Deck(1, 3), Deck(3, 3), Deck(1, 9), Deck(1, 11)], ids=str)
+@pytest.mark.parametrize("deck", [
+    Deck(1, 3), Deck(3, 3), Deck(1, 9), Deck(1, 11),
+    pytest.param(Deck(3, 5), marks=pytest.mark.slow), pytest.param(Deck(5, 3), marks=pytest.mark.slow)], ids=str)
 def test_odd_by_odd_is_never_won(deck):
     result = exact_distribution(deck)
     assert result.wins == 0 and result.p_win == 0
@@ -145,16 +148,16 @@ def test_dp_key_keeps_the_future(deck, variant, data):
     order = data.draw(st.permutations(list(deck.cards())))
     left = data.draw(st.integers(0, min(6, deck.size)))
     dealt, undealt = order[:deck.size - left], order[deck.size - left:]
-    variant = Variant.make("one-handed", reverse=variant["reverse"])
     row = []
     for card in dealt:
         row.append(card)
         settle(row, deck, variant)
     pairs = [(deck.suit(c), deck.rank(c)) for c in row]
-    key, offset = canonical_key(pairs, [(deck.suit(c), deck.rank(c)) for c in undealt], deck.ranks)
+    two_suit = variant["reverse"] == "off"
+    key, offset = canonical_key(pairs, [(deck.suit(c), deck.rank(c)) for c in undealt], deck.ranks,
+                                two_suit=two_suit)
     key_row, key_undealt = _decode(key, deck.ranks)
     assert len(key_undealt) == len(undealt) and len(key_row) + offset == len(row)
-    two_suit = variant["reverse"] == "off"
     real = future_scores(row, undealt, lambda r: settle(r, deck, variant))
     reduced = future_scores(key_row, key_undealt, lambda r: _settle(r, two_suit))
     assert real == Counter({score + offset: n for score, n in reduced.items()})
@@ -237,3 +240,30 @@ def test_cli_refusals_are_one_line(cli_run, args):
     code, out, err = cli_run("exact", *args, "--json")
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("solitaire: error: ")
+
+
+@pytest.mark.parametrize("deck", shapes(9), ids=str)
+@pytest.mark.parametrize("variant", ALL_VARIANTS[:4], ids=str)
+def test_dp_kernel_equals_python_dp(deck, variant):
+    assert dp_distribution(deck, variant) == dp_distribution_reference(deck, variant)
+
+
+@settings(max_examples=150)
+@given(deck=decks(max_cards=16), variant=variants("one-handed"), data=st.data())
+def test_dp_kernel_key_keeps_the_future(deck, variant, data):
+    """The numba DP's reduction and relabelling are sound, as for the Python reference."""
+    order = data.draw(st.permutations(list(deck.cards())))
+    left = data.draw(st.integers(0, min(6, deck.size)))
+    dealt, undealt = order[:deck.size - left], order[deck.size - left:]
+    two_suit = variant["reverse"] == "off"
+    row = []
+    for card in dealt:
+        row.append(card)
+        settle(row, deck, variant)
+    key_row, key_undealt, offset = canonical_key_kernel(
+        [(deck.suit(c), deck.rank(c)) for c in row], [(deck.suit(c), deck.rank(c)) for c in undealt],
+        deck.suits, deck.ranks, two_suit)
+    assert len(key_undealt) == len(undealt) and len(key_row) + offset == len(row)
+    real = future_scores(row, undealt, lambda r: settle(r, deck, variant))
+    reduced = future_scores(key_row, key_undealt, lambda r: _settle(r, two_suit))
+    assert real == Counter({score + offset: n for score, n in reduced.items()})
