@@ -11,10 +11,19 @@ from sim.errors import UsageError
 
 #: enumeration: 13 cards is about 1.7e9 prefixes, a few minutes on one core
 MAX_ENUMERATE_CARDS = 13
-#: dynamic programming over reduced hand states (see exact.dp)
+#: dynamic programming over reduced hand states (see exact.dp): decks with 1 or 2 suits or ranks
+#: (2x12: about 1e6 states, 15 s)
 MAX_DP_CARDS = 24
+#: ... and decks with at least 3 suits and 3 ranks, whose state count grows far faster
+#: (3x5: 5.7e6 states, 16 s; 4x4: 1.2e8 states, about 8 minutes; 4x5 is out of reach)
+MAX_DP_CARDS_WIDE = 16
 
 LIMITS = {"enumerate": MAX_ENUMERATE_CARDS, "dp": MAX_DP_CARDS}
+
+
+def dp_limit(deck: Deck) -> int:
+    """The DP's card limit for this deck's shape."""
+    return MAX_DP_CARDS if min(deck.suits, deck.ranks) <= 2 else MAX_DP_CARDS_WIDE
 METHODS = ("auto", "enumerate", "dp")
 
 
@@ -24,9 +33,10 @@ def choose_method(deck: Deck, method: str) -> str:
         raise UsageError(f"unknown exact method {method!r}: choose one of {', '.join(METHODS)}")
     if method == "auto":
         method = "dp"
-    limit = LIMITS[method]
+    limit = dp_limit(deck) if method == "dp" else LIMITS[method]
     if deck.size > limit:
         raise UsageError(
             f"deck {deck} has {deck.size} cards, more than the exact {method} method's limit of {limit} cards "
-            f"(enumerate: {MAX_ENUMERATE_CARDS}, dp: {MAX_DP_CARDS}); use `solitaire simulate` for an estimate")
+            f"for this shape (enumerate: {MAX_ENUMERATE_CARDS}; dp: {MAX_DP_CARDS} with at most 2 suits or "
+            f"ranks, else {MAX_DP_CARDS_WIDE}); use `solitaire simulate` for an estimate")
     return method

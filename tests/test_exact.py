@@ -213,6 +213,13 @@ def test_too_large_is_refused_at_once(method, cards):
         exact_distribution(Deck(1, cards), method=method)
 
 
+def test_wide_decks_have_the_lower_dp_limit():
+    with pytest.raises(UsageError, match="16"):
+        exact_distribution(Deck(4, 5))
+    with pytest.raises(UsageError, match="simulate"):
+        exact_distribution(Deck(3, 6), method="dp")
+
+
 def test_bad_method_and_game():
     with pytest.raises(UsageError):
         exact_distribution(Deck(2, 2), method="guess")
