@@ -44,7 +44,8 @@ def main(argv=None) -> None:
                 store.save(result)
             if text == "one-handed":
                 plain[(deck.suits, deck.ranks)] = result.p_win
-            never = "never (odd x odd)" if deck.suits % 2 and deck.ranks % 2 else ""
+            odd_odd = deck.suits % 2 and deck.ranks % 2
+            never = "never won (odd x odd)" if odd_odd and result.variant["win"] == "end" else ""
             rows.append(f"| {deck} | {deck.size} | {deck.size % 2} | {result.variant} | {result.p_win} | "
                         f"{float(result.p_win):.6%} | {float(result.mean_score):.4f} | {never} | "
                         f"{result.provenance['seconds']:.2f} | {result.provenance.get('states', '')} |")
