@@ -15,8 +15,9 @@ MAX_ENUMERATE_CARDS = 13
 #: (2x12: about 1e6 states, 15 s)
 MAX_DP_CARDS = 24
 #: ... and decks with at least 3 suits and 3 ranks, whose state count grows far faster
-#: (3x5: 5.7e6 states, 16 s; 4x4: 1.2e8 states, about 8 minutes; 4x5 is out of reach)
-MAX_DP_CARDS_WIDE = 16
+#: (3x5: 5.7e6 states, 16 s, 0.5 GB; 4x4 ran 1.2e8 states in about 8 minutes but its largest layer,
+#: 5.2e7 states, passed 9.5 GB of memory: refused; 4x5 is far out of reach)
+MAX_DP_CARDS_WIDE = 15
 
 LIMITS = {"enumerate": MAX_ENUMERATE_CARDS, "dp": MAX_DP_CARDS}
 

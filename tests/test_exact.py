@@ -214,8 +214,8 @@ def test_too_large_is_refused_at_once(method, cards):
 
 
 def test_wide_decks_have_the_lower_dp_limit():
-    with pytest.raises(UsageError, match="16"):
-        exact_distribution(Deck(4, 5))
+    with pytest.raises(UsageError, match="15"):
+        exact_distribution(Deck(4, 4))
     with pytest.raises(UsageError, match="simulate"):
         exact_distribution(Deck(3, 6), method="dp")
 
