@@ -49,7 +49,7 @@ class ExactResult:
             raise ValueError("score counts do not add up to the number of deck orders")
         if not counts[0] <= self.wins <= self.orders:
             raise ValueError("wins must lie between the score-0 count and the number of orders")
-        if self.variant["win"] == "end" and self.wins != counts[0]:
+        if self.variant.as_dict().get("win", "end") == "end" and self.wins != counts[0]:
             raise ValueError("with win=end the wins are the score-0 orders")
 
     @property
@@ -68,3 +68,13 @@ class ExactResult:
             "score_counts": list(self.score_counts), "wins": self.wins,
             "p_win": fraction_text(self.p_win), "mean_score": fraction_text(self.mean_score),
         }
+
+    @classmethod
+    def from_record(cls, record: dict) -> "ExactResult":
+        """Rebuild a result from its stored ``to_dict()`` content (:meth:`sim.store.ResultsStore.load`);
+        the checks of ``__post_init__`` run again, so a damaged record is refused."""
+        variant = Variant.parse(record["variant"])
+        return cls(game=variant.game, deck=Deck(int(record["suits"]), int(record["ranks"])), variant=variant,
+                   method=str(record["method"]), orders=int(record["orders"]),
+                   score_counts=tuple(int(c) for c in record["score_counts"]), wins=int(record["wins"]),
+                   provenance=dict(record.get("provenance", {})))
