@@ -66,10 +66,7 @@ class PrisonersExactResult(ExactResult):
     ``score_counts[1]`` (the base class's checks are those of One-Handed, where a win is score 0)."""
 
     def __post_init__(self):
-        try:
-            super().__post_init__()  # orders = n!, counts sum to orders
-        except KeyError:  # its last check reads One-Handed's "win" key, which prisoners has not
-            pass
+        super().__post_init__()  # orders = n!, counts sum to orders
         if self.wins != (self.score_counts[1] if len(self.score_counts) > 1 else 0):
             raise ValueError("a prisoners win is one pile left: wins must equal score_counts[1]")
 

@@ -49,7 +49,7 @@ class ExactResult:
             raise ValueError("score counts do not add up to the number of deck orders")
         if not counts[0] <= self.wins <= self.orders:
             raise ValueError("wins must lie between the score-0 count and the number of orders")
-        if self.variant.as_dict().get("win", "end") == "end" and self.wins != counts[0]:
+        if self.game == "one-handed" and self.variant["win"] == "end" and self.wins != counts[0]:
             raise ValueError("with win=end the wins are the score-0 orders")
 
     @property
