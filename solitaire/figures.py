@@ -73,7 +73,10 @@ def p_win_heatmap(cells: list[dict], path: Path, title: str) -> Path:
     ax.set_yticks(range(len(suits)), suits)
     ax.set_xlabel("ranks (R)")
     ax.set_ylabel("suits (S)")
-    ax.set_title(title + "\n'=' exact, '#' zero by the parity theorem, others simulated", fontsize=9)
+    sources = {c["source"] for c in cells}
+    legend = ", ".join(text for key, text in (("exact", "'=' exact"), ("theorem", "'#' zero by the parity theorem"),
+                                              ("simulated", "unmarked: simulated")) if key in sources)
+    ax.set_title(title + "\n" + legend, fontsize=8, wrap=True)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

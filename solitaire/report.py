@@ -125,7 +125,7 @@ def _exact_section(store, out: Path, lines: list[str]) -> None:
     lines.append("")
     cells = [{"suits": r["suits"], "ranks": r["ranks"], "p_win": float(_frac(r["p_win"])),
               "source": "theorem" if r["suits"] % 2 and r["ranks"] % 2 else "exact"} for r in records]
-    figures.p_win_heatmap(cells, out / "exact_p_win_heatmap.png", "One-Handed Solitaire, exact p_win")
+    figures.p_win_heatmap(cells, out / "exact_p_win_heatmap.png", f"exact p_win (%), {variant}")
     lines += ["![exact heatmap](exact_p_win_heatmap.png)", ""]
 
 
@@ -135,7 +135,7 @@ def _sweep_section(store, out: Path, lines: list[str]) -> None:
         return
     sweep = max(sweeps, key=lambda r: (len(r["cells"]), r["games"]))
     figures.p_win_heatmap(sweep["cells"], out / "sweep_p_win_heatmap.png",
-                          f"{sweep['variant']}: p_win over suits x ranks ({sweep['games']:,} games a simulated cell)")
+                          f"p_win (%) over suits x ranks, {sweep['games']:,} games a simulated cell\n{sweep['variant']}")
     lines += ["## Sweep over deck shapes", "",
               f"`{sweep['variant']}`, {sweep['games']:,} games a simulated cell, seed {sweep['seed']} ({_prov(sweep)}). "
               "Odd × odd cells are zero by the parity theorem, not by simulation.", "",
