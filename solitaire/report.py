@@ -173,10 +173,20 @@ def _hand_section(store, out: Path, lines: list[str]) -> None:
     figures.iterations_histogram(main, out / "hand_iterations.png")
     lines += ["![iterations to win](hand_iterations.png)", ""]
     poison = [r for _, r in store.find(kind="poison")]
-    for r in poison:
-        lines += [f"Poison analysis `{r.get('variant', '')}`: {r.get('decks', '?')} decks, trapped "
-                  f"{r.get('trapped', '?')}, unwinnable {r.get('unwinnable', '?')}, undecided "
-                  f"{r.get('undecided', '?')}; poison-set sizes {r.get('poison_set_sizes', {})} ({_prov(r)}).", ""]
+    if poison:
+        lines += ["### Poison sets (runs that reach the cap, decided exactly)", "",
+                  "A capped run is *trapped* when everything reachable from it was exhausted without a win (a "
+                  "certificate), and *undecided* when the search budget ran out (counted both ways in the bracket). "
+                  "*Unwinnable* start decks (no win reachable at all) are a different, smaller share.", "",
+                  "| variant | decks | trapped | 95% bracket | poison-set sizes (deck orders: runs) | unwinnable | undecided | provenance |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for r in sorted(poison, key=lambda r: r["variant"]):
+            low, high = r["ci95_trapped"]
+            sizes = ", ".join(f"{k}: {v}" for k, v in sorted(r["poison_set_sizes"].items(), key=lambda kv: int(kv[0])))
+            lines.append(f"| `{r['variant']}` | {r['decks']:,} | {r['trapped']:,} ({_pct(r['p_trapped_runs'], 3)}) | "
+                         f"[{_pct(low, 3)}, {_pct(high, 3)}] | {sizes or 'none'} | {r['unwinnable']:,} | "
+                         f"{r['undecided']:,} | {_prov(r)} |")
+        lines.append("")
 
 
 def _prisoners_section(store, lines: list[str]) -> None:
@@ -223,6 +233,7 @@ DEFAULT_PLAN = {
     "sweep": {"suits": range(3, 8), "ranks": range(9, 16), "games": 1_000_000},
     "validate": {"max_cards": 8, "games": 100_000, "coverage": 10, "coverage_games": 20_000},
     "hand_runs": 100_000,
+    "poison_decks": 50_000,
     "prisoners_games": 2_000_000,
 }
 
@@ -286,6 +297,14 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
         say(f"Hand Solitaire, {plan['hand_runs']:,} runs per reading")
         for spec in ({"rank_resets": "published"}, {}):
             run(STANDARD, Variant.make("hand", **spec), plan["hand_runs"], options={"cap": 1000})
+    if _have_game("hand") and plan["poison_decks"]:
+        from exact.poison import classify_runs
+
+        for spec in ({"rank_resets": "published"}, {"step7": "off"}):
+            variant = Variant.make("hand", **spec)
+            if not store.find(kind="poison", variant=str(variant), decks=plan["poison_decks"], seed=seed):
+                say(f"poison sets: {plan['poison_decks']:,} decks of {variant}")
+                store.save(classify_runs(STANDARD, variant, decks=plan["poison_decks"], seed=seed))
     if _have_game("prisoners") and plan["prisoners_games"]:
         say(f"Prisoner's Patience, {plan['prisoners_games']:,} games per move policy")
         for moves in ("published", "physical"):

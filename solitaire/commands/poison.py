@@ -20,8 +20,10 @@ from ..options import deck_options, emit_json, json_option, make_deck_variant, s
               help="Deck orders played at most to decide one run (beyond it: undecided).")
 @click.option("--all", "whole_deck", is_flag=True,
               help="Also analyse the whole deck-order graph exactly (small decks, at most 9 cards).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Results store to save the run classification to (`solitaire report` shows it).")
 @json_option
-def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole_deck, as_json):
+def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole_deck, out, as_json):
     """Decide the runs that reach the iteration cap, and count poison sets.
 
     Every capped run is decided exactly: trapped in a poison set (a closed set of deck orders
@@ -40,7 +42,15 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
 
     deck, variant = make_deck_variant(game, suits, ranks, variants)
     graph = analyse_deck(deck, variant) if whole_deck else None  # refuses large decks before any work
+    store = None
+    if out is not None:
+        from sim.store import ResultsStore
+
+        store = ResultsStore(out)
+        store.list()  # refuses a damaged or foreign store before the work starts
     result = classify_runs(deck, variant, decks=decks, seed=seed, cap=cap, budget=budget)
+    if store is not None:
+        store.save(result)
     out = result.to_dict()
     if graph is not None:
         exact = graph.to_dict()

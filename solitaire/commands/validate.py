@@ -23,8 +23,10 @@ from ..options import emit_json, game_option, json_option, seed_option, workers_
               show_default=True, help="Family-wise error rate (Holm).")
 @seed_option
 @workers_option
+@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Results store to save the validation to (`solitaire report` summarises it).")
 @json_option
-def validate_command(game, max_cards, variant_filter, games, coverage, coverage_games, alpha, seed, workers,
+def validate_command(game, max_cards, variant_filter, games, coverage, coverage_games, alpha, seed, workers, out,
                      as_json):
     """Compare the Monte Carlo engine with exact values on every small deck and variant.
 
@@ -41,8 +43,16 @@ def validate_command(game, max_cards, variant_filter, games, coverage, coverage_
     given = {option.partition("=")[0].strip() for option in variant_filter}
     cases = [(d, v) for d, v in default_cases(max_cards, game=game)
              if all(v[k] == wanted[k] for k in given)]
+    store = None
+    if out is not None:
+        from sim.store import ResultsStore
+
+        store = ResultsStore(out)
+        store.list()  # refuses a damaged or foreign store before the work starts
     report = validate(cases, games=games, seed=seed if seed is not None else 0, coverage=coverage,
                       coverage_games=coverage_games, alpha=alpha, workers=workers)
+    if store is not None:
+        store.save(report)
     if as_json:
         emit_json(report.to_dict())
     else:
