@@ -86,3 +86,15 @@ def backend_options(f):
     f = click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
                      help="Where chunks run: local threads (joblib) or a Dask cluster. Same seed, same counts.")(f)
     return f
+
+
+def open_store(out):
+    """The results store named by ``--out`` (None if not given), checked before any work starts:
+    a damaged, foreign or other-schema file is refused at once with a one-line error."""
+    if out is None:
+        return None
+    from sim.store import ResultsStore
+
+    store = ResultsStore(out)
+    store.list()
+    return store

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import click
 
-from ..options import deck_options, emit_json, json_option, make_deck_variant, seed_option, variant_option
+from ..options import (deck_options, emit_json, json_option, make_deck_variant,
+                       open_store, seed_option, variant_option)
 
 
 @click.command("poison")
@@ -42,12 +43,7 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
 
     deck, variant = make_deck_variant(game, suits, ranks, variants)
     graph = analyse_deck(deck, variant) if whole_deck else None  # refuses large decks before any work
-    store = None
-    if out is not None:
-        from sim.store import ResultsStore
-
-        store = ResultsStore(out)
-        store.list()  # refuses a damaged or foreign store before the work starts
+    store = open_store(out)
     result = classify_runs(deck, variant, decks=decks, seed=seed, cap=cap, budget=budget)
     if store is not None:
         store.save(result)

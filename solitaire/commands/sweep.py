@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import click
 
-from ..options import emit_json, game_option, json_option, seed_option, variant_option, workers_option
+from ..options import (emit_json, game_option, json_option, open_store,
+                       seed_option, variant_option, workers_option)
 
 
 @click.command("sweep")
@@ -33,12 +34,9 @@ def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards
 
     variant = Variant.from_options(game, variants)
     suits, ranks = parse_range(suits_text, "--suits"), parse_range(ranks_text, "--ranks")
-    simulate_cell, store = None, None
-    if out is not None:
+    simulate_cell, store = None, open_store(out)
+    if store is not None:
         from sim import simulate
-        from sim.store import ResultsStore
-
-        store = ResultsStore(out)
 
         def simulate_cell(deck, variant, games, seed):
             return simulate(deck, variant, games=games, seed=seed, workers=workers, progress=False, out=store,

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from ..options import emit_json, game_option, json_option, seed_option, workers_option
+from ..options import emit_json, game_option, json_option, open_store, seed_option, workers_option
 
 
 @click.command("validate")
@@ -43,12 +43,7 @@ def validate_command(game, max_cards, variant_filter, games, coverage, coverage_
     given = {option.partition("=")[0].strip() for option in variant_filter}
     cases = [(d, v) for d, v in default_cases(max_cards, game=game)
              if all(v[k] == wanted[k] for k in given)]
-    store = None
-    if out is not None:
-        from sim.store import ResultsStore
-
-        store = ResultsStore(out)
-        store.list()  # refuses a damaged or foreign store before the work starts
+    store = open_store(out)
     report = validate(cases, games=games, seed=seed if seed is not None else 0, coverage=coverage,
                       coverage_games=coverage_games, alpha=alpha, workers=workers)
     if store is not None:
