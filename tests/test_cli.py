@@ -43,3 +43,29 @@ def test_console_script_exit_status():
     proc = subprocess.run([sys.executable, "-m", "solitaire.cli", "simulate", "--suits", "0"],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+
+
+def test_validate_cli_passes_on_small_decks(cli_run):
+    code, out, err = cli_run("validate", "--max-cards", "5", "--variant", "win=end", "--games", "20000",
+                             "--coverage", "2", "--coverage-games", "2000", "--seed", "4", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["passed"] and report["correction"] == "holm"
+    assert {c["test"] for c in report["checks"]} == {"distribution", "p_win", "coverage"}
+
+
+def test_sweep_cli_marks_exact_theorem_and_simulated_cells(cli_run):
+    code, out, err = cli_run("sweep", "--suits", "2-3", "--ranks", "3,4", "--games", "3000",
+                             "--exact-max-cards", "8", "--seed", "1", "--json")
+    assert code == 0, err
+    cells = {(c["suits"], c["ranks"]): c for c in json.loads(out)["cells"]}
+    assert cells[(3, 3)]["source"] == "theorem" and cells[(3, 3)]["p_win"] == 0
+    assert cells[(2, 3)]["source"] == "exact" and cells[(2, 3)]["p_win_exact"] == "2/15"
+    assert cells[(3, 4)]["source"] == "simulated" and cells[(3, 4)]["games"] == 3000
+
+
+@pytest.mark.parametrize("args", [["sweep", "--suits", "0-2"], ["sweep", "--ranks", "a-b"],
+                                  ["validate", "--max-cards", "40"], ["exact", "--suits", "4", "--ranks", "13"]])
+def test_more_bad_input_is_one_line_exit_2(cli_run, args):
+    code, out, err = cli_run(*args)
+    assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("solitaire: error: ")
