@@ -73,6 +73,8 @@ class DPStats:
     transitions: int = 0
     max_layer_states: int = 0
     layer_states: tuple = ()
+    finish_cards: int = 0  # the last layers' cards, played out per state (exact.finish)
+    finish_orders: int = 0  # the orders played out there
 
 
 def _settle(row: list, two_suit: bool) -> tuple[int, int]:
@@ -227,16 +229,20 @@ def initial_key(deck: Deck):
     return canonical_key([], undealt, deck.ranks)
 
 
-def dp_distribution(deck: Deck, variant: Variant, *, progress=None, stats: DPStats | None = None):
+def dp_distribution(deck: Deck, variant: Variant, *, progress=None, stats: DPStats | None = None,
+                    finish_cards: int | None = None):
     """Score counts and wins over all ``(S*R)!`` deck orders, by the forward DP (numba kernel,
     :mod:`exact.dp_kernel`; :func:`dp_distribution_reference` is the same DP in plain Python).
 
-    ``first4=reversed`` is played as ``first4=kept`` (see :mod:`exact.parity`).
+    ``first4=reversed`` is played as ``first4=kept`` (see :mod:`exact.parity`). ``finish_cards``: the
+    number of last cards played out per state instead of built as layers (:mod:`exact.finish`);
+    ``None`` chooses it, ``0`` builds every layer.
     """
     from .dp_kernel import dp_kernel_distribution
 
     return dp_kernel_distribution(deck.suits, deck.ranks, two_suit=variant["reverse"] == "off",
-                                  win_any=variant["win"] == "any", progress=progress, stats=stats)
+                                  win_any=variant["win"] == "any", progress=progress, stats=stats,
+                                  finish_cards=finish_cards)
 
 
 def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,

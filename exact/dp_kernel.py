@@ -377,13 +377,23 @@ def canonical_key_kernel(row, undealt, suits: int, ranks: int, two_suit: bool):
 
 
 def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: bool, progress=None,
-                           stats=None):
-    """Score counts and wins over all orders (see :func:`exact.dp.dp_distribution`)."""
+                           stats=None, finish_cards: int | None = None):
+    """Score counts and wins over all orders (see :func:`exact.dp.dp_distribution`).
+
+    ``finish_cards``: build layers until this many cards are left, then play out every state's
+    remaining orders (:mod:`exact.finish`); ``None`` chooses it layer by layer (:func:`_finish_now`),
+    ``0`` builds every layer.
+    """
     import math
+
+    from .finish import MAX_FINISH_CARDS, _finish_layer
 
     n = suits * ranks
     if n > max_row_cards(suits, ranks) or n > 32:
         raise ValueError(f"deck of {n} cards is beyond the DP kernel's key layout")
+    auto = finish_cards is None
+    if not auto and not 0 <= finish_cards <= MAX_FINISH_CARDS:
+        raise ValueError(f"finish_cards must be in 0..{MAX_FINISH_CARDS}")
     bits = code_bits(suits, ranks)
     per_word = 63 // bits
     key = _initial_key(suits, ranks, bits, per_word, two_suit)
@@ -394,6 +404,9 @@ def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: b
     wins = 0
     layer_sizes = [1]
     for t in range(n):
+        left = n - t
+        if (left <= finish_cards) if not auto else _finish_now(left, len(keys)):
+            break
         keys, vals, size, emptied_now, transitions = _layer(keys, vals, len(keys), suits, ranks, bits,
                                                              per_word, two_suit, win_any)
         wins += limbs_to_int(emptied_now) * math.factorial(n - t - 1)
@@ -402,15 +415,34 @@ def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: b
             stats.transitions += int(transitions)
         if progress is not None:
             progress(t + 1, n, int(size))
-    score_counts = [0] * (n + 1)
-    for key, val in zip(keys, vals):
-        w3 = int(key[3])
-        assert (w3 >> LEN_SHIFT) & FIELD_MASK == 0 and w3 & ((1 << MASK_BITS) - 1) == 0
-        score_counts[(w3 >> OFF_SHIFT) & FIELD_MASK] += limbs_to_int(val[:LIMBS])
+    finish_cards = n - (len(layer_sizes) - 1)
+    score_limbs, win_limbs, played = _finish_layer(keys, vals, len(keys), suits, ranks, bits, per_word,
+                                                   two_suit, win_any)
+    if progress is not None and finish_cards:
+        progress(n, n, 0)
+    score_counts = [limbs_to_int(limbs) for limbs in score_limbs]
+    wins += limbs_to_int(win_limbs[0])
     if stats is not None:
         stats.states = sum(layer_sizes)
         stats.max_layer_states = max(layer_sizes)
         stats.layer_states = tuple(layer_sizes)
+        stats.finish_cards = finish_cards
+        stats.finish_orders = int(played)
     if not win_any:
         wins = score_counts[0]
     return score_counts, wins
+
+
+#: the automatic split (measured in ``benchmarks/bench_exact.py``): stop building layers at the first
+#: layer with at most AUTO_FINISH_MAX cards left that holds AUTO_FINISH_STATES states or more, and
+#: with AUTO_FINISH_MIN cards left at the latest. Layers grow fastest near the end (4x4: 3.0e6
+#: states with 6 left, 5.2e7 with 3), while playing out costs about ``e * k!`` deals per state.
+AUTO_FINISH_MAX = 6
+AUTO_FINISH_MIN = 4
+AUTO_FINISH_STATES = 500_000
+
+
+def _finish_now(cards_left: int, layer_states: int) -> bool:
+    if cards_left <= AUTO_FINISH_MIN:
+        return True
+    return cards_left <= AUTO_FINISH_MAX and layer_states >= AUTO_FINISH_STATES

@@ -14,10 +14,12 @@ MAX_ENUMERATE_CARDS = 13
 #: dynamic programming over reduced hand states (see exact.dp): decks with 1 or 2 suits or ranks
 #: (2x12: about 1e6 states, 15 s)
 MAX_DP_CARDS = 24
-#: ... and decks with at least 3 suits and 3 ranks, whose state count grows far faster
-#: (3x5: 5.7e6 states, 16 s, 0.5 GB; 4x4 ran 1.2e8 states in about 8 minutes but its largest layer,
-#: 5.2e7 states, passed 9.5 GB of memory: refused; 4x5 is far out of reach)
-MAX_DP_CARDS_WIDE = 15
+#: ... and decks with at least 3 suits and 3 ranks, whose state count grows far faster. The last
+#: layers are played out per state (exact.finish), not built: 4x4 builds 3.9e6 states (largest layer
+#: 3.0e6) and plays out 2.2e9 orders, about 3.5 minutes and 1.3 GB on a busy core (building every
+#: layer took 8 minutes and passed 9.5 GB). The next wide decks are out of reach: 3x6 already has
+#: 2.1e6 states with 8 cards left and 4x5 1.9e7 with 10 left, growing 5-7x per card.
+MAX_DP_CARDS_WIDE = 16
 
 LIMITS = {"enumerate": MAX_ENUMERATE_CARDS, "dp": MAX_DP_CARDS}
 

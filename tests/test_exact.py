@@ -214,10 +214,13 @@ def test_too_large_is_refused_at_once(method, cards):
 
 
 def test_wide_decks_have_the_lower_dp_limit():
-    with pytest.raises(UsageError, match="15"):
-        exact_distribution(Deck(4, 4))
+    from exact.limits import MAX_DP_CARDS_WIDE, choose_method
+
+    assert choose_method(Deck(4, 4), "auto") == "dp"  # 16 cards: played out, within the limits
+    with pytest.raises(UsageError, match=str(MAX_DP_CARDS_WIDE)):
+        exact_distribution(Deck(3, 6))
     with pytest.raises(UsageError, match="simulate"):
-        exact_distribution(Deck(3, 6), method="dp")
+        exact_distribution(Deck(4, 5), method="dp")
 
 
 def test_bad_method_and_game():
@@ -274,3 +277,62 @@ def test_dp_kernel_key_keeps_the_future(deck, variant, data):
     real = future_scores(row, undealt, lambda r: settle(r, deck, variant))
     reduced = future_scores(key_row, key_undealt, lambda r: _settle(r, two_suit))
     assert real == Counter({score + offset: n for score, n in reduced.items()})
+
+
+# --- the play-out finish (exact.finish) ------------------------------------------------------------
+
+@pytest.mark.parametrize("deck", shapes(9), ids=str)
+@pytest.mark.parametrize("variant", ALL_VARIANTS[::2], ids=str)  # the DP plays first4=kept
+def test_finish_equals_full_dp_at_every_split(deck, variant):
+    """Building every layer, or stopping k cards early and playing the rest out, for every k
+    (k = the deck's size plays every order from the empty row: plain enumeration)."""
+    full = dp_distribution(deck, variant, finish_cards=0)
+    for k in range(1, deck.size + 1):
+        assert dp_distribution(deck, variant, finish_cards=k) == full, k
+
+
+@pytest.mark.parametrize("deck", [Deck(2, 5), Deck(5, 2)], ids=str)
+@pytest.mark.parametrize("k", [0, 3, 6, 10])
+def test_finish_equals_enumeration_on_larger_decks(deck, k):
+    for variant in ALL_VARIANTS[::2]:
+        assert dp_distribution(deck, variant, finish_cards=k) == enumerate_distribution(deck, variant)
+
+
+@settings(max_examples=150)
+@given(deck=decks(max_cards=20), variant=variants("one-handed"), data=st.data())
+def test_play_out_equals_the_reference_rules(deck, variant, data):
+    """The copy-free play-out (shared row, one cell written and restored per deal) against the
+    reference rules played order by order, scores and emptied rows (win=any) both."""
+    from exact.finish import play_out_distribution
+
+    order = data.draw(st.permutations(list(deck.cards())))
+    left = data.draw(st.integers(0, min(6, deck.size)))
+    dealt, undealt = order[:deck.size - left], order[deck.size - left:]
+    row = []
+    for card in dealt:
+        row.append(card)
+        settle(row, deck, variant)
+    scores = Counter()
+    emptied = 0
+    for rest in itertools.permutations(undealt):
+        current = list(row)
+        ever_empty = False
+        for card in rest:
+            current.append(card)
+            before = len(current)
+            settle(current, deck, variant)
+            ever_empty |= len(current) < before and not current
+        scores[len(current)] += 1
+        emptied += ever_empty
+    got, got_emptied = play_out_distribution(
+        [(deck.suit(c), deck.rank(c)) for c in row], [(deck.suit(c), deck.rank(c)) for c in undealt],
+        two_suit=variant["reverse"] == "off", track_empty=True, offset=3)
+    assert got == [scores.get(s - 3, 0) for s in range(len(got))]
+    assert got_emptied == emptied
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("deck", [Deck(3, 5), Deck(5, 3)], ids=str)
+def test_finish_equals_full_dp_15_cards(deck):
+    for variant in ALL_VARIANTS[::2]:
+        assert dp_distribution(deck, variant) == dp_distribution(deck, variant, finish_cards=0)
