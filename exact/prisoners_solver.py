@@ -164,6 +164,10 @@ class Searcher:
                         components -= 1
         return components == 1
 
+    def solve_ranks(self, rank_sequence, node_budget: int) -> tuple[str, tuple | None, int]:
+        """``(status, line, nodes)`` for the row dealt from ``rank_sequence``."""
+        return self.solve_row(self.start_row(rank_sequence), node_budget)
+
     def solve_row(self, row, node_budget: int) -> tuple[str, tuple | None, int]:
         """``(status, line, nodes)`` for a row (see :class:`SolveResult`)."""
         nodes = 0
@@ -193,8 +197,71 @@ class Searcher:
         return (WON, tuple(reversed(line)), nodes) if won else (LOST, None, nodes)
 
 
+class KernelSearcher:
+    """The numba twin of :class:`Searcher` (:mod:`exact.prisoners_solver_kernel`), same verdicts.
+
+    ``ordering=0`` tries moves in the reference's order (so nodes and lines equal the reference's);
+    ``ordering=1`` tries leftmost sources first. The lost-row table is emptied for every deck.
+    """
+
+    def __init__(self, cards: int, ranks: int, *, wrap: bool, reverse: bool, ordering: int = 0):
+        from . import prisoners_solver_kernel as kernel
+
+        if not kernel.supports(cards, ranks):
+            raise UsageError(f"the numba solver handles at most {kernel.MAX_KERNEL_CARDS} cards and "
+                             f"{kernel.MAX_KERNEL_RANKS} ranks: use engine='python'")
+        if ordering not in kernel.ORDERINGS:
+            raise UsageError(f"ordering must be one of {sorted(kernel.ORDERINGS)}, got {ordering!r}")
+        self.kernel, self.cards, self.ranks, self.reverse, self.ordering = kernel, cards, ranks, reverse, ordering
+        self.neighbours = kernel.neighbour_masks(ranks, wrap)
+        self._table = None
+
+    def solve_ranks(self, rank_sequence, node_budget: int) -> tuple[str, tuple | None, int]:
+        """``(status, line, nodes)`` for the row dealt from ``rank_sequence``."""
+        import numpy as np
+
+        if self._table is None or self._table[1] != node_budget:
+            self._table = (self.kernel.new_table(self.cards, self.ranks, node_budget), node_budget)
+        hashes, keys = self._table[0]
+        hashes[:] = 0
+        tops = np.array(list(rank_sequence), dtype=np.int64)
+        line = np.zeros((max(len(tops) - 1, 1), 2), dtype=np.int64)
+        verdict, nodes, length = self.kernel.search_row(tops, tops.copy(), self.neighbours, self.ranks,
+                                                        self.reverse, node_budget, self.ordering, hashes,
+                                                        keys, line)
+        status = {self.kernel.LOST_CODE: LOST, self.kernel.WON_CODE: WON,
+                  self.kernel.UNDECIDED_CODE: UNDECIDED}[verdict]
+        moves = tuple((int(a), int(b)) for a, b in line[:length]) if status == WON else None
+        return status, moves, int(nodes)
+
+
+#: Search engines: "numba" (:class:`KernelSearcher`), "python" (:class:`Searcher`, the reference),
+#: "auto" (numba when the deck fits the kernel).
+ENGINES = ("auto", "numba", "python")
+
+
+def make_searcher(deck: Deck, variant: Variant, *, engine: str = "auto", ordering: int = 0):
+    """The searcher for ``deck`` and ``variant`` on ``engine`` (see :data:`ENGINES`)."""
+    from .prisoners_solver_kernel import supports
+
+    if engine not in ENGINES:
+        raise UsageError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    wrap, reverse = variant["wrap"] == "on", variant["moves"] == "published"
+    if engine == "numba" or (engine == "auto" and supports(deck.size, deck.ranks)):
+        return KernelSearcher(deck.size, deck.ranks, wrap=wrap, reverse=reverse, ordering=ordering)
+    if ordering != 0:
+        raise UsageError("the python engine tries moves in one order only (ordering=0)")
+    return Searcher(deck.ranks, wrap=wrap, reverse=reverse)
+
+
+def _check_budget(node_budget) -> int:
+    if isinstance(node_budget, bool) or not isinstance(node_budget, int) or node_budget < 1:
+        raise UsageError(f"node budget must be a positive integer, got {node_budget!r}")
+    return node_budget
+
+
 def solve(order, deck: Deck, variant: Variant | str | None = None, *,
-          node_budget: int = DEFAULT_NODE_BUDGET) -> SolveResult:
+          node_budget: int = DEFAULT_NODE_BUDGET, engine: str = "auto", ordering: int = 0) -> SolveResult:
     """Decide whether ``order`` can be won by best play.
 
     Parameters
@@ -204,6 +271,9 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     variant : prisoners Variant or string (default ``moves=physical``, ``wrap=on``); ``moves`` says
         how a pile moves (physical: as a unit; published: card by card, reversed)
     node_budget : rows expanded before giving up (outcome ``undecided``)
+    engine : "auto" (numba when the deck fits), "numba" or "python" (the reference search)
+    ordering : move order of the numba engine (0: the reference's, rightmost source first; 1:
+        leftmost source first)
 
     Examples
     --------
@@ -214,10 +284,9 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     """
     variant = _check_variant(variant)
     order = deck.check_order(order)
-    if isinstance(node_budget, bool) or not isinstance(node_budget, int) or node_budget < 1:
-        raise UsageError(f"node budget must be a positive integer, got {node_budget!r}")
-    searcher = Searcher(deck.ranks, wrap=variant["wrap"] == "on", reverse=variant["moves"] == "published")
-    status, line, nodes = searcher.solve_row(searcher.start_row(deck.rank(c) for c in order), node_budget)
+    node_budget = _check_budget(node_budget)
+    searcher = make_searcher(deck, variant, engine=engine, ordering=ordering)
+    status, line, nodes = searcher.solve_ranks([deck.rank(c) for c in order], node_budget)
     return SolveResult(deck=deck, variant=variant, order=order, status=status, line=line, nodes=nodes,
                        node_budget=node_budget, provenance=provenance.collect())
 
@@ -282,7 +351,8 @@ def seed_state(seed: int):
 
 
 def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, decks: int, seed: int,
-                       node_budget: int = DEFAULT_NODE_BUDGET, progress=None) -> BestPlayEstimate:
+                       node_budget: int = DEFAULT_NODE_BUDGET, engine: str = "auto", ordering: int = 0,
+                       progress=None) -> BestPlayEstimate:
     """Solve ``decks`` random deck orders (reproducible from ``seed``) and bracket the win rate.
 
     The interval is :func:`sim.stats.bracket_interval`: the low end counts undecided decks as lost,
@@ -295,14 +365,15 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
 
     variant = _check_variant(variant)
     decks, seed = check_games(decks), check_seed(seed)
-    searcher = Searcher(deck.ranks, wrap=variant["wrap"] == "on", reverse=variant["moves"] == "published")
+    node_budget = _check_budget(node_budget)
+    searcher = make_searcher(deck, variant, engine=engine, ordering=ordering)
     counts = {WON: 0, LOST: 0, UNDECIDED: 0}
     nodes = 0
     t0 = time.perf_counter()
     for k, order in enumerate(random_orders(deck, decks, seed)):
-        searcher.lost.clear()  # bounded memory; rows of different decks rarely coincide
-        status, _, used = searcher.solve_row(searcher.start_row(int(c) % deck.ranks for c in order),
-                                             node_budget)
+        if isinstance(searcher, Searcher):
+            searcher.lost.clear()  # bounded memory; rows of different decks rarely coincide
+        status, _, used = searcher.solve_ranks([int(c) % deck.ranks for c in order], node_budget)
         counts[status] += 1
         nodes += used
         if progress is not None:

@@ -133,3 +133,82 @@ def test_cli_solve(cli_run):
     assert code == 0 and obj["won"] + obj["lost"] + obj["undecided"] == 40
     code, out, err = cli_run("solve", "--order", "1,2", "--json")
     assert code == 2 and out == "" and err.startswith("solitaire: error:")
+
+
+# --- the numba engine ------------------------------------------------------------------------------
+
+from exact.prisoners_solver import make_searcher  # noqa: E402
+from exact.prisoners_solver_kernel import ORDERINGS  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), shape=st.sampled_from([(1, 5), (2, 4), (3, 3), (4, 3), (2, 7), (4, 5), (4, 13), (3, 20)]),
+       variant=st.sampled_from(VARIANTS), node_budget=st.sampled_from([1, 7, 300, 4000]))
+def test_kernel_with_reference_ordering_equals_python_search(data, shape, variant, node_budget):
+    # Same move order, same table semantics: same verdict, same node count, same winning line.
+    deck = Deck(*shape)
+    ranks = [deck.rank(c) for c in data.draw(deck_orders(deck))]
+    python = make_searcher(deck, variant, engine="python").solve_ranks(ranks, node_budget)
+    assert make_searcher(deck, variant, engine="numba").solve_ranks(ranks, node_budget) == python
+
+
+@pytest.mark.parametrize("ordering", ORDERINGS)
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+@pytest.mark.parametrize("shape", [(1, 5), (2, 3), (3, 2), (1, 7), (2, 4)])
+def test_kernel_equals_brute_force_on_every_order(shape, variant, ordering):
+    deck = Deck(*shape)
+    orders = list(itertools.permutations(deck.cards()))
+    for order in orders[:: max(1, len(orders) // 400)]:
+        won = brute_force_fewest_piles(order, deck, variant) == 1
+        result = solve(order, deck, variant, engine="numba", ordering=ordering)
+        assert result.status == (WON if won else LOST), order
+        if won:
+            assert len(replay(order, deck, variant, result.line)) == 1
+
+
+@pytest.mark.parametrize("ordering", ORDERINGS)
+@pytest.mark.parametrize("moves", ["published", "physical"])
+def test_kernel_lines_replay_on_full_decks(moves, ordering):
+    deck = Deck(4, 13)
+    variant = Variant.make("prisoners", moves=moves)
+    statuses = set()
+    for order in random_orders(deck, 12, seed=11):
+        result = solve(order.tolist(), deck, variant, node_budget=20_000, ordering=ordering)
+        statuses.add(result.status)
+        if result.won:
+            assert len(result.line) == 51
+            assert len(replay(order.tolist(), deck, variant, result.line)) == 1
+    if moves == "published":
+        assert WON in statuses
+
+
+def test_kernel_table_survives_being_emptied():
+    # A tiny table is emptied many times during one search; the verdicts must not change.
+    from exact import prisoners_solver_kernel as kernel
+
+    deck = Deck(3, 4)
+    variant = Variant.make("prisoners", moves="published")
+    searcher = make_searcher(deck, variant, engine="numba")
+    reference = make_searcher(deck, variant, engine="python")
+    for order in random_orders(deck, 40, seed=3):
+        ranks = [int(c) % deck.ranks for c in order]
+        tops = np.array(ranks, dtype=np.int64)
+        hashes = np.zeros(8, dtype=np.uint64)
+        keys = np.zeros((8, deck.size), dtype=np.uint8)
+        line = np.zeros((deck.size - 1, 2), dtype=np.int64)
+        verdict, _, length = kernel.search_row(tops, tops.copy(), searcher.neighbours, deck.ranks, True,
+                                               10**6, 0, hashes, keys, line)
+        reference.lost.clear()
+        assert {0: LOST, 1: WON}[verdict] == reference.solve_ranks(ranks, 10**6)[0]
+        assert tops.tolist() == ranks  # the row is restored
+
+
+def test_engine_errors():
+    with pytest.raises(UsageError):
+        solve([0, 1, 2], Deck(1, 3), engine="gpu")
+    with pytest.raises(UsageError):
+        solve([0, 1, 2], Deck(1, 3), engine="python", ordering=1)
+    with pytest.raises(UsageError):
+        solve(list(range(64)), Deck(1, 64), engine="numba")
+    with pytest.raises(UsageError):
+        solve([0, 1, 2], Deck(1, 3), ordering=9)
