@@ -41,22 +41,22 @@ from sim.errors import UsageError
 from sim.kernels.hand import play_iterations
 from sim.variant import Variant
 
-#: Largest deck whose whole graph :func:`analyse_deck` accepts (the number of member orders to play
-#: grows like ``(S*R)!``: 9 cards take seconds, 2x5 did not finish in 15 minutes).
-MAX_GRAPH_CARDS = 9
+#: Largest deck whose whole graph :func:`analyse_deck_reference` (plain Python) accepts: 9 cards take
+#: seconds, 2x5 did not finish in 15 minutes.
+REFERENCE_MAX_CARDS = 9
 WIN = "win"
 #: The start class: every deck order (a uniform shuffle of the whole deck).
 START = "start"
 
 
-def _check(deck: Deck, variant) -> Variant:
+def _check(deck: Deck, variant, *, limit: int) -> Variant:
     variant = Variant.make("hand") if variant is None else (
         Variant.parse(variant) if isinstance(variant, str) else variant)
     if variant.game != "hand":
         raise UsageError(f"the deck-order graph is for Hand Solitaire, not {variant.game}")
-    if deck.size > MAX_GRAPH_CARDS:
+    if deck.size > limit:
         raise UsageError(f"deck {deck} has {deck.size} cards; the whole graph is built for at most "
-                         f"{MAX_GRAPH_CARDS} cards: use `solitaire poison` without --all for larger decks")
+                         f"{limit} cards: use `solitaire poison` without --all for larger decks")
     return variant
 
 
@@ -288,7 +288,8 @@ class HandGraphResult:
     winning_orders: int  #: orders won on the first iteration
     unwinnable_orders: int  #: orders from which no win is reachable
     poison_sets: dict  #: {size in deck orders: number of poison sets of that size}
-    poison_set_leftovers: dict  #: {size: sorted leftover counts of the classes making such a set}
+    #: {size: sorted leftover counts of the classes making such a set (the least list among sets of that size)}
+    poison_set_leftovers: dict
     p_win: Fraction  #: eventual win from a uniformly random order
     p_trapped: Fraction  #: ending in a poison set from a uniformly random order
     expected_iterations_given_win: Fraction | None
@@ -343,8 +344,9 @@ def _group_images(deck: Deck):
             yield tuple(suits[c // deck.ranks] * deck.ranks + ranks[c % deck.ranks] for c in deck.cards())
 
 
-def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphResult:
-    """Build the whole deck-order graph of a small deck and answer exactly.
+def analyse_deck_reference(deck: Deck, variant: Variant | str | None = None) -> HandGraphResult:
+    """The whole deck-order graph in plain Python (classes as tuples, :mod:`networkx`): the oracle
+    that :func:`analyse_deck` is tested against, for decks of at most :data:`REFERENCE_MAX_CARDS`.
 
     Returns the poison sets (closed strongly connected sets without a win, found with
     :func:`networkx.attracting_components`), the number of unwinnable orders, and, from a uniformly
@@ -353,13 +355,13 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
 
     Examples
     --------
-    >>> r = analyse_deck(Deck(1, 4))
+    >>> r = analyse_deck_reference(Deck(1, 4))
     >>> r.orders, r.p_win, r.p_trapped
     (24, Fraction(0, 1), Fraction(1, 1))
     """
     import networkx as nx
 
-    variant = _check(deck, variant)
+    variant = _check(deck, variant, limit=REFERENCE_MAX_CARDS)
     ordered = variant["reshuffle"] == "off"
     t0 = time.perf_counter()
     graph = build_class_graph(deck, variant)
@@ -378,7 +380,8 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
         some_state = next(iter(states))
         stabiliser = sum(tuple(g[c] for c in some_state) in states for g in images)
         poison_sets[len(states)] += len(images) // stabiliser
-        poison_leftovers[len(states)] = sorted(deck.size if k == START else len(k[1]) for k in classes)
+        leftover_counts = sorted(deck.size if k == START else len(k[1]) for k in classes)
+        poison_leftovers[len(states)] = min(poison_leftovers.get(len(states), leftover_counts), leftover_counts)
     # Absorption: h = P(win), trapped = P(poison), m = E[T 1_win], per class (member chosen uniformly).
     h: dict = {WIN: Fraction(1)}
     trapped: dict = {WIN: Fraction(0)}
@@ -428,3 +431,262 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
         p_win=p_win, p_trapped=p_trapped,
         expected_iterations_given_win=(m[start] / p_win) if p_win else None,
         classes=len(graph.transitions), orders_played=graph.orders_played, seconds=time.perf_counter() - t0)
+
+
+#: Largest deck whose whole graph :func:`analyse_deck` accepts (measured with
+#: ``benchmarks/bench_hand.py``; see the README).
+MAX_GRAPH_CARDS = 9
+#: Members played per kernel call while exploring classes (bounds the batch's memory).
+BATCH_MEMBERS = 1 << 21
+
+
+@dataclass(frozen=True)
+class ClassArrays:
+    """The class graph as arrays (see :mod:`exact.hand_graph_kernel` for the keys).
+
+    Class ``i`` has key ``keys[i]`` (class 0 is the start class in canonical mode). Edges go from
+    ``edge_src`` to ``edge_dst`` for ``edge_count`` members; ``wins`` are winning members; both in units
+    of ``weight`` deck orders (the stabiliser of the class in canonical mode, else 1). ``members`` is the
+    number of deck orders of each class (a Python int list).
+    """
+
+    keys: np.ndarray
+    edge_src: np.ndarray
+    edge_dst: np.ndarray
+    edge_count: np.ndarray
+    wins: np.ndarray
+    weight: np.ndarray
+    members: list
+    orders_played: int
+
+
+def explore_classes(deck: Deck, variant: Variant, *, canonical: bool = True, start_key: int = 0,
+                    batch_members: int = BATCH_MEMBERS, max_orders: int | None = None) -> ClassArrays:
+    """Every class reachable from the class ``start_key`` (default: a uniformly shuffled deck).
+
+    ``canonical``: classes are orbits under relabelling suits and ranks (else real classes, every
+    member played). Raises :class:`RuntimeError` when more than ``max_orders`` members would be played.
+    """
+    from numba import types
+    from numba.typed import Dict
+
+    from . import hand_graph_kernel as kernel
+
+    if deck.size > kernel.MAX_KEY_CARDS:
+        raise UsageError(f"deck {deck} has {deck.size} cards; class keys fit at most {kernel.MAX_KEY_CARDS}")
+    n, ordered = deck.size, variant["reshuffle"] == "off"
+    suit = deck.suit_array().astype(np.int64)
+    rank = deck.rank_array().astype(np.int64)
+    step7, rank_resets = variant["step7"] == "on", variant["rank_resets"] == "written"
+    table = Dict.empty(key_type=types.int64, value_type=types.int64)
+    table[start_key] = 0
+    keys = np.empty(1024, dtype=np.int64)
+    keys[0], known, done, played = start_key, 1, 0, 0
+    src, dst, count, wins, weight = [], [], [], [], []
+    while done < known:
+        counts = kernel.member_counts(keys[done:known], n, deck.suits, deck.ranks, suit, rank, ordered, canonical)
+        cumulative = np.cumsum(counts)
+        stop = max(1, int(np.searchsorted(cumulative, batch_members, side="right")))
+        capacity = int(cumulative[stop - 1])
+        played += capacity
+        if max_orders is not None and played > max_orders:
+            raise RuntimeError(f"more than {max_orders} member orders to play")
+        s, d, c, w, wt, new_keys = kernel.expand_classes(
+            keys[done:done + stop], table, known, n, deck.suits, deck.ranks, suit, rank, step7, rank_resets,
+            ordered, canonical, capacity)
+        src.append(s + done)
+        dst.append(d)
+        count.append(c)
+        wins.append(w)
+        weight.append(wt)
+        done += stop
+        if known + len(new_keys) > len(keys):
+            keys = np.concatenate([keys, np.empty(max(len(keys), len(new_keys)), dtype=np.int64)])
+        keys[known:known + len(new_keys)] = new_keys
+        known += len(new_keys)
+    keys = keys[:known].copy()
+    members = []
+    for key in keys.tolist():
+        if key == 0:
+            members.append(math.factorial(n))
+        elif ordered:
+            members.append(1)
+        else:
+            length = 0
+            while key:
+                key //= n + 1
+                length += 1
+            members.append(math.factorial(n - length))
+    return ClassArrays(keys=keys, edge_src=np.concatenate(src), edge_dst=np.concatenate(dst),
+                       edge_count=np.concatenate(count), wins=np.concatenate(wins), weight=np.concatenate(weight),
+                       members=members, orders_played=played)
+
+
+def _leftovers_of_key(key: int, deck: Deck, ordered: bool) -> int:
+    base = deck.size + 1
+    if key == 0:
+        return deck.size
+    if ordered:
+        return deck.size - key % base
+    length = 0
+    while key:
+        key //= base
+        length += 1
+    return deck.size - length
+
+
+def _condensation_order(labels: np.ndarray, src: np.ndarray, dst: np.ndarray, components: int) -> list:
+    """The strongly connected components, sinks first (each after every component it leads to)."""
+    between = labels[src] != labels[dst]
+    a, b = labels[src[between]], labels[dst[between]]
+    pairs = np.unique(a * np.int64(components) + b)
+    a, b = pairs // components, pairs % components
+    out_degree = np.bincount(a, minlength=components)
+    order_b = np.argsort(b, kind="stable")
+    starts = np.searchsorted(b[order_b], np.arange(components + 1))
+    predecessors = a[order_b]
+    out_degree = out_degree.tolist()
+    ready = [c for c in range(components) if out_degree[c] == 0]
+    result = []
+    while ready:
+        c = ready.pop()
+        result.append(c)
+        for p in predecessors[starts[c]:starts[c + 1]].tolist():
+            out_degree[p] -= 1
+            if out_degree[p] == 0:
+                ready.append(p)
+    assert len(result) == components, "the condensation of a graph has no cycle"
+    return result
+
+
+def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphResult:
+    """Build the whole deck-order graph of a small deck and answer exactly.
+
+    Returns the poison sets (closed strongly connected sets without a win), the number of unwinnable
+    orders, and, from a uniformly random order, the probability of an eventual win and of ending
+    trapped, and the expected number of iterations of a won run (absorbing Markov chain, solved in
+    exact rational arithmetic). The classes are explored by the numba kernels of
+    :mod:`exact.hand_graph_kernel`; :func:`analyse_deck_reference` is the plain-Python oracle.
+
+    Examples
+    --------
+    >>> r = analyse_deck(Deck(1, 4))
+    >>> r.orders, r.p_win, r.p_trapped
+    (24, Fraction(0, 1), Fraction(1, 1))
+    """
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import breadth_first_order, connected_components
+
+    variant = _check(deck, variant, limit=MAX_GRAPH_CARDS)
+    ordered = variant["reshuffle"] == "off"
+    t0 = time.perf_counter()
+    graph = explore_classes(deck, variant)
+    classes = len(graph.keys)
+    weight = graph.weight.astype(object)
+    src, dst = graph.edge_src, graph.edge_dst
+    # deck orders per edge and per class, exact (Python ints), and the check that they add up
+    edge_orders = [c * weight[s] for s, c in zip(src.tolist(), graph.edge_count.tolist())]
+    wins = [int(w) * weight[i] for i, w in enumerate(graph.wins.tolist())]
+    totals = list(wins)
+    for s, c in zip(src.tolist(), edge_orders):
+        totals[s] += c
+    assert totals == graph.members, "every member of a class wins or moves to a class"
+    assert graph.members[0] == deck.orders, "start counts must add up to (S*R)!"
+    # strongly connected components, with a node ``classes`` for the win
+    win_node = classes
+    has_win = np.flatnonzero(graph.wins > 0)
+    all_src = np.concatenate([src, has_win])
+    all_dst = np.concatenate([dst, np.full(len(has_win), win_node, dtype=np.int64)])
+    adjacency = csr_matrix((np.ones(len(all_src), dtype=np.int8), (all_src, all_dst)),
+                           shape=(classes + 1, classes + 1))
+    components, labels = connected_components(adjacency, directed=True, connection="strong")
+    leaks = np.zeros(components, dtype=bool)
+    leaks[labels[all_src[labels[all_src] != labels[all_dst]]]] = True
+    leaks[labels[win_node]] = True
+    reaching = breadth_first_order(adjacency.T.tocsr(), win_node, directed=True, return_predecessors=False)
+    can_win = np.zeros(classes + 1, dtype=bool)
+    can_win[reaching] = True
+    # poison sets at full resolution
+    group = group_size(deck)
+    poison_sets: Counter = Counter()
+    poison_leftovers: dict = {}
+    by_component = np.argsort(labels[:classes], kind="stable")
+    component_starts = np.searchsorted(labels[:classes][by_component], np.arange(components + 1))
+    for component in np.flatnonzero(~leaks).tolist():
+        ids = by_component[component_starts[component]:component_starts[component + 1]].tolist()
+        # all deck orders in the classes of the orbits of this component: N real poison sets alike
+        orbit_orders = sum(group // int(graph.weight[i]) * graph.members[i] for i in ids)
+        if 0 in ids:  # the start class holds every order: one poison set, the whole deck
+            set_orders, real_classes = deck.orders, [group // int(graph.weight[i]) for i in ids]
+            leftover_counts = sorted(_leftovers_of_key(int(graph.keys[i]), deck, ordered)
+                                     for i, copies in zip(ids, real_classes) for _ in range(copies))
+        else:
+            real = explore_classes(deck, variant, canonical=False, start_key=int(graph.keys[ids[0]]))
+            assert not real.wins.any(), "a poison class reached a win"
+            set_orders = sum(real.members)
+            leftover_counts = sorted(_leftovers_of_key(k, deck, ordered) for k in real.keys.tolist())
+        copies, remainder = divmod(orbit_orders, set_orders)
+        assert remainder == 0 and group % copies == 0, "the images of a poison set partition its orbits"
+        poison_sets[set_orders] += copies
+        poison_leftovers[set_orders] = min(poison_leftovers.get(set_orders, leftover_counts), leftover_counts)
+    # absorption, by strongly connected components, sinks first
+    h: list = [Fraction(0)] * classes  # P(win)
+    trapped: list = [Fraction(1)] * classes  # P(ending in a poison set)
+    m: list = [Fraction(0)] * classes  # E[iterations 1_win]
+    out_edges: list = [[] for _ in range(classes)]
+    for s, d, c in zip(src.tolist(), dst.tolist(), edge_orders):
+        out_edges[s].append((d, c))
+    label_list = labels.tolist()
+    members_of: dict = {}
+    for i in np.flatnonzero(can_win[:classes]).tolist():
+        members_of.setdefault(label_list[i], []).append(i)
+    for component in _condensation_order(labels, all_src, all_dst, components):
+        unknowns = members_of.get(component)
+        if not unknowns:
+            continue
+        inside_set = set(unknowns)
+        if len(unknowns) == 1:
+            (u,) = unknowns
+            size, stay, known_h, known_t, known_m = graph.members[u], 0, wins[u], 0, 0
+            for v, c in out_edges[u]:
+                if v == u:
+                    stay += c
+                else:
+                    known_h += c * h[v]
+                    known_t += c * trapped[v]
+                    known_m += c * m[v]
+            h[u] = Fraction(known_h) / (size - stay)
+            trapped[u] = Fraction(known_t) / (size - stay)
+            m[u] = (h[u] * size + known_m) / (size - stay)
+            continue
+        matrix, rhs = {}, {}
+        for u in unknowns:
+            size = graph.members[u]
+            inside, known = {}, [Fraction(wins[u], size), Fraction(0)]
+            for v, c in out_edges[u]:
+                p = Fraction(c, size)
+                if v in inside_set:
+                    inside[v] = inside.get(v, 0) + p
+                else:
+                    known[0] += p * h[v]
+                    known[1] += p * trapped[v]
+            matrix[u], rhs[u] = inside, known
+        solved = _solve(matrix, rhs, unknowns)
+        for u in unknowns:
+            h[u], trapped[u] = solved[u]
+        rhs_m = {}
+        for u in unknowns:
+            size = graph.members[u]
+            rhs_m[u] = [h[u] + sum(Fraction(c, size) * m[v] for v, c in out_edges[u] if v not in inside_set)]
+        solved_m = _solve(matrix, rhs_m, unknowns)
+        for u in unknowns:
+            m[u] = solved_m[u][0]
+    p_win, p_trapped = h[0], trapped[0]
+    assert p_win + p_trapped == 1, "every run ends won or trapped"
+    unwinnable = sum(c for s, d, c in zip(src.tolist(), dst.tolist(), edge_orders) if s == 0 and not can_win[d])
+    return HandGraphResult(
+        deck=deck, variant=variant, orders=deck.orders, winning_orders=wins[0],
+        unwinnable_orders=unwinnable, poison_sets=dict(poison_sets), poison_set_leftovers=poison_leftovers,
+        p_win=p_win, p_trapped=p_trapped,
+        expected_iterations_given_win=(m[0] / p_win) if p_win else None,
+        classes=classes, orders_played=graph.orders_played, seconds=time.perf_counter() - t0)
