@@ -435,7 +435,7 @@ def analyse_deck_reference(deck: Deck, variant: Variant | str | None = None) -> 
 
 #: Largest deck whose whole graph :func:`analyse_deck` accepts (measured with
 #: ``benchmarks/bench_hand.py``; see the README).
-MAX_GRAPH_CARDS = 9
+MAX_GRAPH_CARDS = 12
 #: Members played per kernel call while exploring classes (bounds the batch's memory).
 BATCH_MEMBERS = 1 << 21
 
@@ -535,28 +535,76 @@ def _leftovers_of_key(key: int, deck: Deck, ordered: bool) -> int:
     return deck.size - length
 
 
-def _condensation_order(labels: np.ndarray, src: np.ndarray, dst: np.ndarray, components: int) -> list:
-    """The strongly connected components, sinks first (each after every component it leads to)."""
-    between = labels[src] != labels[dst]
-    a, b = labels[src[between]], labels[dst[between]]
-    pairs = np.unique(a * np.int64(components) + b)
-    a, b = pairs // components, pairs % components
-    out_degree = np.bincount(a, minlength=components)
-    order_b = np.argsort(b, kind="stable")
-    starts = np.searchsorted(b[order_b], np.arange(components + 1))
-    predecessors = a[order_b]
-    out_degree = out_degree.tolist()
-    ready = [c for c in range(components) if out_degree[c] == 0]
-    result = []
-    while ready:
-        c = ready.pop()
-        result.append(c)
-        for p in predecessors[starts[c]:starts[c + 1]].tolist():
-            out_degree[p] -= 1
-            if out_degree[p] == 0:
-                ready.append(p)
-    assert len(result) == components, "the condensation of a graph has no cycle"
-    return result
+def _dual_mul(x, y):
+    return x[0] * y[0], x[0] * y[1] + x[1] * y[0]
+
+
+def _absorb(graph: ClassArrays, wins: list, edge_orders: list, can_win: np.ndarray, transient: list):
+    """``(P(win), P(trapped), E[iterations 1_win])`` from the start class (class 0), exactly.
+
+    State elimination (Gaussian elimination of ``x = b + Q x`` one class at a time, the class with
+    the fewest predecessor x successor pairs first, which keeps the fill-in small) over the classes
+    that can reach a win. The win probabilities carry the dual number ``z = 1 + eps`` per iteration,
+    so that one elimination gives both ``h = P(win)`` (the value) and ``E[T 1_win]`` (the ``eps``
+    part, the derivative of the generating function ``E[z^T 1_win]`` at ``z = 1``).
+    """
+    import heapq
+
+    one = Fraction(1)
+    out: dict = {u: {} for u in transient}
+    pred: dict = {u: set() for u in transient}
+    rhs_win: dict = {}
+    rhs_trap: dict = {}
+    inside = set(transient)
+    for u in transient:
+        rhs_win[u] = (Fraction(wins[u], graph.members[u]),) * 2
+        rhs_trap[u] = Fraction(0)
+    for s, d, c in zip(graph.edge_src.tolist(), graph.edge_dst.tolist(), edge_orders):
+        if s not in inside:
+            continue
+        p = Fraction(c, graph.members[s])
+        if d in inside:
+            old = out[s].get(d, (0, 0))
+            out[s][d] = (old[0] + p, old[1] + p)
+            pred[d].add(s)
+        else:
+            rhs_trap[s] += p
+    heap = [(len(pred[u]) * len(out[u]), u) for u in transient if u != 0]
+    heapq.heapify(heap)
+    eliminated = set()
+    while heap:
+        cost, k = heapq.heappop(heap)
+        if k in eliminated:
+            continue
+        current = (len(pred[k]) - (k in pred[k])) * (len(out[k]) - (k in out[k]))
+        if current > cost:
+            heapq.heappush(heap, (current, k))
+            continue
+        eliminated.add(k)
+        loop = out[k].pop(k, (0, 0))
+        pred[k].discard(k)
+        a, b = one - loop[0], -loop[1]
+        scale = (one / a, -b / (a * a))  # 1 / (1 - loop) as a dual number
+        for i in pred[k]:
+            factor = _dual_mul(out[i].pop(k), scale)
+            for j, x in out[k].items():
+                y = _dual_mul(factor, x)
+                old = out[i].get(j)
+                out[i][j] = y if old is None else (old[0] + y[0], old[1] + y[1])
+                pred[j].add(i)
+            w = _dual_mul(factor, rhs_win[k])
+            rhs_win[i] = (rhs_win[i][0] + w[0], rhs_win[i][1] + w[1])
+            rhs_trap[i] += factor[0] * rhs_trap[k]
+            if i != 0:
+                heapq.heappush(heap, ((len(pred[i]) - (i in pred[i])) * (len(out[i]) - (i in out[i])), i))
+        for j in out[k]:
+            pred[j].discard(k)
+        del out[k], pred[k]
+    loop = out[0].get(0, (0, 0))
+    a, b = one - loop[0], -loop[1]
+    scale = (one / a, -b / (a * a))
+    p_win, m_start = _dual_mul(rhs_win[0], scale)
+    return p_win, rhs_trap[0] * scale[0], m_start
 
 
 def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphResult:
@@ -629,64 +677,17 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
         assert remainder == 0 and group % copies == 0, "the images of a poison set partition its orbits"
         poison_sets[set_orders] += copies
         poison_leftovers[set_orders] = min(poison_leftovers.get(set_orders, leftover_counts), leftover_counts)
-    # absorption, by strongly connected components, sinks first
-    h: list = [Fraction(0)] * classes  # P(win)
-    trapped: list = [Fraction(1)] * classes  # P(ending in a poison set)
-    m: list = [Fraction(0)] * classes  # E[iterations 1_win]
-    out_edges: list = [[] for _ in range(classes)]
-    for s, d, c in zip(src.tolist(), dst.tolist(), edge_orders):
-        out_edges[s].append((d, c))
-    label_list = labels.tolist()
-    members_of: dict = {}
-    for i in np.flatnonzero(can_win[:classes]).tolist():
-        members_of.setdefault(label_list[i], []).append(i)
-    for component in _condensation_order(labels, all_src, all_dst, components):
-        unknowns = members_of.get(component)
-        if not unknowns:
-            continue
-        inside_set = set(unknowns)
-        if len(unknowns) == 1:
-            (u,) = unknowns
-            size, stay, known_h, known_t, known_m = graph.members[u], 0, wins[u], 0, 0
-            for v, c in out_edges[u]:
-                if v == u:
-                    stay += c
-                else:
-                    known_h += c * h[v]
-                    known_t += c * trapped[v]
-                    known_m += c * m[v]
-            h[u] = Fraction(known_h) / (size - stay)
-            trapped[u] = Fraction(known_t) / (size - stay)
-            m[u] = (h[u] * size + known_m) / (size - stay)
-            continue
-        matrix, rhs = {}, {}
-        for u in unknowns:
-            size = graph.members[u]
-            inside, known = {}, [Fraction(wins[u], size), Fraction(0)]
-            for v, c in out_edges[u]:
-                p = Fraction(c, size)
-                if v in inside_set:
-                    inside[v] = inside.get(v, 0) + p
-                else:
-                    known[0] += p * h[v]
-                    known[1] += p * trapped[v]
-            matrix[u], rhs[u] = inside, known
-        solved = _solve(matrix, rhs, unknowns)
-        for u in unknowns:
-            h[u], trapped[u] = solved[u]
-        rhs_m = {}
-        for u in unknowns:
-            size = graph.members[u]
-            rhs_m[u] = [h[u] + sum(Fraction(c, size) * m[v] for v, c in out_edges[u] if v not in inside_set)]
-        solved_m = _solve(matrix, rhs_m, unknowns)
-        for u in unknowns:
-            m[u] = solved_m[u][0]
-    p_win, p_trapped = h[0], trapped[0]
+    # absorption: eliminate every class that can reach a win except the start class
+    transient = np.flatnonzero(can_win[:classes]).tolist()
+    if can_win[0]:
+        p_win, p_trapped, m_start = _absorb(graph, wins, edge_orders, can_win, transient)
+    else:
+        p_win, p_trapped, m_start = Fraction(0), Fraction(1), Fraction(0)
     assert p_win + p_trapped == 1, "every run ends won or trapped"
     unwinnable = sum(c for s, d, c in zip(src.tolist(), dst.tolist(), edge_orders) if s == 0 and not can_win[d])
     return HandGraphResult(
         deck=deck, variant=variant, orders=deck.orders, winning_orders=wins[0],
         unwinnable_orders=unwinnable, poison_sets=dict(poison_sets), poison_set_leftovers=poison_leftovers,
         p_win=p_win, p_trapped=p_trapped,
-        expected_iterations_given_win=(m[0] / p_win) if p_win else None,
+        expected_iterations_given_win=(m_start / p_win) if p_win else None,
         classes=classes, orders_played=graph.orders_played, seconds=time.perf_counter() - t0)
