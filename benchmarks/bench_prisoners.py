@@ -1,6 +1,7 @@
 """Prisoner's Patience speed: games per CPU-second of each policy, and best-play decks per second.
 
-    python benchmarks/bench_prisoners.py [--games 2000000] [--decks 20] [--node-budget 20000]
+    python benchmarks/bench_prisoners.py [--games 2000000] [--decks 20] [--node-budget N]
+                                         [--engine numba|python] [--ordering 0|1]
 
 One thread. The kernel figure times ``_simulate_chunk`` (shuffle + play, one policy, unpaired) after
 compilation; the solver figure runs ``estimate_best_play`` on random 52-card decks and reports the
@@ -33,17 +34,19 @@ def main(argv=None):
     parser.add_argument("--games", type=int, default=2_000_000)
     parser.add_argument("--decks", type=int, default=20)
     parser.add_argument("--node-budget", type=int, default=DEFAULT_NODE_BUDGET)
+    parser.add_argument("--engine", choices=["numba", "python"], default="numba")
+    parser.add_argument("--ordering", type=int, default=0)
     args = parser.parse_args(argv)
     deck = Deck(4, 13)
     report = {}
     for moves in ("published", "physical"):
         t0 = time.process_time()
         est = estimate_best_play(deck, Variant.make("prisoners", moves=moves), decks=args.decks, seed=7,
-                                 node_budget=args.node_budget)
+                                 node_budget=args.node_budget, engine=args.engine, ordering=args.ordering)
         cpu = time.process_time() - t0
         report[moves] = {
             "games_per_cpu_second": round(kernel_rate(deck, moves, args.games)),
-            "best_play": {"decks": est.decks, "won": est.won, "lost": est.lost, "undecided": est.undecided,
+            "best_play": {"engine": args.engine, "ordering": args.ordering, "decks": est.decks, "won": est.won, "lost": est.lost, "undecided": est.undecided,
                           "undecided_share": est.undecided / est.decks, "node_budget": est.node_budget,
                           "decks_per_cpu_second": est.decks / cpu, "nodes_per_cpu_second": est.nodes / cpu},
         }

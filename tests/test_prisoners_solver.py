@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact.prisoners_solver import (LOST, UNDECIDED, WON, best_play_distribution, estimate_best_play,
-                                    random_orders, rank_sequences, replay, solve)
+                                    make_searcher, random_orders, rank_sequences, replay, solve)
+from exact.prisoners_solver_kernel import ORDERINGS
 from sim import Deck, UsageError, Variant
 from sim.kernels.prisoners import play_orders
 from sim.rules.prisoners import apply_move, legal_moves
@@ -137,11 +138,7 @@ def test_cli_solve(cli_run):
 
 # --- the numba engine ------------------------------------------------------------------------------
 
-from exact.prisoners_solver import make_searcher  # noqa: E402
-from exact.prisoners_solver_kernel import ORDERINGS  # noqa: E402
-
-
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(data=st.data(), shape=st.sampled_from([(1, 5), (2, 4), (3, 3), (4, 3), (2, 7), (4, 5), (4, 13), (3, 20)]),
        variant=st.sampled_from(VARIANTS), node_budget=st.sampled_from([1, 7, 300, 4000]))
 def test_kernel_with_reference_ordering_equals_python_search(data, shape, variant, node_budget):
@@ -154,11 +151,11 @@ def test_kernel_with_reference_ordering_equals_python_search(data, shape, varian
 
 @pytest.mark.parametrize("ordering", ORDERINGS)
 @pytest.mark.parametrize("variant", VARIANTS, ids=str)
-@pytest.mark.parametrize("shape", [(1, 5), (2, 3), (3, 2), (1, 7), (2, 4)])
-def test_kernel_equals_brute_force_on_every_order(shape, variant, ordering):
+@pytest.mark.parametrize("shape", [(1, 5), (2, 3), (3, 2), (2, 4)])
+def test_kernel_equals_brute_force_on_spread_orders(shape, variant, ordering):
     deck = Deck(*shape)
     orders = list(itertools.permutations(deck.cards()))
-    for order in orders[:: max(1, len(orders) // 400)]:
+    for order in orders[:: max(1, len(orders) // 60)]:
         won = brute_force_fewest_piles(order, deck, variant) == 1
         result = solve(order, deck, variant, engine="numba", ordering=ordering)
         assert result.status == (WON if won else LOST), order
