@@ -8,7 +8,9 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from exact.hand_graph import analyse_deck, canonical_class, canonical_orders, group_size
+from exact.hand_graph import (
+    MAX_GRAPH_CARDS, analyse_deck, analyse_deck_reference, canonical_class, canonical_orders, explore_classes,
+    group_size)
 from sim import Deck, UsageError, Variant, simulate
 from sim.rules.hand import next_order, play_iteration
 from sim.stats import mean_and_se
@@ -123,3 +125,29 @@ def test_known_small_results():
 def test_large_decks_are_refused():
     with pytest.raises(UsageError):
         analyse_deck(Deck(4, 13))
+
+
+@pytest.mark.parametrize("shape", [(2, 4), (4, 2), (1, 7)])
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=str)
+def test_kernel_graph_equals_plain_python_graph(shape, variant):
+    # the numba path (canonical keys, stabiliser orbits, state elimination) against the old oracle
+    deck = Deck(*shape)
+    fast, slow = analyse_deck(deck, variant).to_dict(), analyse_deck_reference(deck, variant).to_dict()
+    for key in ("seconds", "orders_played"):
+        fast.pop(key), slow.pop(key)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=str)
+def test_real_classes_cover_every_order_once(variant):
+    # raw mode plays every member: from the start class the member counts add up to (S*R)!
+    deck = Deck(2, 3)
+    real = explore_classes(deck, variant, canonical=False)
+    assert real.members[0] == deck.orders
+    assert real.weight.tolist() == [1] * len(real.keys)
+    assert int(real.wins[0]) + int(real.edge_count[real.edge_src == 0].sum()) == deck.orders
+
+
+def test_whole_graph_limit_names_the_limit():
+    with pytest.raises(UsageError, match=f"at most {MAX_GRAPH_CARDS} cards"):
+        analyse_deck(Deck(1, MAX_GRAPH_CARDS + 1))
