@@ -19,6 +19,7 @@ from sim.deck import Deck
 from sim.errors import UsageError
 from sim.variant import Variant
 
+from .invariants import require
 from .limits import MAX_DP_CARDS, MAX_ENUMERATE_CARDS, choose_method
 from .parity import check_parity
 from .result import ExactResult
@@ -78,8 +79,8 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
                  "max_layer_states": stats.max_layer_states}
     seconds = time.perf_counter() - t0
     orders = math.factorial(deck.size)
-    assert sum(score_counts) == orders, "exact counts must add up to (S*R)!"
-    assert check_parity(score_counts, deck.size), "a score with the wrong parity: the parity theorem fails"
+    require(sum(score_counts) == orders, "exact counts must add up to (S*R)!")
+    require(check_parity(score_counts, deck.size), "a score with the wrong parity: the parity theorem fails")
     prov = provenance.collect(started=started, finished=provenance.now(), seconds=seconds, method=method,
                               **extra)
     return ExactResult(game=variant.game, deck=deck, variant=variant, method=method, orders=orders,

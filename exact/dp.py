@@ -62,6 +62,8 @@ from dataclasses import dataclass
 from sim.deck import Deck
 from sim.variant import Variant
 
+from .invariants import require
+
 DEAD = -1
 
 
@@ -264,7 +266,7 @@ def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,
     win_any = variant["win"] == "any"
     stats = stats if stats is not None else DPStats()
     key0, off0 = initial_key(deck)
-    assert off0 == 0
+    require(off0 == 0, "the initial key has offset 0")
     # value: [never_emptied_at_offset_0, counts by offset...]
     layer = {key0: [1, 1]}
     wins_absorbed = 0
@@ -284,8 +286,9 @@ def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,
                 before = len(new_row)
                 removed, removals = _settle(new_row, two_suit)
                 # parity invariant: each removal took 2 or 4 cards
-                assert removed % 2 == 0 and 2 * removals <= removed <= 4 * removals
-                assert len(new_row) == before - removed
+                require(removed % 2 == 0 and 2 * removals <= removed <= 4 * removals,
+                        "each removal takes 2 or 4 cards")
+                require(len(new_row) == before - removed, "the row lost the removed cards")
                 emptied = removals > 0 and not new_row
                 rest = undealt[:i] + undealt[i + 1:]
                 k2, cut = canonical_key(new_row, rest, ranks, two_suit=two_suit)
@@ -314,7 +317,7 @@ def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,
         stats.max_layer_states = max(stats.max_layer_states, len(layer))
         if progress is not None:
             progress(t + 1, n, len(layer))
-    assert list(layer) == [((), 0)], "after the last card only the empty state can remain"
+    require(list(layer) == [((), 0)], "after the last card only the empty state can remain")
     stats.states += 1
     stats.layer_states = tuple(layer_sizes)
     value = layer[((), 0)]

@@ -36,10 +36,14 @@ from fractions import Fraction
 
 import numpy as np
 
+from sim import provenance as _prov
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.kernels.hand import play_iterations
 from sim.variant import Variant
+
+from .invariants import require
+from .limits import MAX_GRAPH_CARDS
 
 #: Largest deck whose whole graph :func:`analyse_deck_reference` (plain Python) accepts: 9 cards take
 #: seconds, 2x5 did not finish in 15 minutes.
@@ -205,7 +209,7 @@ def build_class_graph(deck: Deck, variant: Variant, *, batch: int = 1 << 15) -> 
     graph.wins[start] = tally(list(canonical_orders(deck)), group_size(deck), counter)
     graph.transitions[start] = counter
     graph.members[start] = math.factorial(deck.size)
-    assert graph.wins[start] + sum(counter.values()) == deck.orders, "start counts must add up to (S*R)!"
+    require(graph.wins[start] + sum(counter.values()) == deck.orders, "start counts must add up to (S*R)!")
     queue = deque(k for k in counter if k not in graph.transitions)
     seen = set(queue) | {start}
     while queue:
@@ -247,7 +251,7 @@ def _solve(matrix: dict, rhs: dict, unknowns: list) -> dict:
     for i in range(size):
         pivot_row = rows[i]
         pivot = pivot_row[i]
-        assert pivot != 0, "singular system: a transient class cannot reach a win"
+        require(pivot != 0, "singular system: a transient class cannot reach a win")
         for j in list(pivot_row):
             pivot_row[j] /= pivot
         values[i] = [x / pivot for x in values[i]]
@@ -296,11 +300,9 @@ class HandGraphResult:
     classes: int  #: canonical classes explored
     orders_played: int  #: iterations played to build the graph
     seconds: float
+    #: versions, git commit, times, method (what the results store saves beside the result)
+    provenance: dict = field(default_factory=dict, compare=False)
     kind = "hand-graph"
-
-    @property
-    def provenance(self) -> dict:
-        return {"method": "class graph, suit and rank relabelling", "seconds": self.seconds}
 
     def to_dict(self) -> dict:
         def frac(x):
@@ -314,6 +316,10 @@ class HandGraphResult:
                 "p_win": frac(self.p_win), "p_trapped": frac(self.p_trapped),
                 "expected_iterations_given_win": frac(self.expected_iterations_given_win),
                 "classes": self.classes, "orders_played": self.orders_played, "seconds": self.seconds}
+
+
+def _provenance(started: str, t0: float, method: str) -> dict:
+    return _prov.collect(started=started, finished=_prov.now(), seconds=time.perf_counter() - t0, method=method)
 
 
 def _real_closure(key, deck: Deck, variant: Variant, ordered: bool):
@@ -363,7 +369,7 @@ def analyse_deck_reference(deck: Deck, variant: Variant | str | None = None) -> 
 
     variant = _check(deck, variant, limit=REFERENCE_MAX_CARDS)
     ordered = variant["reshuffle"] == "off"
-    t0 = time.perf_counter()
+    started, t0 = _prov.now(), time.perf_counter()
     graph = build_class_graph(deck, variant)
     nxg = graph.networkx()
     attracting = [c for c in nx.attracting_components(nxg) if WIN not in c]
@@ -376,7 +382,7 @@ def analyse_deck_reference(deck: Deck, variant: Variant | str | None = None) -> 
     for component in attracting:
         key = min(component, key=repr)
         states, classes = _real_closure(key, deck, variant, ordered)
-        assert states is not None, "a poison class reached a win"
+        require(states is not None, "a poison class reached a win")
         some_state = next(iter(states))
         stabiliser = sum(tuple(g[c] for c in some_state) in states for g in images)
         poison_sets[len(states)] += len(images) // stabiliser
@@ -422,21 +428,20 @@ def analyse_deck_reference(deck: Deck, variant: Variant | str | None = None) -> 
             m[key] = solved_m[key][0]
     start = graph.start
     p_win, p_trapped = h[start], trapped[start]
-    assert p_win + p_trapped == 1, "every run ends won or trapped"
+    require(p_win + p_trapped == 1, "every run ends won or trapped")
     unwinnable = sum(count for key, count in graph.transitions[start].items() if key not in can_win)
-    assert graph.wins[start] + sum(graph.transitions[start].values()) == deck.orders
+    require(graph.wins[start] + sum(graph.transitions[start].values()) == deck.orders,
+            "start counts must add up to (S*R)!")
     return HandGraphResult(
         deck=deck, variant=variant, orders=deck.orders, winning_orders=graph.wins[start],
         unwinnable_orders=unwinnable, poison_sets=dict(poison_sets), poison_set_leftovers=poison_leftovers,
         p_win=p_win, p_trapped=p_trapped,
         expected_iterations_given_win=(m[start] / p_win) if p_win else None,
-        classes=len(graph.transitions), orders_played=graph.orders_played, seconds=time.perf_counter() - t0)
+        classes=len(graph.transitions), orders_played=graph.orders_played, seconds=time.perf_counter() - t0,
+        provenance=_provenance(started, t0, "plain-Python class graph, suit and rank relabelling"))
 
 
-#: Largest deck whose whole graph :func:`analyse_deck` accepts (measured with
-#: ``benchmarks/bench_hand.py``: 10-card decks take about 2 s; 12-card decks are explored in under 10 s
-#: (3x4: 268,807 classes), but the exact rational elimination of 2x6 did not finish in 6 minutes).
-MAX_GRAPH_CARDS = 10
+#: :data:`exact.limits.MAX_GRAPH_CARDS` (imported above) is the largest deck :func:`analyse_deck` accepts.
 #: Members played per kernel call while exploring classes (bounds the batch's memory).
 BATCH_MEMBERS = 1 << 21
 
@@ -628,7 +633,7 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
 
     variant = _check(deck, variant, limit=MAX_GRAPH_CARDS)
     ordered = variant["reshuffle"] == "off"
-    t0 = time.perf_counter()
+    started, t0 = _prov.now(), time.perf_counter()
     graph = explore_classes(deck, variant)
     classes = len(graph.keys)
     weight = graph.weight.astype(object)
@@ -639,8 +644,8 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
     totals = list(wins)
     for s, c in zip(src.tolist(), edge_orders):
         totals[s] += c
-    assert totals == graph.members, "every member of a class wins or moves to a class"
-    assert graph.members[0] == deck.orders, "start counts must add up to (S*R)!"
+    require(totals == graph.members, "every member of a class wins or moves to a class")
+    require(graph.members[0] == deck.orders, "start counts must add up to (S*R)!")
     # strongly connected components, with a node ``classes`` for the win
     win_node = classes
     has_win = np.flatnonzero(graph.wins > 0)
@@ -671,11 +676,11 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
                                      for i, copies in zip(ids, real_classes) for _ in range(copies))
         else:
             real = explore_classes(deck, variant, canonical=False, start_key=int(graph.keys[ids[0]]))
-            assert not real.wins.any(), "a poison class reached a win"
+            require(not real.wins.any(), "a poison class reached a win")
             set_orders = sum(real.members)
             leftover_counts = sorted(_leftovers_of_key(k, deck, ordered) for k in real.keys.tolist())
         copies, remainder = divmod(orbit_orders, set_orders)
-        assert remainder == 0 and group % copies == 0, "the images of a poison set partition its orbits"
+        require(remainder == 0 and group % copies == 0, "the images of a poison set partition its orbits")
         poison_sets[set_orders] += copies
         poison_leftovers[set_orders] = min(poison_leftovers.get(set_orders, leftover_counts), leftover_counts)
     # absorption: eliminate every class that can reach a win except the start class
@@ -684,11 +689,12 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
         p_win, p_trapped, m_start = _absorb(graph, wins, edge_orders, can_win, transient)
     else:
         p_win, p_trapped, m_start = Fraction(0), Fraction(1), Fraction(0)
-    assert p_win + p_trapped == 1, "every run ends won or trapped"
+    require(p_win + p_trapped == 1, "every run ends won or trapped")
     unwinnable = sum(c for s, d, c in zip(src.tolist(), dst.tolist(), edge_orders) if s == 0 and not can_win[d])
     return HandGraphResult(
         deck=deck, variant=variant, orders=deck.orders, winning_orders=wins[0],
         unwinnable_orders=unwinnable, poison_sets=dict(poison_sets), poison_set_leftovers=poison_leftovers,
         p_win=p_win, p_trapped=p_trapped,
         expected_iterations_given_win=(m_start / p_win) if p_win else None,
-        classes=classes, orders_played=graph.orders_played, seconds=time.perf_counter() - t0)
+        classes=classes, orders_played=graph.orders_played, seconds=time.perf_counter() - t0,
+        provenance=_provenance(started, t0, "class graph (numba kernels), suit and rank relabelling"))

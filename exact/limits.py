@@ -43,3 +43,28 @@ def choose_method(deck: Deck, method: str) -> str:
             f"for this shape (enumerate: {MAX_ENUMERATE_CARDS}; dp: {MAX_DP_CARDS} with at most 2 suits or "
             f"ranks, else {MAX_DP_CARDS_WIDE}); use `solitaire simulate` for an estimate")
     return method
+
+#: Largest deck whose whole Hand Solitaire deck-order graph :func:`exact.hand_graph.analyse_deck`
+#: accepts (``solitaire poison --all``). The time depends on the variant far more than on the card
+#: count: with ``step7=off`` the 2x5 graph took 39 s (the rotation phase ends most runs early, so
+#: without it far more classes are reachable), and 12-card decks are explored in under 10 s (3x4:
+#: 268,807 classes) but the exact rational elimination of 2x6 did not finish in 6 minutes.
+#: ``benchmarks/bench_hand.py`` prints the time and peak memory of the largest graphs.
+MAX_GRAPH_CARDS = 10
+
+#: Prisoner's Patience best play (:mod:`exact.prisoners_solver`): nodes (rows expanded) before a
+#: search gives up as "undecided": about half a CPU-second per 52-card deck with the numba engine
+#: (the Python reference expands ~25-30 thousand nodes per second).
+DEFAULT_NODE_BUDGET = 500_000
+
+
+def check_decks(decks) -> int:
+    """``decks`` (random start decks to decide, as in ``--decks``) as a positive int, or a one-line
+    :class:`UsageError` that names decks (not games)."""
+    import numbers
+
+    if isinstance(decks, bool) or not isinstance(decks, numbers.Integral):
+        raise UsageError(f"decks must be a positive integer, got {decks!r}")
+    if decks < 1:
+        raise UsageError(f"decks must be at least 1, got {decks}")
+    return int(decks)

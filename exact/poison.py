@@ -31,11 +31,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from exact.hand_graph import START, _members, _successor_keys
+from exact.invariants import require
+from exact.limits import check_decks
 from sim import provenance, rng
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.kernels.hand import DEFAULT_CAP, check_cap, run_decks
-from sim.montecarlo import check_games, check_seed
+from sim.montecarlo import check_seed
 from sim.rules.hand import play_iteration, play_run, replay
 from sim.stats import bracket_interval
 from sim.variant import Variant
@@ -221,7 +223,7 @@ def classify_runs(deck: Deck | None = None, variant: Variant | str | None = None
         Variant.parse(variant) if isinstance(variant, str) else variant)
     if variant.game != "hand":
         raise UsageError(f"poison sets are a Hand Solitaire notion, not {variant.game}'s")
-    decks, seed, cap = check_games(decks), check_seed(seed), check_cap(cap)
+    decks, seed, cap = check_decks(decks), check_seed(seed), check_cap(cap)
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise UsageError(f"budget must be a positive integer (deck orders per decision), got {budget!r}")
     started = provenance.now()
@@ -244,7 +246,8 @@ def classify_runs(deck: Deck | None = None, variant: Variant | str | None = None
             if decision.status == "win-reachable":
                 reachable += 1
                 if len(witnesses) < 5:
-                    assert play_iteration(replay(final, decision.witness, deck, variant), deck, variant).won
+                    require(play_iteration(replay(final, decision.witness, deck, variant), deck, variant).won,
+                            "a witness replays to a win")
                     witnesses.append((final, decision.witness))
                 continue
             if decision.status == "undecided":

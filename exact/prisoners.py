@@ -39,6 +39,7 @@ from sim.errors import UsageError
 from sim.rules.prisoners import adjacent_ranks
 from sim.variant import Variant
 
+from .invariants import require
 from .result import ExactResult
 
 #: Largest deck played order by order (10! = 3,628,800 orders).
@@ -74,7 +75,7 @@ class PrisonersExactResult(ExactResult):
 def make_result(deck: Deck, variant: Variant, method: str, score_counts, extra: dict) -> PrisonersExactResult:
     """The result record; asserts that the counts sum to ``(S*R)!``."""
     score_counts = tuple(int(c) for c in score_counts)
-    assert sum(score_counts) == deck.orders, "counts must sum to (S*R)!"
+    require(sum(score_counts) == deck.orders, "counts must sum to (S*R)!")
     return PrisonersExactResult(game="prisoners", deck=deck, variant=variant, method=method,
                                 orders=deck.orders, score_counts=score_counts,
                                 wins=score_counts[1] if len(score_counts) > 1 else 0,
@@ -226,4 +227,4 @@ def p_win(deck: Deck, variant: Variant | str | None = None, *, method: str = "au
     return exact_distribution(deck, variant, method=method).p_win
 
 
-assert math.factorial(MAX_ENUMERATE_CARDS) < 2**63
+require(math.factorial(MAX_ENUMERATE_CARDS) < 2**63, "enumerated counts fit in int64")

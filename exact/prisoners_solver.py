@@ -60,9 +60,8 @@ from sim.errors import UsageError
 from sim.rules.prisoners import DISTANCES, adjacent_ranks, apply_move, legal_moves
 from sim.variant import Variant
 
-#: Nodes (rows expanded) before a search gives up as "undecided": about half a CPU-second per deck
-#: with the numba engine (the Python reference expands ~25-30 thousand nodes per second).
-DEFAULT_NODE_BUDGET = 500_000
+from .limits import DEFAULT_NODE_BUDGET  # noqa: F401  (re-exported: nodes before 'undecided')
+
 
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
 
@@ -367,11 +366,13 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
     """
     import time
 
-    from sim.montecarlo import check_games, check_seed
+    from sim.montecarlo import check_seed
     from sim.stats import bracket_interval
 
+    from .limits import check_decks
+
     variant = _check_variant(variant)
-    decks, seed = check_games(decks), check_seed(seed)
+    decks, seed = check_decks(decks), check_seed(seed)
     node_budget = _check_budget(node_budget)
     searcher = make_searcher(deck, variant, engine=engine, ordering=ordering)
     counts = {WON: 0, LOST: 0, UNDECIDED: 0}
