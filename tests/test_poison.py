@@ -78,6 +78,54 @@ def test_cli_poison_all_json(cli_run):
                 "poison_sets", "p_win", "p_trapped", "expected_iterations_given_win"):
         assert key in data
     assert data["orders"] == 720 and data["p_win"] == "16/67" and data["p_trapped"] == "51/67"
+    # the runs' leftover table ({size: {"k1,k2": runs}}) is not overwritten by the graph's ({size: list})
+    assert data["trapped"] > 0 and data["poison_set_sizes"]
+    assert data["poison_set_leftovers"].keys() == data["poison_set_sizes"].keys()
+    for size, made_of in data["poison_set_leftovers"].items():
+        assert isinstance(made_of, dict) and sum(made_of.values()) == data["poison_set_sizes"][size]
+    graph = analyse_deck(Deck(3, 2), Variant.make("hand")).to_dict()
+    assert data["poison_set_leftovers_exact"] == graph["poison_set_leftovers"]
+    assert all(isinstance(v, list) for v in data["poison_set_leftovers_exact"].values())
+
+
+def test_cli_poison_all_alone_skips_the_random_decks(cli_run):
+    code, out, err = cli_run("poison", "--suits", "3", "--ranks", "2", "--all", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["decks"] == 0
+    assert all(data[key] is None for key in ("trapped", "poison_set_sizes", "poison_set_leftovers",
+                                              "unwinnable", "undecided"))
+    assert data["p_win"] == "16/67" and data["poison_sets"] and data["poison_set_leftovers_exact"]
+
+
+def test_cli_poison_out_stores_the_runs_and_the_whole_graph(cli_run, tmp_path):
+    from sim.store import ResultsStore
+
+    path = tmp_path / "store.h5"
+    code, out, err = cli_run("poison", "--suits", "3", "--ranks", "2", "--decks", "50", "--seed", "2",
+                             "--cap", "40", "--all", "--out", str(path), "--json")
+    assert code == 0, err
+    store = ResultsStore(path)
+    (runs_name,) = store.names(kind="poison")
+    (graph_name,) = store.names(kind="hand-graph")
+    graph = store.load(graph_name)
+    assert graph["p_win"] == "16/67" and graph["orders"] == 720
+    assert graph["poison_sets"] == json.loads(out)["poison_sets"]
+    assert {"git_commit", "started", "finished", "method"} <= graph["provenance"].keys()
+    assert store.load(runs_name)["decks"] == 50
+
+
+def test_cli_poison_help_names_the_whole_graph_limit(cli_run):
+    from exact.limits import MAX_GRAPH_CARDS
+
+    code, out, err = cli_run("poison", "--help")
+    assert code == 0
+    assert f"at most {MAX_GRAPH_CARDS} cards" in " ".join(out.split())
+
+
+def test_cli_poison_zero_decks_names_decks(cli_run):
+    code, out, err = cli_run("poison", "--decks", "0")
+    assert code == 2 and out == "" and "decks must be at least 1" in err
 
 
 @pytest.mark.parametrize("args", [["--suits", "4", "--all"], ["--budget", "0"], ["--decks", "0"],

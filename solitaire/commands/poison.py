@@ -3,8 +3,19 @@ from __future__ import annotations
 
 import click
 
+from exact.limits import MAX_GRAPH_CARDS
+
 from ..options import (deck_options, emit_json, json_option, make_deck_variant,
                        open_store, seed_option, variant_option)
+
+#: Random start decks classified when --decks is not given (and --all is not either).
+DEFAULT_DECKS = 100_000
+#: Keys of the whole-graph result (``--all``) copied into the JSON object. The graph's leftover
+#: lists go under ``poison_set_leftovers_exact``: ``poison_set_leftovers`` is the runs' table.
+GRAPH_KEYS = ("orders", "winning_orders", "unwinnable_orders", "poison_sets", "p_win", "p_trapped",
+              "expected_iterations_given_win", "classes")
+#: The runs' keys of SPEC section 6, null when the random decks were not classified (--all alone).
+RUN_KEYS = ("trapped", "poison_set_sizes", "poison_set_leftovers", "unwinnable", "undecided")
 
 
 @click.command("poison")
@@ -12,17 +23,20 @@ from ..options import (deck_options, emit_json, json_option, make_deck_variant,
               help="Poison sets are a Hand Solitaire notion.")
 @deck_options
 @variant_option
-@click.option("--decks", type=int, default=100_000, show_default=True,
-              help="Random start decks, one run each.")
+@click.option("--decks", type=int, default=None,
+              help=f"Random start decks, one run each [default: {DEFAULT_DECKS:,}; with --all: none, "
+                   "unless --decks is given].")
 @seed_option
 @click.option("--cap", type=int, default=1000, show_default=True,
               help="Iterations after which a run is decided by exploring what it can reach.")
 @click.option("--budget", type=int, default=200_000, show_default=True,
               help="Deck orders played at most to decide one run (beyond it: undecided).")
 @click.option("--all", "whole_deck", is_flag=True,
-              help="Also analyse the whole deck-order graph exactly (small decks, at most 9 cards).")
+              help=f"Analyse the whole deck-order graph exactly (small decks, at most {MAX_GRAPH_CARDS} "
+                   "cards) instead of random decks; give --decks as well to classify random decks too.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Results store to save the run classification to (`solitaire report` shows it).")
+              help="Results store to save the results to: the run classification and, with --all, the "
+                   "whole-graph result (`solitaire report` shows them).")
 @json_option
 def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole_deck, out, as_json):
     """Decide the runs that reach the iteration cap, and count poison sets.
@@ -36,37 +50,44 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
 
     With --all, the whole graph of every deck order: the poison sets, the unwinnable orders, and
     from a uniformly random order the exact probabilities of a win and of ending trapped, and the
-    expected number of iterations of a won run, as fractions.
+    expected number of iterations of a won run, as fractions. The random decks are then not
+    classified unless --decks is given (the exact answer makes them redundant, and they are slow);
+    the JSON object then has "decks": 0 and null run counts.
     """
     from exact.hand_graph import analyse_deck
+    from exact.limits import check_decks
     from exact.poison import classify_runs
 
     deck, variant = make_deck_variant(game, suits, ranks, variants)
-    graph = analyse_deck(deck, variant) if whole_deck else None  # refuses large decks before any work
-    store = open_store(out)
-    result = classify_runs(deck, variant, decks=decks, seed=seed, cap=cap, budget=budget)
+    if decks is not None:
+        check_decks(decks)
+    elif not whole_deck:
+        decks = DEFAULT_DECKS
+    store = open_store(out)  # a bad store is refused before any work
+    graph = analyse_deck(deck, variant) if whole_deck else None  # refuses large decks at once
+    result = None
+    if decks is not None:
+        result = classify_runs(deck, variant, decks=decks, seed=seed, cap=cap, budget=budget)
     if store is not None:
-        store.save(result)
-    out = result.to_dict()
+        for saved in (result, graph):
+            if saved is not None:
+                store.save(saved)
+    if result is not None:
+        record = result.to_dict()
+    else:
+        record = {"game": "hand", "suits": deck.suits, "ranks": deck.ranks, "variant": str(variant), "decks": 0,
+               **dict.fromkeys(RUN_KEYS)}
     if graph is not None:
         exact = graph.to_dict()
-        out.update({key: exact[key] for key in ("orders", "winning_orders", "unwinnable_orders", "poison_sets",
-                                                "poison_set_leftovers", "p_win", "p_trapped",
-                                                "expected_iterations_given_win", "classes")})
+        record.update({key: exact[key] for key in GRAPH_KEYS})
+        record["poison_set_leftovers_exact"] = exact["poison_set_leftovers"]
     if as_json:
-        emit_json(out)
+        emit_json(record)
         return
-    low, high = result.to_dict()["ci95_trapped"]
-    click.echo(f"{variant}  deck {deck}  seed {result.seed}  cap {cap}  budget {budget:,}")
-    click.echo(f"decks {result.decks:,}: won {result.won:,}, trapped {result.trapped:,} "
-               f"({result.trapped / result.decks:.4%}, 95% bracket [{low:.4%}, {high:.4%}]), "
-               f"win still reachable {result.win_reachable:,}, undecided {result.undecided:,}")
-    for size, runs in sorted(result.poison_set_sizes.items()):
-        made = ", ".join(f"{k} x{v}" for k, v in sorted(result.poison_set_leftovers[size].items()))
-        click.echo(f"  poison set of {size} deck orders: {runs} runs (leftovers per class: {made})")
-    ulow, uhigh = out["ci95_unwinnable"]
-    click.echo(f"unwinnable start decks: {result.unwinnable:,} ({result.unwinnable / result.decks:.4%}, "
-               f"95% bracket [{ulow:.4%}, {uhigh:.4%}]), undecided {result.unwinnable_undecided:,}")
+    if result is not None:
+        _echo_runs(result, record, variant, deck, cap, budget)
+    else:
+        click.echo(f"{variant}  deck {deck}  (random decks not classified: give --decks for that)")
     if graph is not None:
         click.echo(f"whole deck: {graph.orders:,} orders, {graph.classes:,} classes (up to relabelling)")
         click.echo(f"  unwinnable orders {graph.unwinnable_orders:,}; poison sets "
@@ -75,3 +96,17 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
                    f"E[iterations | win] {exact['expected_iterations_given_win']}"
                    + (f" = {float(graph.expected_iterations_given_win):.4f}" if graph.expected_iterations_given_win
                       else ""))
+
+
+def _echo_runs(result, record: dict, variant, deck, cap: int, budget: int) -> None:
+    low, high = record["ci95_trapped"]
+    click.echo(f"{variant}  deck {deck}  seed {result.seed}  cap {cap}  budget {budget:,}")
+    click.echo(f"decks {result.decks:,}: won {result.won:,}, trapped {result.trapped:,} "
+               f"({result.trapped / result.decks:.4%}, 95% bracket [{low:.4%}, {high:.4%}]), "
+               f"win still reachable {result.win_reachable:,}, undecided {result.undecided:,}")
+    for size, runs in sorted(result.poison_set_sizes.items()):
+        made = ", ".join(f"{k} x{v}" for k, v in sorted(result.poison_set_leftovers[size].items()))
+        click.echo(f"  poison set of {size} deck orders: {runs} runs (leftovers per class: {made})")
+    ulow, uhigh = record["ci95_unwinnable"]
+    click.echo(f"unwinnable start decks: {result.unwinnable:,} ({result.unwinnable / result.decks:.4%}, "
+               f"95% bracket [{ulow:.4%}, {uhigh:.4%}]), undecided {result.unwinnable_undecided:,}")
