@@ -19,8 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,10 +46,22 @@ for _ in range(repeats):
 
 
 def run_peer(path: Path, games: int, suits: int, ranks: int, repeats: int) -> dict:
-    """Best CPU and wall seconds of the peer on one thread (its JIT warm-up excluded)."""
-    env = dict(os.environ, NUMBA_NUM_THREADS="1")
-    proc = subprocess.run([sys.executable, "-c", _PEER_CHILD, str(path), str(games), str(suits),
-                           str(ranks), str(repeats)], env=env, capture_output=True, text=True, check=True)
+    """Best CPU and wall seconds of the peer on one thread (its JIT warm-up excluded).
+
+    The peer's kernels use ``cache=True``. Left alone, numba writes its cache beside the peer (a
+    shared, read-only reference) and a second run, loading that cache into a module with no importable
+    name, fails with ``No module named '<dynamic>'``. So each child gets its own fresh cache folder,
+    removed afterwards, and writes no bytecode; the JIT warm-up call still compiles before timing.
+    """
+    cache_dir = tempfile.mkdtemp(prefix="bench-peer-numba-")
+    env = dict(os.environ, NUMBA_NUM_THREADS="1", NUMBA_CACHE_DIR=cache_dir,
+               PYTHONDONTWRITEBYTECODE="1")
+    try:
+        proc = subprocess.run([sys.executable, "-c", _PEER_CHILD, str(path), str(games), str(suits),
+                               str(ranks), str(repeats)], env=env, capture_output=True, text=True,
+                              check=True)
+    finally:
+        shutil.rmtree(cache_dir, ignore_errors=True)
     runs = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     return {"cpu": min(r["cpu"] for r in runs), "wall": min(r["wall"] for r in runs),
             "p_win": runs[0]["wins"] / games, "mean_score": runs[0]["mean"]}
