@@ -4,7 +4,9 @@ Each cell is one of:
 
 * ``theorem``: S and R both odd with ``win=end``: every removal takes 2 or 4 cards, so the score
   has the parity of S*R and can never be 0 (``p_win`` = 0 exactly, no computation needed);
-* ``exact``: computed by :func:`exact.exact_distribution` (decks up to ``exact_max_cards``);
+* ``exact``: computed by the game's exact engine (One-Handed: :func:`exact.exact_distribution`;
+  Prisoner's Patience: :func:`exact.prisoners.exact_distribution`) when the deck has at most
+  ``min(exact_max_cards, engine limit for its shape)`` cards (:func:`exact_limit`);
 * ``simulated``: a Monte Carlo estimate with its 95% interval; the cell's seed depends only on the
   sweep's seed and the deck, so a cell does not change when the grid around it does.
 """
@@ -86,6 +88,24 @@ def parity_forbids_win(deck: Deck, variant: Variant) -> bool:
             and deck.suits % 2 == 1 and deck.ranks % 2 == 1)
 
 
+def exact_limit(deck: Deck, variant: Variant) -> int:
+    """The most cards the exact engine of ``variant``'s game handles for ``deck``'s shape (0: no engine)."""
+    if variant.game == "one-handed":
+        from exact.limits import dp_limit
+
+        return dp_limit(deck)
+    if variant.game == "prisoners":
+        from exact.prisoners import MAX_DP_CARDS
+
+        return MAX_DP_CARDS
+    return 0
+
+
+def is_exact_cell(deck: Deck, variant: Variant, exact_max_cards: int) -> bool:
+    """Whether a cell is computed exactly: ``deck.size <= min(exact_max_cards, exact_limit(deck, variant))``."""
+    return deck.size <= min(exact_max_cards, exact_limit(deck, variant))
+
+
 def sweep(suits, ranks, *, variant: Variant | None = None, games: int = 1_000_000, seed: int = 0,
           exact_max_cards: int = 12, workers: int | None = None, progress: bool | None = None,
           exact_source=None, simulate_cell=None) -> SweepResult:
@@ -106,9 +126,9 @@ def sweep(suits, ranks, *, variant: Variant | None = None, games: int = 1_000_00
     for deck in tqdm(grid, desc="sweep", unit="deck", delay=3, disable=progress is False, leave=False):
         if parity_forbids_win(deck, variant):
             cells.append(SweepCell(deck.suits, deck.ranks, "theorem", 0.0, (0.0, 0.0), Fraction(0)))
-        elif deck.size <= exact_max_cards:
+        elif is_exact_cell(deck, variant, exact_max_cards):
             if exact_source is None:
-                from exact import exact_distribution as exact_source
+                from .validate import exact_for as exact_source
             result = exact_source(deck, variant)
             p = result.p_win
             cells.append(SweepCell(deck.suits, deck.ranks, "exact", float(p), (float(p), float(p)), p))
@@ -127,7 +147,7 @@ def format_grid(result: SweepResult) -> str:
     ranks = sorted({c.ranks for c in result.cells})
     mark = {"exact": "=", "theorem": "#", "simulated": " "}
     lines = [f"p_win (%) of {result.variant}; '=' exact, '#' zero by the parity theorem, others simulated "
-             f"({result.games:,} games each, 95% CI half-width in brackets)"]
+             f"({result.games:,} games each, seed {result.seed}, 95% CI half-width in brackets)"]
     lines.append("S\\R  " + "".join(f"{r:>17}" for r in ranks))
     for s in suits:
         row = f"{s:>3}  "

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ..options import (emit_json, game_option, json_option, open_store,
-                       seed_option, variant_option, workers_option)
+                       variant_option, workers_option)
 
 
 @click.command("sweep")
@@ -15,8 +15,10 @@ from ..options import (emit_json, game_option, json_option, open_store,
 @click.option("--games", type=click.IntRange(min=1), default=1_000_000, show_default=True,
               help="Games per simulated cell (the published sweep used 10000000).")
 @click.option("--exact-max-cards", type=click.IntRange(0, 20), default=12, show_default=True,
-              help="Cells with at most this many cards are computed exactly.")
-@seed_option
+              help="Cells with at most this many cards are computed exactly, within the exact engine's limit for "
+                   "the deck's shape (larger cells are simulated).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the sweep (printed with the grid); each simulated cell's seed is derived from it and the deck.")
 @workers_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store: each simulated cell is stored there as it finishes (an interrupted sweep "
@@ -42,7 +44,7 @@ def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards
             return simulate(deck, variant, games=games, seed=seed, workers=workers, progress=False, out=store,
                             reuse=True)
 
-    result = sweep(suits, ranks, variant=variant, games=games, seed=seed if seed is not None else 0,
+    result = sweep(suits, ranks, variant=variant, games=games, seed=seed,
                    exact_max_cards=exact_max_cards, workers=workers, simulate_cell=simulate_cell)
     if store is not None:
         store.save(result)
