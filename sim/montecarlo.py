@@ -43,6 +43,18 @@ RUNNERS: dict[str, str] = {
 }
 
 
+#: game name -> engine version: part of a run's identity, so a checkpoint or stored run made by an
+#: incompatible engine is never resumed or served. Bump a game's number whenever its kernel's counts
+#: for a given seed and chunk plan change (a rule fix, another way of drawing the shuffle, a new
+#: stream layout); changes that keep every count identical (speed, refactoring) keep it. Runs recorded
+#: before this field existed are version 1 (see :data:`sim.store.IMPLICIT_ENGINE_VERSION`).
+ENGINE_VERSIONS: dict[str, int] = {
+    "one-handed": 1,
+    "hand": 1,
+    "prisoners": 1,
+}
+
+
 def load_runner(deck: Deck, variant: Variant, options: dict | None = None) -> ChunkRunner:
     """The chunk runner of ``variant.game`` for this deck, variant and game options."""
     import importlib
@@ -283,10 +295,12 @@ def _progress_bar(total: int, progress, initial: int = 0):
 
 
 def run_identity(deck: Deck, variant: Variant, *, seed, games: int, chunk_games: int, options: dict) -> dict:
-    """What makes two runs the same run, for resumption: every input the counts depend on."""
+    """What makes two runs the same run, for resumption and reuse: every input the counts depend on,
+    including the game's engine version (:data:`ENGINE_VERSIONS`)."""
     return {"game": variant.game, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks,
             "seed": seed, "games": games, "chunk_games": chunk_games, "options": options,
-            "package_version": provenance.package_version()}
+            "package_version": provenance.package_version(),
+            "engine_version": ENGINE_VERSIONS.get(variant.game, 1)}
 
 
 def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, games: int = 1_000_000,
@@ -313,7 +327,7 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
     out : path of a results store (:class:`sim.store.ResultsStore`) or a store; when given, the run
         checkpoints its finished chunks there and stores its result at the end
     resume : with ``out``: continue the unfinished run with the same identity (game, variant, deck,
-        seed, games, chunk_games, options, package version) instead of starting again; ``False``
+        seed, games, chunk_games, options, package and engine versions) instead of starting again; ``False``
         discards that run's checkpoint
     reuse : with ``out``: if the store already holds a finished run with this identity (seed given),
         return it instead of playing again (how a sweep skips finished cells)

@@ -187,3 +187,80 @@ def test_same_command_after_a_finished_run_shows_it_from_the_store(cli_run, tmp_
     code, replayed, _ = cli_run(*args, "--no-resume")
     assert json.loads(replayed)["score_counts"] == json.loads(first)["score_counts"]
     assert len(ResultsStore(path).list()) == 2
+
+
+# --- engine versions: a run from an incompatible engine is never resumed or served ---------------
+
+def _legacy_identity(monkeypatch):
+    """Make runs record identities as before ``engine_version`` existed (no such field)."""
+    real = montecarlo.run_identity
+
+    def run_identity(*args, **kwargs):
+        identity = real(*args, **kwargs)
+        del identity["engine_version"]
+        return identity
+    monkeypatch.setattr(montecarlo, "run_identity", run_identity)
+
+
+def test_other_engine_version_checkpoint_is_not_resumed(tmp_path, stop_after, monkeypatch):
+    store = ResultsStore(tmp_path / "s.h5")
+    stop_after(5)
+    with pytest.raises(KeyboardInterrupt):
+        simulate(Deck(4, 5), seed=8, workers=1, out=store, checkpoint_seconds=3600, **RUN)
+    monkeypatch.undo()
+    monkeypatch.setitem(montecarlo.ENGINE_VERSIONS, "one-handed", 2)
+    played, messages = stop_after(100), []
+    fresh = simulate(Deck(4, 5), seed=8, workers=1, out=store, notify=messages.append, **RUN)
+    assert len(played) == 12 and not any("resuming" in m for m in messages)
+    assert counts(fresh) == counts(simulate(Deck(4, 5), seed=8, workers=1, **RUN))
+    # the version-1 checkpoint is left alone (not ours to discard), and a seedless run does not pick it up
+    [old] = store.checkpoints()
+    assert "engine_version" not in old or old["engine_version"] == 1
+    assert simulate(Deck(4, 5), workers=1, out=store, **RUN).seed != 8
+
+
+def test_other_engine_version_stored_run_is_not_served(tmp_path, stop_after, monkeypatch):
+    store = ResultsStore(tmp_path / "s.h5")
+    first = simulate(Deck(4, 5), seed=9, workers=1, out=store, **RUN)
+    monkeypatch.setitem(montecarlo.ENGINE_VERSIONS, "one-handed", 2)
+    played = stop_after(100)
+    again = simulate(Deck(4, 5), seed=9, workers=1, out=store, reuse=True, **RUN)
+    assert len(played) == 12 and len(store.list()) == 2
+    assert again.provenance["stored_as"] != first.provenance["stored_as"]
+
+
+def test_records_without_engine_version_are_version_1(tmp_path, stop_after, monkeypatch):
+    """Checkpoints and results written before the field existed still resume and are still found."""
+    store = ResultsStore(tmp_path / "s.h5")
+    _legacy_identity(monkeypatch)
+    finished = simulate(Deck(4, 5), seed=7, workers=1, out=store, **RUN)
+    stop_after(5)
+    with pytest.raises(KeyboardInterrupt):
+        simulate(Deck(4, 5), seed=4, workers=1, out=store, checkpoint_seconds=3600, **RUN)
+    monkeypatch.undo()
+    [legacy] = store.checkpoints()
+    assert "engine_version" not in legacy
+    reference, messages = simulate(Deck(4, 5), seed=4, workers=1, **RUN), []
+    played = stop_after(100)
+    resumed = simulate(Deck(4, 5), seed=4, workers=1, out=store, notify=messages.append, **RUN)
+    assert len(played) == 7 and "5 of 12 chunks" in messages[0]
+    assert counts(resumed) == counts(reference)
+    again = simulate(Deck(4, 5), seed=7, workers=1, out=store, reuse=True, **RUN)
+    assert again == finished and len(played) == 7
+
+
+def test_run_key_of_version_1_is_the_key_before_engine_versions():
+    """Pinned: the hash of a version-1 identity equals that of the same identity without the field
+    (the keys of runs already in stores), and any other version's differs."""
+    import hashlib
+
+    from sim.store import family_key, run_key
+
+    legacy = {"game": "one-handed", "variant": "one-handed(win=end)", "suits": 4, "ranks": 13, "seed": 1,
+              "games": 10, "chunk_games": 4, "options": {}, "package_version": "0.1.0"}
+    text = json.dumps(legacy, sort_keys=True, separators=(",", ":"))
+    assert run_key({**legacy, "engine_version": 1}) == "run-" + hashlib.sha256(text.encode()).hexdigest()[:20]
+    assert run_key({**legacy, "engine_version": 1}) == run_key(legacy)
+    assert family_key({**legacy, "engine_version": 1}) == family_key(legacy)
+    assert run_key({**legacy, "engine_version": 2}) != run_key(legacy)
+    assert family_key({**legacy, "engine_version": 2}) != family_key(legacy)
