@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -214,11 +215,13 @@ def exact_distribution(deck: Deck, variant: Variant | str | None = None, *, meth
     if deck.size > limit:
         raise UsageError(f"deck {deck} has {deck.size} cards; exact method {method} for prisoners handles "
                          f"at most {limit}: use simulate for larger decks")
-    stats: dict = {}
+    stats: dict = {"started": provenance.now()}
+    t0 = time.perf_counter()
     if method == "enumerate":
         counts = enumerate_score_counts(deck, variant)
     else:
         counts = dp_score_counts(deck, variant, stats=stats)
+    stats.update(finished=provenance.now(), seconds=time.perf_counter() - t0)
     return make_result(deck, variant, method, counts, stats)
 
 

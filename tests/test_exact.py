@@ -336,3 +336,22 @@ def test_play_out_equals_the_reference_rules(deck, variant, data):
 def test_finish_equals_full_dp_15_cards(deck):
     for variant in ALL_VARIANTS[::2]:
         assert dp_distribution(deck, variant) == dp_distribution(deck, variant, finish_cards=0)
+
+
+def test_cli_out_saves_the_result(cli_run, tmp_path):
+    from sim.store import ResultsStore
+
+    path = tmp_path / "store.h5"
+    code, out, err = cli_run("exact", "--suits", "2", "--ranks", "3", "--out", str(path))
+    assert code == 0, err
+    (name,) = ResultsStore(path).names(kind="exact")
+    assert f"stored as {name} in {path}" in out
+    record = ResultsStore(path).load(name)
+    assert record["p_win"] == "2/15" and record["game"] == "one-handed" and sum(record["score_counts"]) == 720
+
+
+def test_cli_out_refuses_a_foreign_file_before_any_work(cli_run, tmp_path):
+    path = tmp_path / "not_a_store.h5"
+    path.write_text("hello")
+    code, out, err = cli_run("exact", "--suits", "2", "--ranks", "3", "--out", str(path), "--json")
+    assert code == 2 and out == "" and err.count("\n") == 1

@@ -1,5 +1,6 @@
 """Exact Prisoner's Patience distributions: DP against enumeration, enumeration against the rules."""
 import itertools
+import json
 import math
 from fractions import Fraction
 
@@ -93,3 +94,55 @@ def test_too_large_or_wrong_input_is_refused():
         exact_distribution(Deck(2, 2), method="guess")
     with pytest.raises(UsageError):
         exact_distribution(Deck(2, 2), "one-handed")
+
+
+EXACT_KEYS = {"game", "suits", "ranks", "variant", "method", "orders", "score_counts", "p_win", "mean_score"}
+
+
+@pytest.mark.parametrize("moves", ["published", "physical"])
+@pytest.mark.parametrize("method", ["dp", "enumerate"])
+def test_cli_exact_prisoners_json(cli_run, moves, method):
+    code, out, err = cli_run("exact", "--game", "prisoners", "--suits", "2", "--ranks", "3", "--variant",
+                             f"moves={moves}", "--method", method, "--json")
+    assert code == 0 and err == ""
+    obj = json.loads(out)
+    assert EXACT_KEYS <= obj.keys()
+    api = exact_distribution(Deck(2, 3), Variant.make("prisoners", moves=moves))
+    assert obj["game"] == "prisoners" and obj["variant"] == str(api.variant) and obj["method"] == method
+    assert obj["orders"] == 720 and obj["score_counts"] == list(api.score_counts)
+    assert obj["p_win"] == f"{api.p_win.numerator}/{api.p_win.denominator}"
+    assert Fraction(obj["p_win"]) == Fraction(obj["score_counts"][1], 720)
+    assert Fraction(obj["mean_score"]) == Fraction(sum(s * c for s, c in enumerate(obj["score_counts"])), 720)
+
+
+def test_cli_exact_prisoners_policies_differ(cli_run):
+    # the two move policies give different exact distributions (physical: 4/7 on 2x4, published: 1)
+    results = {}
+    for moves in ("published", "physical"):
+        code, out, _ = cli_run("exact", "--game", "prisoners", "--suits", "2", "--ranks", "4", "--variant",
+                               f"moves={moves}", "--json")
+        assert code == 0
+        results[moves] = json.loads(out)["p_win"]
+    assert results == {"published": "1/1", "physical": "4/7"}
+
+
+@pytest.mark.parametrize("args", [[], ["--suits", "3", "--ranks", "4", "--method", "enumerate"],
+                                  ["--suits", "3", "--ranks", "7"]])
+def test_cli_exact_prisoners_refuses_large_decks_in_one_line(cli_run, args):
+    code, out, err = cli_run("exact", "--game", "prisoners", *args, "--json")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("solitaire: error: ") and "at most" in err
+
+
+def test_cli_exact_prisoners_out_saves_to_the_store(cli_run, tmp_path):
+    from exact.result import ExactResult
+    from sim.store import ResultsStore
+
+    path = tmp_path / "store.h5"
+    code, out, err = cli_run("exact", "--game", "prisoners", "--suits", "2", "--ranks", "3", "--out", str(path),
+                             "--json")
+    assert code == 0, err
+    (name,) = ResultsStore(path).names(kind="exact")
+    record = ResultsStore(path).load(name)
+    assert {k: record[k] for k in EXACT_KEYS} == {k: v for k, v in json.loads(out).items() if k in EXACT_KEYS}
+    assert ExactResult.from_record(record).score_counts == exact_distribution(Deck(2, 3)).score_counts

@@ -5,7 +5,8 @@ import click
 
 from sim.errors import UsageError
 
-from ..options import deck_options, emit_json, game_option, json_option, make_deck_variant, variant_option
+from ..options import (deck_options, emit_json, game_option, json_option, make_deck_variant, open_store,
+                       variant_option)
 
 
 @click.command("exact")
@@ -13,22 +14,31 @@ from ..options import deck_options, emit_json, game_option, json_option, make_de
 @deck_options
 @variant_option
 @click.option("--method", type=click.Choice(["auto", "enumerate", "dp"]), default="auto", show_default=True,
-              help="enumerate: every deck order (small decks); dp: dynamic programming over reduced hand "
+              help="enumerate: every deck order (small decks); dp: dynamic programming over reduced "
                    "states; auto: dp.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it).")
 @json_option
-def exact_command(game, suits, ranks, variants, method, as_json):
+def exact_command(game, suits, ranks, variants, method, out, as_json):
     """Count, over all (S*R)! deck orders, how many end with each score (exact integers).
 
-    Prints p_win and the mean score as exact fractions. One-Handed only. Decks beyond a method's
-    size limit are refused at once (use `solitaire simulate` for those).
+    Prints p_win and the mean score as exact fractions. One-Handed (score = cards left, a win is 0)
+    and Prisoner's Patience under the published move policy, either way of moving a pile
+    (--variant moves=published|physical; score = piles left, a win is 1 pile). Hand Solitaire is
+    exact per whole deck with `solitaire poison --all`. Decks beyond a method's size limit are
+    refused at once (use `solitaire simulate` for those).
     """
-    from exact import exact_distribution
-
-    if game != "one-handed":
-        raise UsageError(f"exact counts are implemented for --game one-handed only, not {game}; "
-                         "use `solitaire simulate` for an estimate")
+    if game == "hand":
+        raise UsageError("exact score counts are for --game one-handed and prisoners; for Hand Solitaire "
+                         "use `solitaire poison --all` (whole deck-order graph, small decks)")
     deck, variant = make_deck_variant(game, suits, ranks, variants)
+    store = open_store(out)  # a bad store is refused before any work
+    if game == "prisoners":
+        from exact.prisoners import exact_distribution
+    else:
+        from exact import exact_distribution
     result = exact_distribution(deck, variant, method=method)
+    name = store.save(result) if store is not None else None
     if as_json:
         emit_json(result.to_dict())
         return
@@ -36,6 +46,9 @@ def exact_command(game, suits, ranks, variants, method, as_json):
     click.echo(f"{variant}  deck {deck}  method {result.method}  {seconds:.2f} s")
     click.echo(f"orders {result.orders:,}  wins {result.wins:,}")
     click.echo(f"p_win = {result.p_win} ~ {float(result.p_win):.6%}")
-    click.echo(f"mean score = {result.mean_score} ~ {float(result.mean_score):.6f}")
+    unit = "piles left" if game == "prisoners" else "score"
+    click.echo(f"mean {unit} = {result.mean_score} ~ {float(result.mean_score):.6f}")
     nonzero = {s: c for s, c in enumerate(result.score_counts) if c}
-    click.echo("score counts: " + ", ".join(f"{s}:{c}" for s, c in nonzero.items()))
+    click.echo(f"{unit} counts: " + ", ".join(f"{s}:{c}" for s, c in nonzero.items()))
+    if name is not None:
+        click.echo(f"stored as {name} in {out}")
