@@ -1,11 +1,15 @@
 """Exact One-Handed table over every small deck: store each result, print a table, draw a heatmap.
 
     .venv/bin/python scripts/exact_table.py [--max-cards 16] [--skip 4x4] [--out results/solitaire.h5]
+                                            [--table FILE] [--heatmap FILE]
 
 Every deck with S*R <= --max-cards (minus --skip) is computed with the DP for win=end|any and
 reverse=off|on (first4=reversed is provably the same distribution: see exact.parity). Each result is
-saved through sim.store.ResultsStore; the table (markdown) goes to results/exact_one_handed_table.md
-and the heatmap of p_win (plain rules) to results/exact_p_win_heatmap.png.
+saved through sim.store.ResultsStore; a deck and variant already in the store (an exact dp result of
+the same game, deck and variant) is read back instead of computed again, so an interrupted table
+resumes where it stopped and the store holds no duplicates. The table (markdown) goes to
+results/exact_one_handed_table.md and the heatmap of p_win (plain rules) to
+results/exact_p_win_heatmap.png.
 """
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from pathlib import Path
 
 from exact import exact_distribution
 from exact.parity import check_parity
+from exact.result import ExactResult
 from sim import Deck, Variant
 
 VARIANTS = ["one-handed", "one-handed(win=any)", "one-handed(reverse=on)", "one-handed(win=any,reverse=on)"]
@@ -25,6 +30,8 @@ def main(argv=None) -> None:
     parser.add_argument("--skip", action="append", default=None, help="SxR decks to leave out (default 4x4)")
     parser.add_argument("--out", default="results/solitaire.h5")
     parser.add_argument("--no-store", action="store_true")
+    parser.add_argument("--table", default="results/exact_one_handed_table.md", help="markdown table file")
+    parser.add_argument("--heatmap", default="results/exact_p_win_heatmap.png", help="p_win heatmap (PNG)")
     args = parser.parse_args(argv)
     skip = set(args.skip if args.skip is not None else ["4x4"])
     decks = [Deck(s, r) for s in range(1, args.max_cards + 1) for r in range(1, args.max_cards // s + 1)
@@ -36,12 +43,17 @@ def main(argv=None) -> None:
         from sim.store import ResultsStore
 
         store = ResultsStore(args.out)
+    done = stored_results(store)
     for deck in decks:
         for text in VARIANTS:
-            result = exact_distribution(deck, Variant.parse(text), method="dp")
-            assert check_parity(result.score_counts, deck.size)
-            if store is not None:
-                store.save(result)
+            variant = Variant.parse(text)
+            result = stored_result(done, deck, variant)
+            if result is None:
+                result = exact_distribution(deck, variant, method="dp")
+                if store is not None:
+                    store.save(result)
+            if not check_parity(result.score_counts, deck.size):
+                raise RuntimeError(f"{deck} {variant}: a score with the wrong parity")
             if text == "one-handed":
                 plain[(deck.suits, deck.ranks)] = result.p_win
             odd_odd = deck.suits % 2 and deck.ranks % 2
@@ -52,9 +64,22 @@ def main(argv=None) -> None:
             print(rows[-1], flush=True)
     header = ("| deck | cards | score parity | variant | p_win | p_win ~ | mean score | win=end theorem | "
               "seconds | DP states |\n|---|---|---|---|---|---|---|---|---|---|\n")
-    Path("results").mkdir(exist_ok=True)
-    Path("results/exact_one_handed_table.md").write_text(header + "\n".join(rows) + "\n")
-    heatmap(plain, args.max_cards)
+    Path(args.table).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.table).write_text(header + "\n".join(rows) + "\n")
+    heatmap(plain, args.max_cards, args.heatmap)
+
+
+def stored_results(store) -> dict:
+    """The exact dp results already in ``store``, by ``(game, suits, ranks, variant)`` (newest wins)."""
+    if store is None:
+        return {}
+    return {(r["game"], r["suits"], r["ranks"], r["variant"]): r for _, r in store.find(kind="exact", method="dp")}
+
+
+def stored_result(done: dict, deck: Deck, variant: Variant):
+    """The stored result of this deck and variant, rebuilt (and re-checked), or None."""
+    record = done.get((variant.game, deck.suits, deck.ranks, str(variant)))
+    return ExactResult.from_record(record) if record is not None else None
 
 
 def heatmap(plain: dict, max_cards: int, path="results/exact_p_win_heatmap.png") -> None:
