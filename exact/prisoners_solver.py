@@ -377,7 +377,7 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
     searcher = make_searcher(deck, variant, engine=engine, ordering=ordering)
     counts = {WON: 0, LOST: 0, UNDECIDED: 0}
     nodes = 0
-    t0 = time.perf_counter()
+    started, t0 = provenance.now(), time.perf_counter()
     for k, order in enumerate(random_orders(deck, decks, seed)):
         if isinstance(searcher, Searcher):
             searcher.lost.clear()  # bounded memory; rows of different decks rarely coincide
@@ -390,7 +390,8 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
     return BestPlayEstimate(deck=deck, variant=variant, seed=seed, decks=decks, won=counts[WON],
                             lost=counts[LOST], undecided=counts[UNDECIDED], node_budget=node_budget,
                             ci95=bracket_interval(counts[WON], counts[UNDECIDED], decks), nodes=nodes,
-                            seconds=seconds, provenance=provenance.collect(seed=seed))
+                            seconds=seconds, provenance=provenance.collect(
+                                started=started, finished=provenance.now(), seed=seed, engine=type(searcher).__name__))
 
 
 # --- exact best play on small decks --------------------------------------------------------------

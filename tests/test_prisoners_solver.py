@@ -209,3 +209,35 @@ def test_engine_errors():
         solve(list(range(64)), Deck(1, 64), engine="numba")
     with pytest.raises(UsageError):
         solve([0, 1, 2], Deck(1, 3), ordering=9)
+
+
+def test_cli_solve_zero_decks_says_decks(cli_run):
+    code, out, err = cli_run("solve", "--decks", "0", "--json")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "decks must be at least 1" in err and "games" not in err
+
+
+def test_cli_solve_help_shows_the_default_budget(cli_run):
+    from exact.limits import DEFAULT_NODE_BUDGET
+
+    code, out, _ = cli_run("solve", "--help")
+    assert code == 0 and f"{DEFAULT_NODE_BUDGET:,}" in " ".join(out.split())
+
+
+def test_cli_solve_out_saves_the_estimate(cli_run, tmp_path):
+    import json
+
+    from sim.store import ResultsStore
+
+    path = tmp_path / "store.h5"
+    code, out, err = cli_run("solve", "--suits", "2", "--ranks", "4", "--decks", "12", "--seed", "3",
+                             "--out", str(path), "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    (name,) = ResultsStore(path).names(kind="best_play")
+    record = ResultsStore(path).load(name)
+    assert (record["won"], record["lost"], record["undecided"]) == (obj["won"], obj["lost"], obj["undecided"])
+    assert record["seed"] == 3 and record["decks"] == 12 and "finished" in record["provenance"]
+    code, out, err = cli_run("solve", "--suits", "2", "--ranks", "3", "--all", "--out", str(path))
+    assert code == 0 and "stored as" in out
+    assert len(ResultsStore(path).names(kind="exact")) == 1

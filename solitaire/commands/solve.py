@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import click
 
+from exact.limits import DEFAULT_NODE_BUDGET
 from sim.errors import UsageError
 
-from ..options import deck_options, emit_json, json_option, make_deck_variant, seed_option, variant_option
+from ..options import (deck_options, emit_json, json_option, make_deck_variant, open_store, seed_option,
+                       variant_option)
 
 
 def _parse_order(text: str) -> list[int]:
@@ -28,9 +30,12 @@ def _parse_order(text: str) -> list[int]:
 @click.option("--all", "all_orders", is_flag=True,
               help="Exact best play over every deck order (small decks only).")
 @click.option("--node-budget", type=int, default=None,
-              help="Rows expanded per deck before the verdict is 'undecided' (default 20000).")
+              help=f"Rows expanded per deck before the verdict is 'undecided' [default: {DEFAULT_NODE_BUDGET:,}, "
+                   "about half a CPU-second per 52-card deck].")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it).")
 @json_option
-def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, node_budget, as_json):
+def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, node_budget, out, as_json):
     """Decide best play: whether a deck order can be won (one pile left) by some sequence of legal
     moves, with a replayable winning line, a proof of no win (search exhausted), or 'undecided'.
 
@@ -41,8 +46,8 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     published simulator's card-by-card (reversing) move. Deals interleaved with moves win exactly the
     decks that "deal everything, then move" wins, so the line lists moves after the last deal.
     """
-    from exact.prisoners_solver import (DEFAULT_NODE_BUDGET, best_play_distribution, estimate_best_play,
-                                        random_orders, solve)
+    from exact.limits import check_decks
+    from exact.prisoners_solver import best_play_distribution, estimate_best_play, random_orders, solve
     from sim.montecarlo import check_seed
 
     if not any(v.strip().startswith("moves=") for v in variants):
@@ -51,17 +56,23 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     budget = DEFAULT_NODE_BUDGET if node_budget is None else node_budget
     if sum(x is not None and x is not False for x in (order, decks, all_orders or None)) > 1:
         raise UsageError("give at most one of --order, --decks and --all")
+    if decks is not None:
+        check_decks(decks)
+    store = open_store(out)  # a bad store is refused before any work
     if all_orders:
         result = best_play_distribution(deck, variant)
+        name = _save(store, result)
         if as_json:
             emit_json(result.to_dict())
             return
         click.echo(f"{variant}  deck {deck}  best play over all {result.orders:,} orders")
         click.echo(f"winnable orders {result.wins:,}  p_win {result.p_win} = {float(result.p_win):.6%}")
         click.echo("fewest piles: " + ", ".join(f"{s}:{c}" for s, c in enumerate(result.score_counts) if c))
+        _echo_stored(name, out)
         return
     if decks is not None:
         result = estimate_best_play(deck, variant, decks=decks, seed=seed, node_budget=budget)
+        name = _save(store, result)
         if as_json:
             emit_json(result.to_dict())
             return
@@ -70,12 +81,14 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         click.echo(f"decks {result.decks:,}  won {result.won:,}  lost {result.lost:,}  "
                    f"undecided {result.undecided:,}  95% CI [{low:.4%}, {high:.4%}] (undecided bracketed)")
         click.echo(f"{result.nodes:,} nodes  {result.seconds:.1f} s")
+        _echo_stored(name, out)
         return
     if order is not None:
         cards = _parse_order(order)
     else:
         cards = random_orders(deck, 1, check_seed(seed))[0].tolist()
     result = solve(cards, deck, variant, node_budget=budget)
+    name = _save(store, result)
     if as_json:
         emit_json(result.to_dict())
         return
@@ -87,3 +100,14 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         click.echo(f"lost: no sequence of moves wins (search exhausted after {result.nodes:,} nodes)")
     else:
         click.echo(f"undecided: node budget of {budget:,} spent")
+    _echo_stored(name, out)
+
+
+def _save(store, result) -> str | None:
+    """Save to the store given by --out (if any); its name in the store, or None."""
+    return store.save(result) if store is not None else None
+
+
+def _echo_stored(name, out) -> None:
+    if name is not None:
+        click.echo(f"stored as {name} in {out}")
