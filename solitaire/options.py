@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import click
@@ -44,8 +45,21 @@ def make_deck_variant(game: str, suits: int, ranks: int, variants) -> tuple[Deck
     return Deck(suits, ranks), Variant.from_options(game, variants)
 
 
+def _finite(obj):
+    """``obj`` with every NaN or infinite float replaced by None (e.g. a standard error of one game)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
 def emit_json(obj) -> None:
-    sys.stdout.write(json.dumps(obj) + "\n")
+    """Print ``obj`` as one line of strict JSON: a value that is not a finite number (NaN, inf) is
+    ``null``, since ``NaN`` and ``Infinity`` are not JSON and break strict readers (jq, JSON.parse)."""
+    sys.stdout.write(json.dumps(_finite(obj), allow_nan=False) + "\n")
 
 
 #: Where results go when --out is not given.
