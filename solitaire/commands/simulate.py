@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import click
+from click.core import ParameterSource
 
 from sim import simulate as run_simulation
 from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS, DEFAULT_CHUNK_GAMES
@@ -43,6 +44,8 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     unfinished run with the same parameters is resumed. --no-resume plays it again. `solitaire runs`
     lists the store.
     """
+    if game != "hand" and click.get_current_context().get_parameter_source("cap") != ParameterSource.DEFAULT:
+        raise click.UsageError(f"--cap is for --game hand only (the iteration cap of a run), not {game}")
     deck, variant = make_deck_variant(game, suits, ranks, variants)
     path = store_path(out, store, games)
     result = run_simulation(deck, variant, games=games, seed=seed, workers=workers, progress=progress,
@@ -54,8 +57,9 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
         from sim.kernels.hand import with_iteration_statistics
 
         result = with_iteration_statistics(result, cap)
+    paired = _paired_intervals(result) if game == "prisoners" else {}
     if as_json:
-        emit_json(result.to_dict())
+        emit_json({**result.to_dict(), **paired})
         return
     low, high = result.ci95
     click.echo(f"{variant}  deck {deck}  seed {result.seed}")
@@ -69,5 +73,19 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
         from sim.kernels.hand import describe_iteration_statistics
 
         click.echo(describe_iteration_statistics(result.extra))
+    if paired:
+        other = "physical" if variant["moves"] == "published" else "published"
+        wins, (low, high) = result.extra[f"wins_moves_{other}"], paired[f"ci95_moves_{other}"]
+        click.echo(f"moves={other} on the same decks: wins {wins:,}  p_win {wins / result.games:.6%}  "
+                   f"95% CI [{low:.6%}, {high:.6%}]")
     if path is not None:
         click.echo(f"stored as {result.provenance['stored_as']} in {path}")
+
+
+def _paired_intervals(result) -> dict:
+    """Prisoner's Patience plays each deck with both move policies: ``ci95_moves_<policy>`` (the 95%
+    interval, as for ``ci95``) of each ``wins_moves_<policy>`` count."""
+    from sim.stats import binomial_interval
+
+    return {f"ci95_{key[len('wins_'):]}": list(binomial_interval(int(wins), result.games)[0])
+            for key, wins in result.extra.items() if key.startswith("wins_moves_")}
