@@ -245,6 +245,41 @@ def _dask_client(scheduler, workers: int):
     return scheduler, []
 
 
+def check_backend(backend: str, scheduler) -> None:
+    """Refuse an unknown backend, or a scheduler given with the local backend."""
+    if backend not in BACKENDS:
+        raise UsageError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if scheduler is not None and backend != "dask":
+        raise UsageError("a Dask scheduler was given but the backend is local: add --backend dask")
+
+
+@contextlib.contextmanager
+def shared_scheduler(backend: str = "local", scheduler=None, workers: int | None = None):
+    """For many runs in a row (a sweep's cells): yields ``get()``, the ``scheduler`` to give each
+    :func:`simulate` call.
+
+    With ``dask``, the first ``get()`` opens one client (connecting to the address, or starting a
+    ``LocalCluster`` of ``workers`` processes when ``scheduler`` is None) and every run uses it, so a
+    cluster is not started and stopped per run; it is closed on exit. Nothing is started if no run
+    asks. With ``local``, ``get()`` returns None.
+    """
+    check_backend(backend, scheduler)
+    opened: list = []  # [client, things to close] once opened
+
+    def get():
+        if backend != "dask" or (scheduler is not None and not isinstance(scheduler, str)):
+            return scheduler
+        if not opened:
+            opened.extend(_dask_client(scheduler, check_workers(workers)))
+        return opened[0]
+
+    try:
+        yield get
+    finally:
+        for closable in opened[1] if opened else []:
+            closable.close()
+
+
 def _run_chunks_dask(spec, seed, plan, chunks, *, workers, scheduler, on_done) -> dict:
     from distributed import as_completed
 
@@ -354,10 +389,7 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
         raise UsageError(f"chunk_games must be a positive integer, got {chunk_games!r}")
     if deck.size > MAX_SIM_CARDS:
         raise UsageError(f"deck {deck} has {deck.size} cards; the simulator handles at most {MAX_SIM_CARDS}")
-    if backend not in BACKENDS:
-        raise UsageError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-    if scheduler is not None and backend != "dask":
-        raise UsageError("a Dask scheduler was given but the backend is local: add --backend dask")
+    check_backend(backend, scheduler)
     if not isinstance(checkpoint_seconds, (int, float)) or checkpoint_seconds < 0:
         raise UsageError(f"checkpoint_seconds must be a non-negative number, got {checkpoint_seconds!r}")
     options = dict(options or {})

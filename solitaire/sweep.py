@@ -108,18 +108,33 @@ def is_exact_cell(deck: Deck, variant: Variant, exact_max_cards: int) -> bool:
 
 def sweep(suits, ranks, *, variant: Variant | None = None, games: int = 1_000_000, seed: int = 0,
           exact_max_cards: int = 12, workers: int | None = None, progress: bool | None = None,
-          exact_source=None, simulate_cell=None) -> SweepResult:
+          exact_source=None, simulate_cell=None, out=None, backend: str = "local",
+          scheduler=None) -> SweepResult:
     """Win probability for every deck ``S x R`` with S in ``suits`` and R in ``ranks``.
 
     ``simulate_cell(deck, variant, games, seed)`` and ``exact_source(deck, variant)`` can be given
-    to reuse stored results (the defaults compute them).
+    to reuse stored results (the defaults compute them). Simulated cells are played as
+    :func:`sim.simulate` plays them, with ``out`` (a results store: each cell is stored there, an
+    unfinished cell resumes and a finished one is reused), ``backend`` and ``scheduler``; with
+    ``dask``, one client serves every cell (:func:`sim.montecarlo.shared_scheduler`). The counts do
+    not depend on the backend.
     """
-    from tqdm.auto import tqdm
+    from sim.montecarlo import shared_scheduler
 
     variant = variant if variant is not None else Variant.make("one-handed")
-    if simulate_cell is None:
-        def simulate_cell(deck, variant, games, seed):
-            return simulate(deck, variant, games=games, seed=seed, workers=workers, progress=False)
+    with shared_scheduler(backend, scheduler, workers) as cell_scheduler:
+        if simulate_cell is None:
+            def simulate_cell(deck, variant, games, seed):
+                return simulate(deck, variant, games=games, seed=seed, workers=workers, progress=False,
+                                out=out, reuse=out is not None, backend=backend, scheduler=cell_scheduler())
+        return _sweep_cells(suits, ranks, variant, games, seed, exact_max_cards, progress, exact_source,
+                            simulate_cell)
+
+
+def _sweep_cells(suits, ranks, variant, games, seed, exact_max_cards, progress, exact_source,
+                 simulate_cell) -> SweepResult:
+    from tqdm.auto import tqdm
+
     started = provenance.now()
     cells = []
     grid = [Deck(s, r) for s in suits for r in ranks]

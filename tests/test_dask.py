@@ -70,3 +70,61 @@ def test_unreachable_scheduler_is_a_usage_error(monkeypatch):
     monkeypatch.setattr(montecarlo, "DASK_CONNECT_TIMEOUT", "1s")
     with pytest.raises(UsageError, match="cannot reach the Dask scheduler"):
         simulate(Deck(2, 2), games=10, backend="dask", scheduler="tcp://127.0.0.1:9", progress=False)
+
+
+# --- sweep: the simulated cells on Dask are the local cells ------------------------------------
+
+SWEEP = dict(games=20_000, seed=5, exact_max_cards=0, progress=False)
+
+
+def test_sweep_on_dask_gives_local_cells(client):
+    from solitaire.sweep import sweep
+
+    local = sweep([2, 3], [4, 5], workers=2, **SWEEP)
+    remote = sweep([2, 3], [4, 5], backend="dask", scheduler=client, **SWEEP)
+    assert [c.source for c in local.cells].count("simulated") == 3  # 3x5 is decided by the parity theorem
+    assert remote.cells == local.cells
+
+
+def test_sweep_cli_with_scheduler_address(client, cli_run, tmp_path):
+    args = ["sweep", "--suits", "2,4", "--ranks", "4", "--games", "20000", "--exact-max-cards", "0", "--json"]
+    code, out, err = cli_run(*args, "--backend", "dask", "--scheduler", client.scheduler.address,
+                             "--out", str(tmp_path / "d.h5"))
+    assert code == 0, err
+    code_local, out_local, _ = cli_run(*args)
+    assert code_local == 0 and json.loads(out)["cells"] == json.loads(out_local)["cells"]
+    stored = ResultsStore(tmp_path / "d.h5").list()
+    assert [r["kind"] for r in stored] == ["simulation", "simulation", "sweep"]
+
+
+def test_sweep_opens_one_dask_client_for_all_cells(monkeypatch):
+    """Without an address, a sweep starts one local cluster, not one per cell (stand-in client)."""
+    from solitaire.sweep import sweep
+
+    opened, seen = [], []
+
+    class Closable:
+        def close(self):
+            opened.append("closed")
+
+    def fake_client(scheduler, workers):
+        opened.append(("opened", scheduler, workers))
+        return "the-client", [Closable()]
+
+    def fake_simulate(deck, variant, *, scheduler, backend, **kwargs):
+        seen.append((backend, scheduler))
+        return simulate(deck, variant, games=kwargs["games"], seed=kwargs["seed"], workers=1, progress=False)
+
+    monkeypatch.setattr(montecarlo, "_dask_client", fake_client)
+    monkeypatch.setattr("solitaire.sweep.simulate", fake_simulate)
+    sweep([2], [4, 6], backend="dask", workers=3, games=1000, seed=1, exact_max_cards=0, progress=False)
+    assert opened == [("opened", None, 3), "closed"]
+    assert seen == [("dask", "the-client")] * 2
+    opened.clear()
+    sweep([1], [3], backend="dask", games=1000, seed=1, exact_max_cards=0, progress=False)  # theorem only
+    assert opened == []  # nothing to simulate, no cluster started
+
+
+def test_sweep_scheduler_needs_the_dask_backend(cli_run):
+    code, out, err = cli_run("sweep", "--suits", "2", "--ranks", "4", "--scheduler", "tcp://127.0.0.1:9")
+    assert code == 2 and out == "" and "--backend dask" in err and "Traceback" not in err

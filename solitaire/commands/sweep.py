@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ..options import (emit_json, game_option, json_option, open_store,
+from ..options import (backend_options, emit_json, game_option, json_option, open_store,
                        variant_option, workers_option)
 
 
@@ -23,12 +23,17 @@ from ..options import (emit_json, game_option, json_option, open_store,
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store: each simulated cell is stored there as it finishes (an interrupted sweep "
                    "resumes when run again: finished cells are reused, the cell under way resumes), and so is the sweep.")
+@backend_options
 @json_option
-def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards, seed, workers, out, as_json):
+def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards, seed, workers, out, backend,
+                  scheduler, as_json):
     """Win probability over suits x ranks, exact where the exact engine reaches (or the parity
     theorem decides: S and R both odd never win), simulated with 95% intervals elsewhere.
 
     The published sweep is `solitaire sweep --suits 3-7 --ranks 9-15 --games 10000000`.
+
+    With --backend dask the simulated cells run on a Dask cluster (--scheduler ADDRESS, or one local
+    cluster of --workers processes for the whole sweep); the cells are the same as with local threads.
     """
     from sim import Variant
 
@@ -36,16 +41,9 @@ def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards
 
     variant = Variant.from_options(game, variants)
     suits, ranks = parse_range(suits_text, "--suits"), parse_range(ranks_text, "--ranks")
-    simulate_cell, store = None, open_store(out)
-    if store is not None:
-        from sim import simulate
-
-        def simulate_cell(deck, variant, games, seed):
-            return simulate(deck, variant, games=games, seed=seed, workers=workers, progress=False, out=store,
-                            reuse=True)
-
-    result = sweep(suits, ranks, variant=variant, games=games, seed=seed,
-                   exact_max_cards=exact_max_cards, workers=workers, simulate_cell=simulate_cell)
+    store = open_store(out)
+    result = sweep(suits, ranks, variant=variant, games=games, seed=seed, exact_max_cards=exact_max_cards,
+                   workers=workers, out=store, backend=backend, scheduler=scheduler)
     if store is not None:
         store.save(result)
     if as_json:
