@@ -232,10 +232,14 @@ def classify_runs(deck: Deck | None = None, variant: Variant | str | None = None
     sizes: Counter = Counter()
     leftovers: dict = {}
     witnesses: list = []
+    play_seconds = decide_seconds = 0.0  # playing the runs / deciding the capped ones (exploration)
     for chunk in range(-(-decks // CHUNK_DECKS)):
         games = min(CHUNK_DECKS, decks - chunk * CHUNK_DECKS)
         state = rng.chunk_states(seed, chunk, 1)[0]
+        t_play = time.perf_counter()
         starts, finals, _, cards_left = run_decks(state, games, deck, variant, cap=cap)
+        t_decide = time.perf_counter()
+        play_seconds += t_decide - t_play
         won += int((cards_left == 0).sum())
         for g in np.flatnonzero(cards_left):
             # a seeded stream per capped run, so that its decision does not depend on the others
@@ -265,9 +269,12 @@ def classify_runs(deck: Deck | None = None, variant: Variant | str | None = None
                 unwinnable += 1
             elif len(witnesses) < 5:
                 witnesses.append((start, witness))
+        decide_seconds += time.perf_counter() - t_decide
     return PoisonResult(deck=deck, variant=variant, seed=seed, decks=decks, cap=cap, budget=budget, won=won,
                         trapped=trapped, win_reachable=reachable, undecided=undecided,
                         poison_set_sizes=dict(sizes), poison_set_leftovers=leftovers, unwinnable=unwinnable,
                         unwinnable_undecided=unwinnable_undecided, seconds=time.perf_counter() - t0,
                         witnesses=witnesses,
-                        provenance=provenance.collect(started=started, finished=provenance.now(), backend="local"))
+                        provenance=provenance.collect(started=started, finished=provenance.now(), backend="local",
+                                                      play_seconds=play_seconds, decide_seconds=decide_seconds,
+                                                      capped_runs=trapped + reachable + undecided))

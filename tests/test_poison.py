@@ -138,3 +138,11 @@ def test_cli_poison_refuses_bad_input(cli_run, args):
 def test_other_games_are_refused():
     with pytest.raises(UsageError):
         classify_runs(Deck(2, 3), Variant.make("one-handed"), decks=10)
+
+
+def test_classification_times_play_and_exploration_apart():
+    r = classify_runs(Deck(2, 3), Variant.make("hand"), decks=300, seed=5, cap=30)
+    prov = r.provenance
+    assert prov["capped_runs"] == r.trapped + r.win_reachable + r.undecided > 0
+    assert 0 < prov["play_seconds"] and 0 < prov["decide_seconds"]
+    assert prov["play_seconds"] + prov["decide_seconds"] <= r.seconds
