@@ -66,7 +66,7 @@ def p_win_heatmap(cells: list[dict], path: Path, title: str) -> Path:
     for c in cells:
         i, j = suits.index(c["suits"]), ranks.index(c["ranks"])
         value = c["p_win"] * 100
-        text = f"{value:.2f}" if value >= 0.01 or value == 0 else f"{value:.1e}"
+        text = "0" if value == 0 else f"{value:.3g}"  # significant digits: a 0.0123 cell is not "0.01"
         ax.text(j, i, text + marks.get(c["source"], ""), ha="center", va="center", fontsize=7,
                 color="white" if value < np.nanmax(grid) * 0.6 else "black")
     ax.set_xticks(range(len(ranks)), ranks)
@@ -76,7 +76,7 @@ def p_win_heatmap(cells: list[dict], path: Path, title: str) -> Path:
     sources = {c["source"] for c in cells}
     legend = ", ".join(text for key, text in (("exact", "'=' exact"), ("theorem", "'#' zero by the parity theorem"),
                                               ("simulated", "unmarked: simulated")) if key in sources)
-    ax.set_title(title + "\n" + legend, fontsize=8, wrap=True)
+    ax.set_title(title + "\n" + legend, fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -89,11 +89,19 @@ def iterations_histogram(record: dict, path: Path) -> Path:
     counts = np.array(record["iterations_to_win"], dtype=float)
     runs = record["games"]
     its = np.arange(len(counts))
+    # The cap (e.g. 1000) is far beyond almost every win: show up to the 99.9th percentile of wins.
+    won = np.cumsum(counts[1:])
+    shown = int(np.searchsorted(won, 0.999 * won[-1]) + 1) if len(won) and won[-1] > 0 else len(counts) - 1
+    shown = max(shown, 1)
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    ax.bar(its[1:], counts[1:] / runs, width=0.9, label="won on iteration")
+    ax.bar(its[1:shown + 1], counts[1:shown + 1] / runs, width=0.9, label="won on that iteration (left axis)")
     ax2 = ax.twinx()
-    ax2.plot(its[1:], np.cumsum(counts[1:]) / runs, "k-", lw=1.2, label="won within")
-    ax.set_xlabel("iteration")
+    ax2.plot(its[1:shown + 1], won[:shown] / runs, "k-", lw=1.2, label="won within (right axis)")
+    ax.set_xlim(0.5, shown + 0.5)
+    ax2.set_ylim(0, 1)
+    handles = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
+    ax.legend(handles, [h.get_label() for h in handles], loc="center right", fontsize=8)
+    ax.set_xlabel(f"iteration (shown up to {shown}, the 99.9th percentile of wins; cap {record.get('cap', len(counts) - 1)})")
     ax.set_ylabel("share of runs won on that iteration")
     ax2.set_ylabel("share of runs won within")
     ax.set_title(f"Hand Solitaire ({record['variant']}, {record['suits']}x{record['ranks']}, {runs:,} runs)")
