@@ -1,9 +1,11 @@
 """The report builds from a small store, and every number in it comes from the store."""
 import functools
+import re
+from pathlib import Path
 
 from sim import Deck, Variant, simulate
 from sim.store import ResultsStore
-from solitaire.report import write_report
+from solitaire.report import DEFAULT_PLAN, DEFAULT_SEED, STANDARD_SEED, compute_defaults, write_report
 from solitaire.sweep import sweep
 from solitaire.validate import validate
 
@@ -24,9 +26,69 @@ def test_report_builds_from_a_small_store(tmp_path):
     assert f"{standard.wins:,}" in text and f"{standard.games:,}" in text  # numbers from the store
     assert "1/√2" in text and "reverse=on" in text
     assert "Sweep over deck shapes" in text and "Validation of the simulator" in text
+    assert "pooled:" in text and "95% intervals cover the exact p_win" in text
     for figure in ("score_distribution.png", "sweep_p_win_heatmap.png"):
         assert (tmp_path / "report" / figure).stat().st_size > 1000
         assert figure in text
+
+
+def test_report_shows_the_standard_run_with_the_most_games(tmp_path):
+    store = ResultsStore(tmp_path / "store.h5")
+    plain = Variant.make("one-handed")
+    small = simulate(Deck(4, 13), plain, games=10_000, seed=4, out=store, progress=False)
+    large = simulate(Deck(4, 13), plain, games=30_000, seed=5, out=store, progress=False)
+    simulate(Deck(4, 13), plain, games=20_000, seed=6, out=store, progress=False)
+    text = write_report(store, tmp_path / "report").read_text()
+    assert f"| {large.games:,} | {large.wins:,} |" in text
+    assert f"| {small.games:,} |" not in text and "| 20,000 |" not in text
+    assert "`scripts/standard_deck_long_run.sh`" in text  # fewer than 2.5*10^10 games: say how to get them
+
+
+def test_run_rows_name_their_seed(tmp_path):
+    store = ResultsStore(tmp_path / "store.h5")
+    simulate(Deck(4, 13), Variant.make("one-handed", win="any"), games=5_000, seed=11, out=store, progress=False)
+    simulate(Deck(4, 13), Variant.make("prisoners"), games=5_000, seed=12, out=store, progress=False)
+    simulate(Deck(4, 13), Variant.make("hand"), games=200, seed=13, out=store, progress=False, options={"cap": 1000})
+    text = write_report(store, tmp_path / "report").read_text()
+    rows = {line.split("|")[1].strip(): line for line in text.splitlines() if line.startswith("| `")}
+    assert "| 5,000 |" in rows["`one-handed(win=any,reverse=off,first4=kept)`"]
+    assert "seed 11, commit" in rows["`one-handed(win=any,reverse=off,first4=kept)`"]
+    assert "seed 12, commit" in rows["`prisoners(moves=published,wrap=on)`"]
+    assert "seed 13, commit" in rows["`hand(step7=on,rank_resets=written,reshuffle=on)`"]
+    assert (tmp_path / "report" / "hand_iterations.png").stat().st_size > 1000
+
+
+def test_sweep_section_shows_the_plain_variant_with_a_table(tmp_path):
+    store = ResultsStore(tmp_path / "store.h5")
+    plain = Variant.make("one-handed")
+    store.save(sweep([3], [3, 4], variant=plain, games=2_000, seed=1, exact_max_cards=0, progress=False))
+    # a bigger sweep of another variant must not be the one shown
+    store.save(sweep([2, 3, 4], [3, 4, 5], variant=Variant.make("one-handed", win="any"), games=1_000, seed=1,
+                     exact_max_cards=0, progress=False))
+    text = write_report(store, tmp_path / "report").read_text()
+    section = text.split("## Sweep over deck shapes")[1].split("\n## ")[0]
+    assert f"`{plain}`" in section and "win=any" not in section
+    assert "| S \\ R | 3 | 4 |" in section
+    assert re.search(r"\| 3 \| 0 \(theorem\) \| [0-9.]+% \[[0-9.]+%, [0-9.]+%\] \(sim\.\) \|", section)
+
+
+def test_main_job_plan_and_seeds(tmp_path):
+    assert DEFAULT_PLAN["sweep"]["games"] == 10**7  # the published sweep
+    script = (Path(__file__).parents[1] / "scripts" / "standard_deck_long_run.sh").read_text()
+    long_run_seed = int(re.search(r"--seed (\d+)", script).group(1))
+    assert STANDARD_SEED != long_run_seed
+    store = ResultsStore(tmp_path / "store.h5")
+    plan = {"exact_max_cards": 4, "standard_games": 2_000, "reading_games": 1_000,
+            "sweep": {"suits": [2, 3], "ranks": [3, 4], "games": 1_000},
+            "validate": {"max_cards": 4, "games": 2_000, "coverage": 1, "coverage_games": 1_000},
+            "hand_runs": 0, "poison_decks": 0, "prisoners_games": 0}
+    compute_defaults(store, plan=plan, progress=False, say=lambda message: None)
+    standard = store.find(kind="simulation", suits=4, ranks=13)
+    assert len(standard) == 5 and {r["seed"] for _, r in standard} == {STANDARD_SEED}
+    (_, sw), = store.find(kind="sweep")
+    assert sw["seed"] == DEFAULT_SEED
+    (_, va), = store.find(kind="validation")
+    assert va["game"] == "one-handed,prisoners" and va["passed"]
 
 
 def test_report_of_an_empty_store_says_so(tmp_path):
