@@ -15,7 +15,7 @@ from ..options import emit_json, game_option, json_option, open_store, workers_o
 @click.option("--games", type=click.IntRange(min=1), default=200_000, show_default=True,
               help="Games per deck and variant.")
 @click.option("--coverage", type=click.IntRange(min=0), default=20, show_default=True,
-              help="Repeated seeds for the interval-coverage check (0: skip).")
+              help="Repeated seeds per case for the pooled interval-coverage check (0: only each case's main interval is pooled).")
 @click.option("--coverage-games", type=click.IntRange(min=1), default=20_000, show_default=True)
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.01,
               show_default=True, help="Family-wise error rate (Holm).")
