@@ -452,10 +452,13 @@ def _names(f, kind: str | None = None) -> list[str]:
     return [n for _, n in sorted(rows)]
 
 
-def new_name(kind: str, game: str, suits: int, ranks: int) -> str:
-    """A fresh result name: kind, game, deck, UTC time and a random suffix."""
+def new_name(kind: str, game: str | None = None, suits: int | None = None, ranks: int | None = None) -> str:
+    """A fresh result name: kind, game, deck, UTC time and a random suffix; the game and the deck
+    are left out when the result has none (a validation over many decks, a sweep over a grid)."""
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
-    return f"{kind}-{game}-{suits}x{ranks}-{stamp}-{secrets.token_hex(3)}"
+    parts = [kind, game.replace(",", "+") if game else None,
+             f"{suits}x{ranks}" if suits is not None and ranks is not None else None]
+    return "-".join([p for p in parts if p] + [stamp, secrets.token_hex(3)])
 
 
 def _result_fields(result) -> tuple[str, dict, dict]:
@@ -468,7 +471,7 @@ def _result_fields(result) -> tuple[str, dict, dict]:
 def _write_result(f, result, name: str | None) -> str:
     kind, record, prov = _result_fields(result)
     if name is None:
-        name = new_name(kind, record.get("game", "unknown"), record.get("suits", 0), record.get("ranks", 0))
+        name = new_name(kind, record.get("game"), record.get("suits"), record.get("ranks"))
     if "/" in name or not name:
         raise StoreError(f"result name {name!r} must be non-empty and contain no '/'")
     results = f[_RESULTS]
@@ -499,6 +502,10 @@ def _read_result(group) -> dict:
     return record
 
 
+#: Kinds of result that are exact answers (fractions over every deck order), not estimates.
+EXACT_KINDS = ("exact", "hand-graph")
+
+
 def _summary_row(name: str, record: dict) -> dict:
     prov = record.get("provenance", {})
     kind = record["kind"]
@@ -506,9 +513,46 @@ def _summary_row(name: str, record: dict) -> dict:
            "ranks": record.get("ranks"), "variant": record.get("variant"),
            "method": record.get("method") or prov.get("method") or ("monte-carlo" if kind == "simulation" else kind),
            "games": record.get("games"), "orders": record.get("orders"), "wins": record.get("wins"),
-           "p_win": record.get("p_win"), "ci95": record.get("ci95"), "exact": kind == "exact",
+           "p_win": record.get("p_win"), "ci95": record.get("ci95"), "exact": kind in EXACT_KINDS,
            "seed": record.get("seed"), "date": prov.get("finished") or record.get("saved")}
+    # What each kind is about, so that every row says something (``solitaire runs``).
+    if record.get("decks") is not None:
+        row["decks"] = record["decks"]
+    if kind == "poison":
+        row.update(trapped=record.get("trapped"), undecided=record.get("undecided"),
+                   ci95_trapped=record.get("ci95_trapped"))
+    elif kind == "validation":
+        checks = record.get("checks") or []
+        tested = record.get("tested")
+        row.update(passed=record.get("passed"), alpha=record.get("alpha"),
+                   comparisons=tested if tested is not None else sum(bool(c.get("tested", True)) for c in checks),
+                   rejected=sum(bool(c.get("rejected")) for c in checks))
+    elif kind == "sweep":
+        cells = record.get("cells") or []
+        sources: dict = {}
+        for cell in cells:
+            sources[cell.get("source")] = sources.get(cell.get("source"), 0) + 1
+        row.update(grid=_grid_text(cells), cells=len(cells), games_per_cell=record.get("games"),
+                   cell_sources=sources)
     return row
+
+
+def _values_text(values) -> str:
+    """``[3, 4, 5, 7]`` -> ``"3-5,7"``."""
+    runs: list[list[int]] = []
+    for v in sorted(set(values)):
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def _grid_text(cells: list) -> str | None:
+    """A sweep's grid as ``SUITSxRANKS`` ranges, e.g. ``3-7x9-15``."""
+    if not cells:
+        return None
+    return f"{_values_text(c['suits'] for c in cells)}x{_values_text(c['ranks'] for c in cells)}"
 
 
 def _write_checkpoint(f, cp: Checkpoint) -> None:
