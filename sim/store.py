@@ -55,6 +55,7 @@ from .errors import UsageError
 
 FORMAT = "solitaire-odds results store"
 SCHEMA_VERSION = 1
+#: The results store used when none is named (the CLI's ``--out`` default too).
 DEFAULT_PATH = Path("results") / "solitaire.h5"
 
 _RESULTS = "results"

@@ -8,6 +8,7 @@ import sys
 import click
 
 from sim import GAMES, Deck, Variant
+from sim.store import DEFAULT_PATH
 
 
 def game_option(default="one-handed"):
@@ -62,8 +63,9 @@ def emit_json(obj) -> None:
     sys.stdout.write(json.dumps(_finite(obj), allow_nan=False) + "\n")
 
 
-#: Where results go when --out is not given.
-DEFAULT_STORE = "results/solitaire.h5"
+#: Where results go when --out is not given: the store's own default (defined once, in sim.store),
+#: as the text click shows and passes on.
+DEFAULT_STORE = str(DEFAULT_PATH)
 #: Runs of at least this many games are stored (and resumable) even without --out.
 LONG_RUN_GAMES = 10_000_000
 

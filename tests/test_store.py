@@ -223,3 +223,13 @@ def test_rewrites_do_not_grow_the_file_without_bound(store, monkeypatch):
     checkpoint = store.load_checkpoint(identity)
     assert checkpoint.chunks_done == 119 and checkpoint.counts["wins"] == 119
     assert list(checkpoint.counts["score_counts"]) == list(np.arange(53) * 119)
+
+
+def test_default_store_path_is_defined_once():
+    """The CLI's default --out is the store's default path, not a second copy that could drift."""
+    from pathlib import Path
+
+    from sim.store import DEFAULT_PATH
+    from solitaire.options import DEFAULT_STORE
+
+    assert Path(DEFAULT_STORE) == DEFAULT_PATH
