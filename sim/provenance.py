@@ -10,6 +10,9 @@ from pathlib import Path
 
 PACKAGE = "solitaire-odds"
 _LIBRARIES = ("numpy", "numba", "scipy", "sympy", "networkx", "h5py", "joblib")
+#: Optional libraries (the ``dask`` extra): recorded when installed, left out otherwise, since a run
+#: that could not use them does not depend on them.
+_OPTIONAL_LIBRARIES = ("dask", "distributed")
 
 
 def package_version() -> str:
@@ -38,12 +41,19 @@ def git_commit() -> str:
 
 
 def library_versions() -> dict[str, str]:
+    """Versions of Python and of the libraries results depend on ("absent" for a required one that
+    is missing); dask and distributed only when installed."""
     versions = {"python": sys.version.split()[0]}
     for name in _LIBRARIES:
         try:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             versions[name] = "absent"
+    for name in _OPTIONAL_LIBRARIES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            pass
     return versions
 
 
