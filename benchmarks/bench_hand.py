@@ -70,7 +70,7 @@ def whole_graph(deck: Deck, variant: Variant) -> dict:
     return {"deck": str(deck), "variant": str(variant), "seconds": seconds,
             "max_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "rss_before_mib": rss_before, "classes": r.classes, "orders_played": r.orders_played,
-            "poison_sets": r.poison_sets, "p_win": f"{r.p_win.numerator}/{r.p_win.denominator}"}
+            "poison_sets": r.poison_sets, "p_win": float(r.p_win)}  # the exact fraction can run to 1,000 digits
 
 
 def whole_graph_in_child(deck: Deck, variant: str) -> dict:

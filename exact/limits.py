@@ -45,11 +45,12 @@ def choose_method(deck: Deck, method: str) -> str:
     return method
 
 #: Largest deck whose whole Hand Solitaire deck-order graph :func:`exact.hand_graph.analyse_deck`
-#: accepts (``solitaire poison --all``). The time depends on the variant far more than on the card
-#: count: with ``step7=off`` the 2x5 graph took 39 s (the rotation phase ends most runs early, so
-#: without it far more classes are reachable), and 12-card decks are explored in under 10 s (3x4:
+#: accepts (``solitaire poison --all``). The time depends on the variant more than on the card
+#: count: ``benchmarks/bench_hand.py`` (one core, the other one busy) analyses every 10-card deck in
+#: under 0.4 s per variant except 2x5 with ``step7=off``, 23 s (21.6 s in the poison survey; 39 s on
+#: a busier machine): its rational elimination carries fractions with hundreds of digits. Peak
+#: memory stays near the process baseline (+6 MiB). 12-card decks are explored in under 10 s (3x4:
 #: 268,807 classes) but the exact rational elimination of 2x6 did not finish in 6 minutes.
-#: ``benchmarks/bench_hand.py`` prints the time and peak memory of the largest graphs.
 MAX_GRAPH_CARDS = 10
 
 #: Prisoner's Patience best play (:mod:`exact.prisoners_solver`): nodes (rows expanded) before a
