@@ -57,7 +57,12 @@ def _columns(row: dict) -> tuple[str, str, str, str, str]:
                 f"{row.get('cells', 0)} cells" + (f" ({made})" if made else ""), "-")
     if row["exact"]:
         orders = row.get("orders")
-        size = "exact" if orders is None else f"exact ({Decimal(orders):.3e} orders)"
+        if orders is None:
+            size = "exact"
+        elif int(orders) < 10**12:  # small counts read better in full
+            size = f"exact ({int(orders):,} orders)"
+        else:
+            size = f"exact ({Decimal(orders):.3e} orders)"
         return deck, variant, size, _p_win_text(row), "exact"
     size = _count(row.get("games"), "games") if row.get("games") is not None else _count(row.get("decks"), "decks")
     return deck, variant, size, _p_win_text(row), _interval(row.get("ci95"))
