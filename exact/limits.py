@@ -15,11 +15,12 @@ MAX_ENUMERATE_CARDS = 13
 #: (2x12: about 1e6 states, 15 s)
 MAX_DP_CARDS = 24
 #: ... and decks with at least 3 suits and 3 ranks, whose state count grows far faster. The last
-#: layers are played out per state (exact.finish), not built: 4x4 builds 3.9e6 states (largest layer
-#: 3.0e6) and plays out 2.2e9 orders, about 3.5 minutes and 1.3 GB on a busy core (building every
-#: layer took 8 minutes and passed 9.5 GB). The next wide decks are out of reach: 3x6 already has
-#: 2.1e6 states with 8 cards left and 4x5 1.9e7 with 10 left, growing 5-7x per card.
-MAX_DP_CARDS_WIDE = 16
+#: layers are played out per state (exact.finish), not built: 4x4 builds 3.9e6 states and plays out
+#: the rest in about 85 s on a busy core; 3x6 (18 cards, the largest wide deck below 20 cards) builds
+#: 4.4e7 states (largest layer 3.2e7) and plays out 2.3e10 orders of the last 6 cards in 909 s with a
+#: peak of 7.1 GB (benchmarks/bench_exact.py, other core busy). 4x5 and 5x4 are out of reach:
+#: 4x5 has 1.9e7 states with 10 cards left, growing 5-7x per card.
+MAX_DP_CARDS_WIDE = 18
 
 LIMITS = {"enumerate": MAX_ENUMERATE_CARDS, "dp": MAX_DP_CARDS}
 
