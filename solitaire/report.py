@@ -66,7 +66,7 @@ def _standard_section(store, out: Path, lines: list[str]) -> None:
         f"| games | wins | p_win | 95% interval ({sim.get('interval_method', 'wilson')}) | mean score | seed | provenance |",
         "|---|---|---|---|---|---|---|",
         f"| {sim['games']:,} | {sim['wins']:,} | {_pct(sim['p_win'])} | [{_pct(low)}, {_pct(high)}] | "
-        f"{sim['mean_score']:.4f} ± {sim.get('mean_score_se', float('nan')):.4f} | {sim['seed']} | {_prov(sim)} |",
+        f"{_mean_se(sim['mean_score'], sim.get('mean_score_se'))} | {sim['seed']} | {_prov(sim)} |",
         "",
     ]
     claim = ONE_OVER_ROOT2_PERCENT / 100
@@ -77,9 +77,10 @@ def _standard_section(store, out: Path, lines: list[str]) -> None:
         "",
         f"1/√2 % = {_pct(claim, 6)}. The interval above, [{_pct(low, 6)}, {_pct(high, 6)}], from "
         f"{sim['games']:,} games, is {width / published_width:.2f} times as wide as the published 10^9-game "
-        f"interval [{_pct(PUBLISHED_CI[0], 5)}, {_pct(PUBLISHED_CI[1], 5)}]; 1/√2 % lies **{verdict}** it"
+        f"interval [{_pct(PUBLISHED_CI[0], 5)}, {_pct(PUBLISHED_CI[1], 5)}] ({published_width / width:.1f} times "
+        f"tighter); 1/√2 % lies **{verdict}** it"
         + (", so the claim is rejected at the 5% level." if verdict == "outside" else
-           ", so these games cannot reject the claim.") + "",
+           ", so these games cannot reject the claim.") + " " + _published_agreement(low, high),
         "",
     ]
     if sim["games"] < LONG_RUN_GAMES:
@@ -94,6 +95,24 @@ def _standard_section(store, out: Path, lines: list[str]) -> None:
     relatives = [r for r in exact_records(store, variant) if r["suits"] == 4 and r["ranks"] <= 5]
     figures.score_distribution(sim, relatives, out / "score_distribution.png")
     lines += ["![score distribution](score_distribution.png)", ""]
+
+
+def _mean_se(mean: float, se) -> str:
+    """``mean ± se`` with the standard error to two significant digits, the mean to the same place."""
+    if se is None or not math.isfinite(se) or se <= 0:
+        return f"{mean:.4f}"
+    digits = max(0, 1 - math.floor(math.log10(se)))
+    return f"{mean:.{digits}f} ± {se:.{digits}f}"
+
+
+def _published_agreement(low: float, high: float) -> str:
+    """How the published 10^9-game interval relates to ours (the published 0.706% is confirmed or not)."""
+    p_low, p_high = PUBLISHED_CI
+    if p_low <= low and high <= p_high:
+        return "The published interval contains this one: the published 0.706% is confirmed."
+    if high < p_low or low > p_high:
+        return "The published interval and this one are disjoint: the published 0.706% is not confirmed."
+    return "The published interval and this one overlap."
 
 
 def _variants_section(store, lines: list[str]) -> None:

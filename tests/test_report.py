@@ -94,3 +94,14 @@ def test_main_job_plan_and_seeds(tmp_path):
 def test_report_of_an_empty_store_says_so(tmp_path):
     readme = write_report(ResultsStore(tmp_path / "empty.h5"), tmp_path / "r")
     assert "No simulation of the standard deck" in readme.read_text()
+
+
+def test_mean_with_standard_error_and_published_interval_wording():
+    from solitaire.report import PUBLISHED_CI, _mean_se, _published_agreement
+
+    assert _mean_se(13.3195490084, 1.1e-5) == "13.319549 ± 0.000011"  # se to two significant digits
+    assert _mean_se(2.5, float("nan")) == "2.5000"
+    low, high = PUBLISHED_CI
+    assert "contains" in _published_agreement(low + 1e-6, high - 1e-6)
+    assert "disjoint" in _published_agreement(high + 1e-6, high + 2e-6)
+    assert "overlap" in _published_agreement(low - 1e-6, low + 1e-6)
