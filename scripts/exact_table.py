@@ -83,30 +83,15 @@ def stored_result(done: dict, deck: Deck, variant: Variant):
 
 
 def heatmap(plain: dict, max_cards: int, path="results/exact_p_win_heatmap.png") -> None:
-    import matplotlib
+    """The p_win heatmap of the plain rules, drawn as ``solitaire report`` draws it (decks with S, R >= 2;
+    1-suit and 1-rank decks, p_win 0 or 1, are in the table)."""
+    from solitaire import figures
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-
-    max_s = max(s for s, _ in plain)
-    max_r = max(r for _, r in plain)
-    grid = np.full((max_s, max_r), np.nan)
-    for (s, r), p in plain.items():
-        grid[s - 1, r - 1] = float(p)
-    fig, ax = plt.subplots(figsize=(1 + 0.6 * max_r, 1 + 0.5 * max_s))
-    image = ax.imshow(grid, origin="lower", cmap="viridis",
-                      extent=(0.5, max_r + 0.5, 0.5, max_s + 0.5), aspect="auto")
-    for (s, r), p in plain.items():
-        ax.text(r, s, "0" if p == 0 else f"{float(p):.1%}", ha="center", va="center", fontsize=6,
-                color="white" if float(p) < 0.5 * np.nanmax(grid) else "black")
-    ax.set_xlabel("ranks R")
-    ax.set_ylabel("suits S")
-    ax.set_title("One-Handed exact p_win (win=end); 0 on odd x odd by the parity theorem")
-    fig.colorbar(image, ax=ax, label="p_win")
-    fig.tight_layout()
-    fig.savefig(path, dpi=150)
-    plt.close(fig)
+    cells = [{"suits": s, "ranks": r, "p_win": float(p), "source": "theorem" if s % 2 and r % 2 else "exact"}
+             for (s, r), p in sorted(plain.items()) if s >= 2 and r >= 2]
+    if cells:
+        figures.p_win_heatmap(cells, Path(path), f"exact p_win (%), S and R >= 2, S*R <= {max_cards}\n"
+                                                 f"{Variant.make('one-handed')}")
 
 
 if __name__ == "__main__":
