@@ -258,15 +258,30 @@ def _hand_section(store, out: Path, lines: list[str]) -> None:
 
 def _prisoners_section(store, lines: list[str]) -> None:
     found = [r for _, r in store.find(kind="simulation", game="prisoners")]
-    if not found:
+    best = [r for _, r in store.find(kind="best_play", game="prisoners")]
+    if not found and not best:
         return
-    lines += ["## Prisoner's Patience", "", "| variant | deck | games | wins | p_win | 95% interval | provenance |",
-              "|---|---|---|---|---|---|---|"]
-    for r in sorted(found, key=lambda r: r["variant"]):
-        low, high = r["ci95"]
-        lines.append(f"| `{r['variant']}` | {r['suits']}x{r['ranks']} | {r['games']:,} | {r['wins']:,} | "
-                     f"{_pct(r['p_win'], 5)} | [{_pct(low, 5)}, {_pct(high, 5)}] | {_prov(r, seed=True)} |")
-    lines.append("")
+    lines += ["## Prisoner's Patience", ""]
+    if found:
+        lines += ["| variant | deck | games | wins | p_win | 95% interval | provenance |", "|---|---|---|---|---|---|---|"]
+        for r in sorted(found, key=lambda r: r["variant"]):
+            low, high = r["ci95"]
+            lines.append(f"| `{r['variant']}` | {r['suits']}x{r['ranks']} | {r['games']:,} | {r['wins']:,} | "
+                         f"{_pct(r['p_win'], 5)} | [{_pct(low, 5)}, {_pct(high, 5)}] | {_prov(r, seed=True)} |")
+        lines.append("")
+    if best:
+        lines += ["### Best play (`solitaire solve`)", "",
+                  "Whether some sequence of legal moves wins each random deck, decided by the solver within a node "
+                  "budget: *won* (a replayable line), *lost* (search exhausted) or *undecided*; the 95% bracket "
+                  "counts undecided decks as lost at its low end and as won at its high end.", "",
+                  "| variant | deck | decks | won | lost | undecided | 95% bracket | node budget | provenance |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for r in sorted(best, key=lambda r: (r["variant"], -r["decks"])):
+            low, high = r["ci95"]
+            lines.append(f"| `{r['variant']}` | {r['suits']}x{r['ranks']} | {r['decks']:,} | {r['won']:,} | "
+                         f"{r['lost']:,} | {r['undecided']:,} | [{_pct(low, 2)}, {_pct(high, 2)}] | "
+                         f"{r['node_budget']:,} | {_prov(r, seed=True)} |")
+        lines.append("")
 
 
 def write_report(store, out: Path | str = "results") -> Path:

@@ -105,3 +105,18 @@ def test_mean_with_standard_error_and_published_interval_wording():
     assert "contains" in _published_agreement(low + 1e-6, high - 1e-6)
     assert "disjoint" in _published_agreement(high + 1e-6, high + 2e-6)
     assert "overlap" in _published_agreement(low - 1e-6, low + 1e-6)
+
+
+def test_prisoners_best_play_estimates_are_reported(tmp_path):
+    from exact.prisoners_solver import estimate_best_play
+
+    store = ResultsStore(tmp_path / "s.h5")
+    estimate = estimate_best_play(Deck(2, 4), "prisoners(moves=physical)", decks=12, seed=3)
+    store.save(estimate)
+    text = write_report(store, tmp_path / "out").read_text()
+    assert "### Best play" in text
+    (row,) = [line for line in text.splitlines() if line.startswith("| `prisoners(moves=physical")]
+    cells = [c.strip() for c in row.split("|")[1:-1]]
+    assert cells[1] == "2x4" and cells[2] == "12"
+    assert [int(c) for c in cells[3:6]] == [estimate.won, estimate.lost, estimate.undecided]
+    assert "seed 3" in row
