@@ -34,3 +34,9 @@ def test_emit_json_writes_non_finite_numbers_as_null(capsys):
     out, _ = capsys.readouterr()
     assert strict_loads(out) == {"a": None, "b": [1.5, None, [None, 2]], "c": {"d": None}, "e": 3}
     assert out.endswith("\n") and out.count("\n") == 1
+
+
+def test_one_game_text_output_has_no_nan(cli_run):
+    code, out, err = cli_run("simulate", "--suits", "2", "--ranks", "2", "--games", "1", "--seed", "1", "--no-store")
+    assert code == 0, err
+    assert "nan" not in out.lower() and "no s.e. from one game" in out

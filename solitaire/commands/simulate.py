@@ -1,6 +1,8 @@
 """``solitaire simulate``: Monte Carlo estimate with intervals."""
 from __future__ import annotations
 
+import math
+
 import click
 from click.core import ParameterSource
 
@@ -65,7 +67,9 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     click.echo(f"{variant}  deck {deck}  seed {result.seed}")
     click.echo(f"games {result.games:,}  wins {result.wins:,}  p_win {result.p_win:.6%}  "
                f"95% CI [{low:.6%}, {high:.6%}] ({result.interval_method})")
-    click.echo(f"mean score {result.mean_score:.4f} +- {result.mean_score_se:.4f} (s.e.)  "
+    se = result.mean_score_se
+    se_text = f" +- {se:.4f} (s.e.)" if math.isfinite(se) else " (no s.e. from one game)"
+    click.echo(f"mean score {result.mean_score:.4f}{se_text}  "
                f"{result.seconds:.2f} s  {result.games_per_second:,.0f} games/s")
     nonzero = {s: c for s, c in enumerate(result.score_counts) if c}
     click.echo("score counts: " + ", ".join(f"{s}:{c}" for s, c in nonzero.items()))
