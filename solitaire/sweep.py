@@ -121,6 +121,9 @@ def sweep(suits, ranks, *, variant: Variant | None = None, games: int = 1_000_00
     """
     from sim.montecarlo import shared_scheduler
 
+    if simulate_cell is not None and (out is not None or backend != "local" or scheduler is not None):
+        raise UsageError("sweep(): out, backend and scheduler apply to the default cell simulation; "
+                         "give them to your simulate_cell instead")
     variant = variant if variant is not None else Variant.make("one-handed")
     with shared_scheduler(backend, scheduler, workers) as cell_scheduler:
         if simulate_cell is None:

@@ -36,3 +36,17 @@ def test_sweep_text_output_prints_the_seed(cli_run):
     assert "seed 7" in out
     code, out, err = cli_run("sweep", "--suits", "2", "--ranks", "5", "--games", "2000", "--exact-max-cards", "0")
     assert code == 0 and "seed 0" in out  # the documented default
+
+
+def test_sweep_refuses_store_or_backend_with_a_custom_cell_simulation(tmp_path):
+    import pytest
+
+    from sim import UsageError
+
+    def cell(deck, variant, games, seed):
+        raise AssertionError("not reached")
+
+    with pytest.raises(UsageError, match="simulate_cell"):
+        sweep([2], [5], games=10, simulate_cell=cell, out=tmp_path / "s.h5", progress=False)
+    with pytest.raises(UsageError, match="simulate_cell"):
+        sweep([2], [5], games=10, simulate_cell=cell, backend="dask", progress=False)
