@@ -29,6 +29,7 @@ with ``tested`` false, with their one-sided p-value for information).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import zlib
 from dataclasses import dataclass, field
@@ -140,6 +141,7 @@ def p_win_test(wins: int, games: int, p_exact: Fraction) -> tuple[float, float]:
     return wins / games, float(stats.binomtest(wins, games, float(p_exact)).pvalue)
 
 
+@functools.lru_cache(maxsize=None)  # asked again per case (compare, validate) and for variants alike
 def interval_coverage(p_exact: Fraction, games: int, confidence: float = 0.95) -> float:
     """The probability that the interval of :func:`sim.stats.binomial_interval` from ``games``
     games covers ``p_exact``: the sum of the binomial probabilities of the win counts whose
