@@ -44,16 +44,12 @@ def library_versions() -> dict[str, str]:
     """Versions of Python and of the libraries results depend on ("absent" for a required one that
     is missing); dask and distributed only when installed."""
     versions = {"python": sys.version.split()[0]}
-    for name in _LIBRARIES:
+    for name in _LIBRARIES + _OPTIONAL_LIBRARIES:
         try:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
-            versions[name] = "absent"
-    for name in _OPTIONAL_LIBRARIES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            pass
+            if name in _LIBRARIES:
+                versions[name] = "absent"
     return versions
 
 
