@@ -20,6 +20,7 @@ from exact import exact_distribution
 from exact.parity import check_parity
 from exact.result import ExactResult
 from sim import Deck, Variant
+from sim.store import DEFAULT_PATH
 
 VARIANTS = ["one-handed", "one-handed(win=any)", "one-handed(reverse=on)", "one-handed(win=any,reverse=on)"]
 
@@ -28,7 +29,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-cards", type=int, default=16)
     parser.add_argument("--skip", action="append", default=None, help="SxR decks to leave out (default 4x4)")
-    parser.add_argument("--out", default="results/solitaire.h5")
+    parser.add_argument("--out", default=str(DEFAULT_PATH))
     parser.add_argument("--no-store", action="store_true")
     parser.add_argument("--table", default="results/exact_one_handed_table.md", help="markdown table file")
     parser.add_argument("--heatmap", default="results/exact_p_win_heatmap.png", help="p_win heatmap (PNG)")
