@@ -1,11 +1,14 @@
 """Exact answers: score distributions counted over every deck order, as Python ints and fractions.
 
-Two independent methods compute One-Handed Solitaire exactly (the tests make them agree):
+Three independent methods compute One-Handed Solitaire exactly (the tests make them agree):
 
 * ``enumerate`` (:mod:`exact.enumerate`): every deck order, depth-first in numba, a prefix played
   once; up to :data:`exact.limits.MAX_ENUMERATE_CARDS` cards.
 * ``dp`` (:mod:`exact.dp`): dynamic programming over reduced, relabelled hand states; up to
   :data:`exact.limits.MAX_DP_CARDS` cards.
+* ``phase`` (:mod:`exact.phase`): the row is a stack; the play above its top three cards depends only
+  on those three and on the *set* of cards dealt meanwhile, so it is counted once per (window, set)
+  in dense subset tables; up to :data:`exact.limits.MAX_PHASE_CARDS` cards (4x5 in about 2 minutes).
 
 This package may import :mod:`sim`; :mod:`sim` never imports it.
 """
@@ -35,8 +38,10 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
     ----------
     deck : Deck, default ``Deck(4, 13)`` (which is refused: too large for an exact method)
     variant : Variant or canonical string, default One-Handed as written; only One-Handed is exact here
-    method : ``"auto"`` (the DP), ``"enumerate"`` or ``"dp"``
-    progress : optional callable ``progress(done, total, states)`` called after each dealt card (dp)
+    method : ``"auto"`` (phase for decks with at least 3 suits and 3 ranks, else dp), ``"enumerate"``,
+        ``"dp"`` or ``"phase"``
+    progress : optional callable ``progress(done, total, work)`` called after each dealt card (dp: states
+        in the layer) or each set size (phase: subset pairs visited so far)
 
     Returns
     -------
@@ -70,6 +75,12 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
         from .enumerate import enumerate_distribution
 
         score_counts, wins = enumerate_distribution(deck, variant)
+    elif method == "phase":
+        from .phase_kernel import phase_distribution
+
+        stats_phase: dict = {}
+        score_counts, wins = phase_distribution(deck, variant, progress=progress, stats=stats_phase)
+        extra = dict(stats_phase)
     else:
         from .dp import DPStats, dp_distribution
 

@@ -2,7 +2,9 @@
 
 The limits are set from the measurements in ``benchmarks/bench_exact.py`` (one core): enumeration
 visits about ``e * (S*R - 1)!`` prefixes; the DP's state count grows steeply with the deck and its
-memory with the largest layer. A deck above a limit is refused before any work starts.
+memory with the largest layer; the phase method's tables grow as ``2**(S*R)`` and its work as
+``3**(S*R)``, divided by the symmetry of each window. A deck above a limit is refused before any
+work starts.
 """
 from __future__ import annotations
 
@@ -22,27 +24,65 @@ MAX_DP_CARDS = 24
 #: 4x5 has 1.9e7 states with 10 cards left, growing 5-7x per card.
 MAX_DP_CARDS_WIDE = 18
 
-LIMITS = {"enumerate": MAX_ENUMERATE_CARDS, "dp": MAX_DP_CARDS}
+#: the phase method (exact.phase, exact.phase_kernel): counts in uint64, exact while n! < 2**64.
+#: Measured (benchmarks/bench_exact.py, one core): 4x4 in 2 s, 3x6 in 13 s (1.0 GB), 4x5 in 2 min
+#: (2.9 GB peak). Its tables hold 2**(cards) sets per window, so it is also refused where they would
+#: need more than MAX_PHASE_TABLE_BYTES (decks with 1 or 2 suits or ranks share little symmetry:
+#: 2x10 and 1x20 would need 6-7 GB; the DP does them in seconds).
+MAX_PHASE_CARDS = 20
+MAX_PHASE_TABLE_BYTES = 4 * 2**30
+
+LIMITS = {"enumerate": MAX_ENUMERATE_CARDS, "dp": MAX_DP_CARDS, "phase": MAX_PHASE_CARDS}
 
 
 def dp_limit(deck: Deck) -> int:
     """The DP's card limit for this deck's shape."""
     return MAX_DP_CARDS if min(deck.suits, deck.ranks) <= 2 else MAX_DP_CARDS_WIDE
-METHODS = ("auto", "enumerate", "dp")
+
+
+def phase_fits(deck: Deck) -> bool:
+    """Whether the phase method takes ``deck``: at most 20 cards and tables within the memory cap."""
+    if deck.size > MAX_PHASE_CARDS:
+        return False
+    from .phase_kernel import PhasePlan
+
+    return PhasePlan(deck.suits, deck.ranks).table_bytes() <= MAX_PHASE_TABLE_BYTES
+
+
+def exact_limit(deck: Deck) -> int:
+    """The most cards any exact method takes for this deck's shape (what ``auto`` can reach)."""
+    if min(deck.suits, deck.ranks) >= 3:
+        return max(MAX_PHASE_CARDS, MAX_DP_CARDS_WIDE)
+    return MAX_DP_CARDS
+
+
+METHODS = ("auto", "enumerate", "dp", "phase")
 
 
 def choose_method(deck: Deck, method: str) -> str:
-    """Validate ``method`` for ``deck``; resolve ``auto``; refuse a deck beyond the method's limit."""
+    """Validate ``method`` for ``deck``; resolve ``auto``; refuse a deck beyond the method's limit.
+
+    ``auto`` is the phase method for decks with at least 3 suits and 3 ranks (the fastest there), else
+    the DP."""
     if method not in METHODS:
         raise UsageError(f"unknown exact method {method!r}: choose one of {', '.join(METHODS)}")
     if method == "auto":
-        method = "dp"
+        method = "phase" if min(deck.suits, deck.ranks) >= 3 and deck.size <= MAX_PHASE_CARDS else "dp"
+    if method == "phase" and deck.size <= MAX_PHASE_CARDS and not phase_fits(deck):
+        from .phase_kernel import PhasePlan
+
+        need = PhasePlan(deck.suits, deck.ranks).table_bytes() / 2**30
+        raise UsageError(
+            f"deck {deck} would need {need:.1f} GiB of phase tables, more than the limit of "
+            f"{MAX_PHASE_TABLE_BYTES // 2**30} GiB (decks with 1 or 2 suits or ranks share little symmetry); "
+            f"use --method dp, or `solitaire simulate` for an estimate")
     limit = dp_limit(deck) if method == "dp" else LIMITS[method]
     if deck.size > limit:
         raise UsageError(
             f"deck {deck} has {deck.size} cards, more than the exact {method} method's limit of {limit} cards "
             f"for this shape (enumerate: {MAX_ENUMERATE_CARDS}; dp: {MAX_DP_CARDS} with at most 2 suits or "
-            f"ranks, else {MAX_DP_CARDS_WIDE}); use `solitaire simulate` for an estimate")
+            f"ranks, else {MAX_DP_CARDS_WIDE}; phase: {MAX_PHASE_CARDS}); use `solitaire simulate` for an "
+            f"estimate")
     return method
 
 #: Largest deck whose whole Hand Solitaire deck-order graph :func:`exact.hand_graph.analyse_deck`

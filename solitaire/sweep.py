@@ -91,9 +91,9 @@ def parity_forbids_win(deck: Deck, variant: Variant) -> bool:
 def exact_limit(deck: Deck, variant: Variant) -> int:
     """The most cards the exact engine of ``variant``'s game handles for ``deck``'s shape (0: no engine)."""
     if variant.game == "one-handed":
-        from exact.limits import dp_limit
+        from exact.limits import exact_limit
 
-        return dp_limit(deck)
+        return exact_limit(deck)
     if variant.game == "prisoners":
         from exact.prisoners import MAX_DP_CARDS
 

@@ -216,10 +216,10 @@ def test_too_large_is_refused_at_once(method, cards):
 def test_wide_decks_have_the_lower_dp_limit():
     from exact.limits import MAX_DP_CARDS_WIDE, choose_method
 
-    assert choose_method(Deck(4, 4), "auto") == "dp"  # 16 cards: played out, within the limits
-    assert choose_method(Deck(3, 6), "auto") == "dp"  # 18 cards: within the limits (15 min, 7 GB)
+    assert choose_method(Deck(4, 4), "dp") == "dp"  # 16 cards: played out, within the limits
+    assert choose_method(Deck(3, 6), "dp") == "dp"  # 18 cards: within the limits (15 min, 7 GB)
     with pytest.raises(UsageError, match=str(MAX_DP_CARDS_WIDE)):
-        exact_distribution(Deck(4, 5))
+        exact_distribution(Deck(4, 5), method="dp")
     with pytest.raises(UsageError, match="simulate"):
         exact_distribution(Deck(5, 4), method="dp")
     assert choose_method(Deck(2, 10), "dp") == "dp"  # 20 cards with 2 suits: the narrow limit

@@ -1,0 +1,569 @@
+"""The phase recursion of :mod:`exact.phase` with dense subset tables, compiled with numba.
+
+Representation (the recursion and its proof are in :mod:`exact.phase`):
+
+* Windows are taken up to relabelling of suits and ranks: a window ``(w1, w2, w3)`` (cards, or -1 for
+  a sentinel below the bottom of the row) is replaced by its *representative*, suits and ranks
+  renamed in order of first appearance, and the relabelling ``sigma`` is applied to the card sets
+  too (a relabelling maps games onto games, so ``phase(W, C) = sigma^-1 phase(sigma W, sigma C)``).
+* For each representative ``W`` and each set ``C`` of the cards not in ``W`` (a bit mask over those
+  cards, in increasing card order) the table ``A[W][C]`` holds the phase's endings as a vector of
+  ``uint64``: ``end(j)`` at index ``j // 2`` (``j`` has the parity of ``|C|``), then the ``S1``
+  slots (the cards of ``w1``'s suit), the ``S2`` slots (``w2``'s suit), then ``R1, R2, R3``. State
+  ``B(a)`` vectors are kept only for the cards ``a`` of ``w3``'s suit (the only ones a later
+  ``S2'`` can hand back); the others are added into ``A`` and dropped.
+* Tables are filled by the size of the set: the vector of ``B(a)`` over ``C'`` needs the child's
+  table on subsets of ``C'`` (complete) and this window's on strictly smaller sets.
+* Counts are exact: every entry counts distinct orders of at most ``n`` cards, so it is at most
+  ``n! < 2**64`` for ``n <= 20`` (:data:`MAX_PHASE_CARDS`); the top level is summed in Python ints.
+
+The plain game is computed; ``reverse=on`` is the plain game on the transposed deck (suits and
+ranks exchanged), see :func:`phase_distribution`.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim._jit import jit
+
+from .invariants import require
+
+#: uint64 counts are exact while n! < 2**64, i.e. up to 20 cards
+MAX_PHASE_CARDS = 20
+CHUNK = 8
+#: largest stabiliser subgroup used to canonicalise a window's card sets
+MAX_GROUP = 720
+
+
+def _canonical(window, suits: int, ranks: int):
+    """(representative window, sigma as a card permutation list) for ``window`` (-1 = sentinel)."""
+    smap: dict = {}
+    rmap: dict = {}
+    for w in window:
+        if w >= 0:
+            s, r = divmod(w, ranks)
+            smap.setdefault(s, len(smap))
+            rmap.setdefault(r, len(rmap))
+    for s in range(suits):
+        smap.setdefault(s, len(smap))
+    for r in range(ranks):
+        rmap.setdefault(r, len(rmap))
+    perm = [smap[c // ranks] * ranks + rmap[c % ranks] for c in range(suits * ranks)]
+    rep = tuple(perm[w] if w >= 0 else -1 for w in window)
+    return rep, perm
+
+
+class PhasePlan:
+    """Window representatives, their universes, slots and the child maps, built in Python."""
+
+    def __init__(self, suits: int, ranks: int):
+        self.suits, self.ranks = suits, ranks
+        n = self.n = suits * ranks
+        self.mates_max = max(ranks - 1, 0)
+        self.n_end = n // 2 + 1
+        m = self.mates_max
+        self.S1, self.S2 = self.n_end, self.n_end + m
+        self.R1 = self.n_end + 2 * m
+        self.width = self.R1 + 3
+        top = (-1, -1, -1)
+        reps = [top]
+        index = {top: 0}
+        pairs = []  # (window index, a, child index, sigma)
+        queue = [top]
+        while queue:
+            w = queue.pop()
+            i = index[w]
+            for a in range(n):
+                if a in w:
+                    continue
+                child, sigma = _canonical((w[1], w[2], a), suits, ranks)
+                if child not in index:
+                    index[child] = len(reps)
+                    reps.append(child)
+                    queue.append(child)
+                pairs.append((i, a, index[child], sigma))
+        self.reps = reps
+        self.universe = [[c for c in range(n) if c not in w] for w in reps]
+        self.pos = []
+        for u in self.universe:
+            p = [-1] * n
+            for b, c in enumerate(u):
+                p[c] = b
+            self.pos.append(p)
+        suit = lambda c: c // ranks  # noqa: E731
+        self.mates = []  # (mates of w1, of w2, of w3) within the universe
+        for w, u in zip(reps, self.universe):
+            self.mates.append(tuple([c for c in u if w[k] >= 0 and suit(c) == suit(w[k])] for k in range(3)))
+        self.pairs = pairs
+        self.groups = [self._stabiliser(w) for w in reps]
+
+    def _stabiliser(self, w):
+        """Relabellings fixing the window's cards: permutations of the suits and ranks the window does
+        not use (of some of them where all would give more than :data:`MAX_GROUP` elements)."""
+        import itertools
+
+        suits, ranks = self.suits, self.ranks
+        used_s = sorted({c // ranks for c in w if c >= 0})
+        used_r = sorted({c % ranks for c in w if c >= 0})
+        free_s = [x for x in range(suits) if x not in used_s]
+        free_r = [x for x in range(ranks) if x not in used_r]
+        # permutations of a subset of the free suits times those of a subset of the free ranks form a
+        # subgroup; drop free labels from the larger side until it has at most MAX_GROUP elements
+        while math.factorial(len(free_s)) * math.factorial(len(free_r)) > MAX_GROUP:
+            if len(free_r) >= len(free_s):
+                free_r = free_r[:-1]
+            else:
+                free_s = free_s[:-1]
+        chosen = (free_s, free_r)
+        elements = []
+        for ps in itertools.permutations(chosen[0]):
+            smap = dict(zip(chosen[0], ps))
+            for pr in itertools.permutations(chosen[1]):
+                rmap = dict(zip(chosen[1], pr))
+                elements.append([smap.get(c // ranks, c // ranks) * ranks + rmap.get(c % ranks, c % ranks)
+                                 for c in range(self.n)])
+        return elements
+
+    def table_bytes(self) -> int:
+        """Bytes of the tables the kernel allocates (A, kept B vectors, canonical forms, the top)."""
+        rows = [1 << len(u) for u in self.universe[1:]]
+        kept = [len(mm[2]) for mm in self.mates[1:]]
+        a = sum(rows) * self.width * 8
+        b = sum(r * k for r, k in zip(rows, kept)) * self.width * 8
+        canon = sum(rows) * (8 + 4 + 1)
+        top = (1 << self.n) * (self.n_end + 1) * 8
+        return a + b + canon + top
+
+
+def build_arrays(plan: PhasePlan):
+    """The flat arrays the kernel reads (window 0, the all-sentinel top, is handled apart)."""
+    n, m = plan.n, plan.mates_max
+    nw = len(plan.reps)
+    usize = np.array([len(u) for u in plan.universe], dtype=np.int64)
+    a_off = np.zeros(nw + 1, dtype=np.int64)
+    b_off = np.zeros(nw + 1, dtype=np.int64)
+    for i in range(nw):
+        rows = 1 << int(usize[i])
+        a_off[i + 1] = a_off[i] + (rows * plan.width if i > 0 else 0)
+        b_off[i + 1] = b_off[i] + (len(plan.mates[i][2]) * rows * plan.width if i > 0 else 0)
+    nchunks = (n + CHUNK - 1) // CHUNK
+    npairs = len(plan.pairs)
+    p_win = np.zeros(npairs, dtype=np.int64)
+    p_apos = np.zeros(npairs, dtype=np.int64)
+    p_child = np.zeros(npairs, dtype=np.int64)
+    p_match = np.zeros(npairs, dtype=np.int64)  # 0 none, 1 suit (two), 2 rank (four)
+    p_s1 = np.full(npairs, -1, dtype=np.int64)
+    p_b = np.full(npairs, -1, dtype=np.int64)
+    p_chunks = np.zeros((npairs, nchunks, 1 << CHUNK), dtype=np.int64)
+    p_inv = np.zeros((npairs, nchunks, 1 << CHUNK), dtype=np.int64)  # child's bits -> ours
+    p_term = np.full((npairs, max(m, 1)), -1, dtype=np.int64)  # child's S1 slot -> our S2 slot
+    p_ret = np.full((npairs, max(m, 1)), -1, dtype=np.int64)  # child's S2 slot -> our B slot
+    ranks = plan.ranks
+    for p, (i, a, j, sigma) in enumerate(plan.pairs):
+        w = plan.reps[i]
+        u = plan.universe[i]
+        inv = [0] * n
+        for c, img in enumerate(sigma):
+            inv[img] = c
+        p_win[p], p_apos[p], p_child[p] = i, plan.pos[i][a], j
+        if w[0] >= 0:
+            if a // ranks == w[0] // ranks:
+                p_match[p] = 1
+                p_s1[p] = plan.mates[i][0].index(a)
+            elif a % ranks == w[0] % ranks:
+                p_match[p] = 2
+        if a in plan.mates[i][2]:
+            p_b[p] = plan.mates[i][2].index(a)
+        for ch in range(nchunks):
+            for v in range(1 << CHUNK):
+                out = 0
+                for bit in range(CHUNK):
+                    b = ch * CHUNK + bit
+                    if v >> bit & 1 and b < len(u) and u[b] != a:
+                        out |= 1 << plan.pos[j][sigma[u[b]]]
+                p_chunks[p, ch, v] = out
+                back = 0
+                uj = plan.universe[j]
+                for bit in range(CHUNK):
+                    b = ch * CHUNK + bit
+                    if v >> bit & 1 and b < len(uj) and plan.pos[i][inv[uj[b]]] >= 0:
+                        back |= 1 << plan.pos[i][inv[uj[b]]]
+                p_inv[p, ch, v] = back
+        for k, y in enumerate(plan.mates[j][0]):
+            if inv[y] in plan.mates[i][1]:
+                p_term[p, k] = plan.mates[i][1].index(inv[y])
+        for k, y in enumerate(plan.mates[j][1]):
+            if inv[y] in plan.mates[i][2]:
+                p_ret[p, k] = plan.mates[i][2].index(inv[y])
+    g_off = np.zeros(nw + 1, dtype=np.int64)
+    for i in range(nw):
+        g_off[i + 1] = g_off[i] + (len(plan.groups[i]) if i > 0 else 0)
+    ng = int(g_off[-1])
+    g_chunks = np.zeros((max(ng, 1), nchunks, 1 << CHUNK), dtype=np.int64)
+    g_s1 = np.zeros((max(ng, 1), max(m, 1)), dtype=np.int64)  # slot t -> slot of tau(card t)
+    g_s2 = np.zeros((max(ng, 1), max(m, 1)), dtype=np.int64)
+    g_b = np.zeros((max(ng, 1), max(m, 1)), dtype=np.int64)
+    b_bit = np.full((nw, max(m, 1)), -1, dtype=np.int64)  # bit of the card of each B slot
+    for i in range(1, nw):
+        u = plan.universe[i]
+        for t, c in enumerate(plan.mates[i][2]):
+            b_bit[i, t] = plan.pos[i][c]
+        for g, tau in enumerate(plan.groups[i]):
+            gi = int(g_off[i]) + g
+            for ch in range(nchunks):
+                for v in range(1 << CHUNK):
+                    out = 0
+                    for bit in range(CHUNK):
+                        b = ch * CHUNK + bit
+                        if v >> bit & 1 and b < len(u):
+                            out |= 1 << plan.pos[i][tau[u[b]]]
+                    g_chunks[gi, ch, v] = out
+            for arr_, k in ((g_s1, 0), (g_s2, 1), (g_b, 2)):
+                mates = plan.mates[i][k]
+                for t, c in enumerate(mates):
+                    arr_[gi, t] = mates.index(tau[c])
+    r_off = np.zeros(nw + 1, dtype=np.int64)
+    for i in range(nw):
+        r_off[i + 1] = r_off[i] + (1 << int(usize[i]) if i > 0 else 0)
+    return dict(usize=usize, a_off=a_off, b_off=b_off, r_off=r_off, p_win=p_win, p_apos=p_apos,
+                p_child=p_child, p_match=p_match, p_s1=p_s1, p_b=p_b, p_chunks=p_chunks, p_inv=p_inv,
+                p_term=p_term, p_ret=p_ret, g_off=g_off, g_chunks=g_chunks, g_s1=g_s1, g_s2=g_s2, g_b=g_b,
+                b_bit=b_bit)
+
+
+@jit
+def _map(chunks, p, mask):
+    out = 0
+    ch = 0
+    while mask:
+        out |= chunks[p, ch, mask & 0xFF]
+        mask >>= 8
+        ch += 1
+    return out
+
+
+@jit
+def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_child, p_match, p_s1, p_b,
+           p_chunks, p_inv, p_term, p_ret, n_mates1, n_mates2, width, s1, s2, r1):
+    """Fill every window's ``B(a)`` vectors over sets of size ``k`` (and so ``A`` over size ``k + 1``).
+    Returns the number of (set, subset) pairs visited."""
+    visited = 0
+    vec = np.zeros(width, dtype=np.uint64)
+    r2 = r1 + 1
+    r3 = r1 + 2
+    shift = k & 1  # child end(j) at j // 2 -> our end(j + 1) at (j + 1) // 2
+    for p in range(p_win.shape[0]):
+        i = p_win[p]
+        if i == 0:
+            continue
+        nb = usize[i] - 1  # bits of the sets C' (a's own bit removed)
+        if k > nb:
+            continue
+        j = p_child[p]
+        apos = p_apos[p]
+        low = (np.int64(1) << apos) - 1
+        abit = np.int64(1) << apos
+        rows_i = np.int64(1) << usize[i]
+        rows_j = np.int64(1) << usize[j]
+        nmj1 = n_mates1[j]  # the child's S1 slots (cards of its w1's suit)
+        nmj2 = n_mates2[j]  # the child's S2 slots (cards of its w2's suit)
+        # iterate the sets of size k over nb bits (Gosper), then open a gap at a's bit
+        m = (np.int64(1) << k) - 1
+        limit = np.int64(1) << nb
+        while m < limit:
+            cset = (m & low) | ((m & ~low) << 1)
+            if canon[r_off[i] + (cset | abit)] != (cset | abit):
+                # another set of the orbit is computed; _fill copies it here
+                if k == 0:
+                    break
+                c = m & -m
+                r = m + c
+                m = (((r ^ m) >> 2) // c) | r
+                continue
+            for t in range(width):
+                vec[t] = 0
+            if p_match[p] == 1:
+                if k == 0:
+                    vec[s1 + p_s1[p]] = 1
+            elif p_match[p] == 2:
+                if k == 0:
+                    vec[r1] = 1
+            else:
+                fc = _map(p_chunks, p, cset)  # the set in the child's coordinates
+                base_j = a_off[j] + fc * width
+                for t in range(s1 - shift):
+                    vec[t + shift] += A[base_j + t]
+                for t in range(nmj1):
+                    d = p_term[p, t]
+                    if d >= 0:
+                        vec[s2 + d] += A[base_j + s1 + t]
+                vec[r2] += A[base_j + r1]
+                vec[r3] += A[base_j + r1 + 1]
+                sub = fc  # the child's first part, enumerated in its own coordinates
+                rj = r_off[j]
+                while sub:
+                    visited += 1
+                    if ret[rj + sub] == 0:  # no R3 nor S2 ending: nothing comes back to this window
+                        sub = (sub - 1) & fc
+                        continue
+                    yb = a_off[j] + sub * width
+                    rest = cset ^ _map(p_inv, p, sub)
+                    c = A[yb + r1 + 2]
+                    if c:
+                        src = a_off[i] + rest * width
+                        for t in range(width):
+                            vec[t] += c * A[src + t]
+                    for t in range(nmj2):
+                        c = A[yb + s2 + t]
+                        if c:
+                            d = p_ret[p, t]
+                            src = b_off[i] + (d * rows_i + rest) * width
+                            for u in range(width):
+                                vec[u] += c * Bst[src + u]
+                    sub = (sub - 1) & fc
+            dst = a_off[i] + (cset | abit) * width
+            for t in range(width):
+                A[dst + t] += vec[t]
+            bs = p_b[p]
+            if bs >= 0:
+                dst = b_off[i] + (bs * rows_i + cset) * width
+                for t in range(width):
+                    Bst[dst + t] = vec[t]
+            if k == 0:
+                break
+            c = m & -m
+            r = m + c
+            m = (((r ^ m) >> 2) // c) | r
+    return visited
+
+
+@jit
+def _canon_tables(usize, r_off, g_off, g_chunks):
+    """For every window and set: the smallest image of the set under the window's stabiliser group and
+    the group element that gives it (the identity is element 0 of each group)."""
+    canon = np.zeros(r_off[-1], dtype=np.int64)
+    tau = np.zeros(r_off[-1], dtype=np.int32)
+    for i in range(1, usize.shape[0]):
+        for mask in range(np.int64(1) << usize[i]):
+            best = mask
+            bi = g_off[i]
+            for g in range(g_off[i] + 1, g_off[i + 1]):
+                m2 = _map(g_chunks, g, mask)
+                if m2 < best:
+                    best = m2
+                    bi = g
+            canon[r_off[i] + mask] = best
+            tau[r_off[i] + mask] = bi
+    return canon, tau
+
+
+@jit
+def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_bit, n_mates1, n_mates2,
+          n_mates3, width, s1, s2):
+    """Copy the computed (canonical) vectors to the other sets of their orbits: ``A`` over sets of
+    size ``k + 1``, the kept ``B(a)`` over sets of size ``k``. A relabelling ``tau`` fixing the window
+    maps the orders of ``C`` onto those of ``tau C`` and an ending ``S(x)`` onto ``S(tau x)``."""
+    for i in range(1, usize.shape[0]):
+        nb = usize[i]
+        rows = np.int64(1) << nb
+        ro = r_off[i]
+        size = k + 1
+        if size <= nb:
+            m = (np.int64(1) << size) - 1
+            while m < rows:
+                c0 = canon[ro + m]
+                if c0 != m:
+                    g = tau[ro + m]
+                    dst = a_off[i] + m * width
+                    src = a_off[i] + c0 * width
+                    for t in range(s1):
+                        A[dst + t] = A[src + t]
+                    for t in range(width - 3, width):
+                        A[dst + t] = A[src + t]
+                    for t in range(n_mates1[i]):
+                        A[dst + s1 + t] = A[src + s1 + g_s1[g, t]]
+                    for t in range(n_mates2[i]):
+                        A[dst + s2 + t] = A[src + s2 + g_s2[g, t]]
+                c = m & -m
+                r = m + c
+                m = (((r ^ m) >> 2) // c) | r
+        if k > nb - 1:
+            continue
+        for b in range(n_mates3[i]):
+            abit = np.int64(1) << b_bit[i, b]
+            m = (np.int64(1) << k) - 1
+            while m < rows:
+                if m & abit == 0:
+                    cfull = m | abit
+                    c0 = canon[ro + cfull]
+                    if c0 != cfull:
+                        g = tau[ro + cfull]
+                        b2 = g_b[g, b]
+                        c2 = c0 & ~(np.int64(1) << b_bit[i, b2])
+                        dst = b_off[i] + (b * rows + m) * width
+                        src = b_off[i] + (b2 * rows + c2) * width
+                        for t in range(s1):
+                            Bst[dst + t] = Bst[src + t]
+                        for t in range(width - 3, width):
+                            Bst[dst + t] = Bst[src + t]
+                        for t in range(n_mates1[i]):
+                            Bst[dst + s1 + t] = Bst[src + s1 + g_s1[g, t]]
+                        for t in range(n_mates2[i]):
+                            Bst[dst + s2 + t] = Bst[src + s2 + g_s2[g, t]]
+                if k == 0:
+                    break
+                c = m & -m
+                r = m + c
+                m = (((r ^ m) >> 2) // c) | r
+
+
+@jit
+def _mark_returns(k, A, ret, usize, a_off, r_off, width, s2, nm2, r3):
+    """``ret[W][C] = 1`` where ``A[W][C]`` has an ``R3`` or ``S2`` ending, for the sets of size ``k``."""
+    for i in range(1, usize.shape[0]):
+        nb = usize[i]
+        if k > nb:
+            continue
+        m = (np.int64(1) << k) - 1
+        limit = np.int64(1) << nb
+        while m < limit:
+            base = a_off[i] + m * width
+            hit = A[base + r3] != 0
+            for t in range(nm2[i]):
+                if A[base + s2 + t] != 0:
+                    hit = True
+            ret[r_off[i] + m] = 1 if hit else 0
+            if k == 0:
+                break
+            c = m & -m
+            r = m + c
+            m = (((r ^ m) >> 2) // c) | r
+
+
+@jit
+def _top(n, A, a_off, p_win, p_apos, p_child, p_chunks, width, r3, n_end):
+    """The all-sentinel top phase over every set ``C`` of the deck: returns (end counts of the whole
+    deck as uint64 by j // 2, first-return counts summed by set size).
+
+    ``E(X)`` (orders of ``X`` whose row first empties at the last card) is the child's ``R3`` summed
+    over the first card; ``top(C) = T(C) + sum over nonempty X in C of E(X) top(C - X)``, where
+    ``T`` is the first card staying for good (the child's ``end``, shifted by one)."""
+    full = (np.int64(1) << n) - 1
+    E = np.zeros(np.int64(1) << n, dtype=np.uint64)
+    first = np.zeros(n + 1, dtype=np.uint64)
+    top = np.zeros((np.int64(1) << n) * n_end, dtype=np.uint64)
+    # pairs of window 0 are (0, a) for every card a, with the card's own bit at position a
+    for p in range(p_win.shape[0]):
+        if p_win[p] != 0:
+            continue
+        a = p_apos[p]
+        j = p_child[p]
+        abit = np.int64(1) << a
+        for cset in range(np.int64(1) << n):
+            if cset & abit:
+                continue
+            yb = a_off[j] + _map(p_chunks, p, cset) * width
+            E[cset | abit] += A[yb + r3]
+            k = 0
+            x = cset
+            while x:
+                x &= x - 1
+                k += 1
+            shift = k & 1
+            dst = (cset | abit) * n_end
+            for t in range(n_end - shift):
+                top[dst + t + shift] += A[yb + t]
+    for x in range(np.int64(1) << n):
+        if E[x]:
+            k = 0
+            y = x
+            while y:
+                y &= y - 1
+                k += 1
+            first[k] += E[x]
+    top[0] = 1  # the empty set: end(0)
+    for cset in range(1, np.int64(1) << n):
+        k = 0
+        y = cset
+        while y:
+            y &= y - 1
+            k += 1
+        if (n - k) & 1:
+            continue  # never needed: every excursion X has an even number of cards
+        dst = cset * n_end
+        sub = cset
+        while sub:
+            e = E[sub]
+            if e:
+                src = (cset ^ sub) * n_end
+                for t in range(n_end):
+                    top[dst + t] += e * top[src + t]
+            sub = (sub - 1) & cset
+    out = np.zeros(n_end, dtype=np.uint64)
+    for t in range(n_end):
+        out[t] = top[full * n_end + t]
+    return out, first
+
+
+def phase_counts(suits: int, ranks: int, *, progress=None, stats: dict | None = None):
+    """Score counts (Python ints, index = score) and first-return counts by set size of the plain
+    game on ``suits x ranks`` by the dense phase recursion."""
+    n = suits * ranks
+    require(1 <= n <= MAX_PHASE_CARDS, f"the phase kernel counts in uint64: at most {MAX_PHASE_CARDS} cards")
+    plan = PhasePlan(suits, ranks)
+    arr = build_arrays(plan)
+    A = np.zeros(int(arr["a_off"][-1]), dtype=np.uint64)
+    Bst = np.zeros(max(int(arr["b_off"][-1]), 1), dtype=np.uint64)
+    width = plan.width
+    for i in range(1, len(plan.reps)):
+        A[int(arr["a_off"][i]) + 0] = 1  # A[W][{}] = end(0)
+    n_mates1 = np.array([len(mm[0]) for mm in plan.mates], dtype=np.int64)
+    n_mates2 = np.array([len(mm[1]) for mm in plan.mates], dtype=np.int64)
+    ret = np.zeros(int(arr["r_off"][-1]), dtype=np.uint8)
+    canon, tau = _canon_tables(arr["usize"], arr["r_off"], arr["g_off"], arr["g_chunks"])
+    n_mates3 = np.array([len(mm[2]) for mm in plan.mates], dtype=np.int64)
+    visited = 0
+    max_k = int(arr["usize"][1:].max()) if len(plan.reps) > 1 else 0
+    for k in range(max_k):
+        # sets of size k are complete in every table: mark where a phase hands back to its parent
+        _mark_returns(k, A, ret, arr["usize"], arr["a_off"], arr["r_off"], width, plan.S2, n_mates2, plan.R1 + 2)
+        visited += _layer(k, A, Bst, ret, canon, arr["usize"], arr["a_off"], arr["b_off"], arr["r_off"], arr["p_win"],
+                          arr["p_apos"], arr["p_child"], arr["p_match"], arr["p_s1"], arr["p_b"], arr["p_chunks"],
+                          arr["p_inv"], arr["p_term"], arr["p_ret"], n_mates1, n_mates2, width, plan.S1,
+                          plan.S2, plan.R1)
+        _fill(k, A, Bst, canon, tau, arr["usize"], arr["a_off"], arr["b_off"], arr["r_off"], arr["g_s1"],
+              arr["g_s2"], arr["g_b"], arr["b_bit"], n_mates1, n_mates2, n_mates3, width, plan.S1, plan.S2)
+        if progress is not None:
+            progress(k + 1, max_k, visited)
+    # the top window's pairs: card a's bit is a itself (its universe is the whole deck)
+    ends, first = _top(n, A, arr["a_off"], arr["p_win"], arr["p_apos"], arr["p_child"], arr["p_chunks"],
+                       width, plan.R1 + 2, plan.n_end)
+    counts = [0] * (n + 1)
+    for t, c in enumerate(ends.tolist()):
+        j = 2 * t + (n & 1)
+        if j <= n:
+            counts[j] = int(c)
+        else:
+            require(c == 0, "no score above n")
+    if stats is not None:
+        stats.update(windows=len(plan.reps), pairs=len(plan.pairs), subset_pairs=visited,
+                     table_bytes=int(A.nbytes + Bst.nbytes))
+    return counts, [int(f) for f in first.tolist()]
+
+
+def phase_distribution(deck, variant, *, progress=None, stats: dict | None = None):
+    """Score counts and wins over all ``(S*R)!`` orders (Python ints), by the dense phase kernel.
+
+    ``reverse=on`` is the plain game on the transposed deck; ``first4=reversed`` has the same
+    distribution as ``first4=kept`` (:mod:`exact.parity`)."""
+    suits, ranks = (deck.suits, deck.ranks) if variant["reverse"] == "off" else (deck.ranks, deck.suits)
+    counts, first = phase_counts(suits, ranks, progress=progress, stats=stats)
+    n = deck.size
+    require(sum(counts) == math.factorial(n), "phase counts must add up to (S*R)!")
+    if variant["win"] == "any":
+        wins = sum(f * math.factorial(n - k) for k, f in enumerate(first))
+    else:
+        wins = counts[0]
+    return counts, wins

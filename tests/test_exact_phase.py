@@ -1,0 +1,187 @@
+"""The phase method (exact.phase, exact.phase_kernel): its decomposition checked against brute force
+on random game positions, the kernel against the Python reference and the DP, limits, CLI."""
+import itertools
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact import exact_distribution
+from exact.dp import dp_distribution
+from exact.limits import MAX_PHASE_CARDS, choose_method
+from exact.phase import SENTINEL, PhaseReference, phase_distribution_reference
+from exact.phase_kernel import PhasePlan, phase_distribution
+from sim import GAMES, Deck, Variant, simulate
+from sim.errors import UsageError
+from sim.rules.one_handed import settle
+
+from .strategies import decks
+
+ALL_VARIANTS = [Variant.make("one-handed", **dict(zip(GAMES["one-handed"], values)))
+                for values in itertools.product(*GAMES["one-handed"].values())]
+
+
+def shapes(max_cards, min_cards=1):
+    return [Deck(s, r) for s in range(1, max_cards + 1) for r in range(1, max_cards // s + 1)
+            if s * r >= min_cards]
+
+
+def brute_phase(deck, variant, row, cards):
+    """Deal every order of ``cards`` onto ``row`` by the rules and classify, by the definitions of
+    exact.phase, how the phase of the top three cards ends (the plainest possible count)."""
+    two_is_suit = variant["reverse"] == "off"
+    base = len(row) - 3  # w_k sits at index base + k - 1 (negative: a sentinel below the row)
+    tup = lambda c: (deck.suit(c), deck.rank(c))  # noqa: E731
+    counts = {}
+    for order in itertools.permutations(cards):
+        r = list(row)
+        outcome = None
+        for pos, a in enumerate(order):
+            r.append(a)
+            while len(r) >= 4 and outcome is None:
+                b = len(r) - 4
+                same_suit = deck.suit(r[-1]) == deck.suit(r[b])
+                same_rank = deck.rank(r[-1]) == deck.rank(r[b])
+                two, four = (same_suit, same_rank) if two_is_suit else (same_rank, same_suit)
+                if not (two or four):
+                    break
+                assert b >= base, "a card below the window was compared before a window card went"
+                k = b - base + 1  # the window card matched (1, 2, 3) or above it (> 3)
+                if two and k == 1:
+                    outcome = ("S1", tup(a))
+                elif two and k == 2:
+                    outcome = ("S2", tup(a))
+                elif four and k <= 3:
+                    outcome = (f"R{k}",)
+                elif two:
+                    del r[-3:-1]
+                else:
+                    del r[-4:]
+            if outcome is not None:
+                if pos != len(order) - 1:
+                    outcome = "early"  # the phase ended before the last card: not counted
+                break
+        if outcome is None:
+            outcome = ("end", len(r) - base - 3)
+        if outcome != "early":
+            counts[outcome] = counts.get(outcome, 0) + 1
+    return counts
+
+
+@settings(max_examples=60, deadline=None)
+@given(deck=decks(max_cards=14, max_suits=4, max_ranks=5), reverse=st.sampled_from(["off", "on"]),
+       data=st.data())
+def test_phase_counts_equal_brute_force_on_random_positions(deck, reverse, data):
+    """The decomposition itself: from a real position (a random prefix played by the rules), the
+    orders of a random set of cards end the phase of the top three cards as the recursion says,
+    whatever lies below them."""
+    variant = Variant.make("one-handed", reverse=reverse)
+    order = data.draw(st.permutations(list(deck.cards())))
+    dealt = data.draw(st.integers(0, deck.size))
+    row = []
+    for c in order[:dealt]:
+        row.append(c)
+        settle(row, deck, variant)
+    rest = list(order[dealt:])
+    cards = data.draw(st.lists(st.sampled_from(rest), unique=True, max_size=6)) if rest else []
+    tup = lambda c: (deck.suit(c), deck.rank(c))  # noqa: E731
+    padded = [SENTINEL] * max(0, 3 - len(row)) + [tup(c) for c in row[-3:]]
+    ref = PhaseReference(two_suit=reverse == "off")
+    expected = brute_phase(deck, variant, row, cards)
+    got = {o: c for o, c in ref.phase(tuple(padded), frozenset(tup(c) for c in cards)).items() if c}
+    assert got == expected
+
+
+@pytest.mark.parametrize("deck", shapes(8), ids=str)
+@pytest.mark.parametrize("variant", ALL_VARIANTS[:4], ids=str)
+def test_reference_equals_dp(deck, variant):
+    assert phase_distribution_reference(deck, variant) == dp_distribution(deck, variant)
+
+
+@pytest.mark.parametrize("deck", shapes(10), ids=str)
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=str)
+def test_kernel_equals_dp_up_to_10_cards(deck, variant):
+    assert phase_distribution(deck, variant) == dp_distribution(deck, variant)
+
+
+@settings(max_examples=25, deadline=None)
+@given(deck=decks(max_cards=8, max_suits=4, max_ranks=4), variant=st.sampled_from(ALL_VARIANTS))
+def test_kernel_equals_reference(deck, variant):
+    assert phase_distribution(deck, variant) == phase_distribution_reference(deck, variant)
+
+
+@pytest.mark.parametrize("deck", [Deck(3, 4), Deck(4, 3)], ids=str)
+def test_kernel_equals_dp_on_12_cards(deck):
+    for variant in ALL_VARIANTS[:4]:
+        assert phase_distribution(deck, variant) == dp_distribution(deck, variant)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("deck", [Deck(4, 4), Deck(3, 5), Deck(5, 3)], ids=str)
+def test_kernel_equals_dp_on_15_16_cards(deck):
+    variant = Variant.make("one-handed", win="any")
+    assert phase_distribution(deck, variant) == dp_distribution(deck, variant)
+
+
+def test_stats_and_symmetry_groups():
+    stats = {}
+    phase_distribution(Deck(3, 3), Variant.make("one-handed"), stats=stats)
+    assert stats["windows"] > 1 and stats["subset_pairs"] > 0 and stats["table_bytes"] > 0
+    plan = PhasePlan(4, 5)
+    for w, group in zip(plan.reps, plan.groups):
+        assert group[0] == list(range(20))  # the identity comes first
+        for tau in group:  # every element fixes the window's cards and is a relabelling
+            assert all(tau[c] == c for c in w if c >= 0)
+            assert sorted(tau) == list(range(20))
+
+
+def test_monte_carlo_agrees_with_phase():
+    deck = Deck(4, 4)
+    exact = exact_distribution(deck, method="phase")
+    mc = simulate(deck, "one-handed", games=400_000, seed=20261123, workers=1, progress=False)
+    low, high = mc.ci95
+    assert low <= float(exact.p_win) <= high
+    assert abs(mc.mean_score - float(exact.mean_score)) < 5 * mc.mean_score_se
+
+
+@pytest.mark.slow
+def test_four_by_five_against_monte_carlo():
+    """The published 20-card case: exact counts sum to 20!, and 10^7 games agree with them."""
+    deck = Deck(4, 5)
+    exact = exact_distribution(deck)
+    assert exact.method == "phase" and sum(exact.score_counts) == math.factorial(20)
+    mc = simulate(deck, "one-handed", games=10_000_000, seed=5, workers=2, progress=False)
+    low, high = mc.ci95
+    assert low <= float(exact.p_win) <= high
+
+
+def test_auto_chooses_phase_for_wide_decks_and_refuses_beyond():
+    assert choose_method(Deck(4, 5), "auto") == "phase"
+    assert choose_method(Deck(3, 6), "auto") == "phase"
+    assert choose_method(Deck(2, 10), "auto") == "dp"  # narrow: the DP is fast there
+    assert choose_method(Deck(4, 5), "phase") == "phase"
+    with pytest.raises(UsageError, match="GiB"):
+        choose_method(Deck(2, 10), "phase")  # little symmetry: tables too large
+    with pytest.raises(UsageError, match=str(MAX_PHASE_CARDS)):
+        choose_method(Deck(3, 7), "phase")
+    with pytest.raises(UsageError, match="simulate"):
+        exact_distribution(Deck(4, 6))
+
+
+def test_cli_phase_json(cli_run):
+    code, out, err = cli_run("exact", "--suits", "3", "--ranks", "3", "--method", "phase", "--json")
+    assert code == 0 and err == ""
+    obj = json.loads(out)
+    assert obj["method"] == "phase" and sum(obj["score_counts"]) == math.factorial(9)
+    assert obj["p_win"] == "0/1"  # 3x3: odd suits and odd ranks never win
+
+
+@pytest.mark.parametrize("args", [["--suits", "2", "--ranks", "10", "--method", "phase"],
+                                  ["--suits", "3", "--ranks", "7", "--method", "phase"],
+                                  ["--game", "prisoners", "--suits", "2", "--ranks", "3", "--method", "phase"]])
+def test_cli_phase_refusals_are_one_line(cli_run, args):
+    code, out, err = cli_run("exact", *args, "--json")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("solitaire: error: ")
