@@ -1,13 +1,16 @@
 """Benchmark of the exact engines: states visited, seconds, peak memory, per deck (one core).
 
-    .venv/bin/python benchmarks/bench_exact.py [--method dp|enumerate] [--decks 3x4,3x5,4x4] [--timeout 900]
-        [--finish-cards K]
+    .venv/bin/python benchmarks/bench_exact.py [--method dp|enumerate|phase] [--decks 3x4,3x5,4x4]
+        [--timeout 900] [--finish-cards K]
 
 Each deck runs in its own process (so peak memory, ru_maxrss, is that deck's alone; it includes the
 interpreter and numba, about 200 MB) and under a time limit. Prints a markdown table. For the DP,
 "states" counts the states built (layers 0 .. n-k) and "played out" the orders of the last ``k``
 cards played per state (:mod:`exact.finish`); ``--finish-cards 0`` builds every layer (the old path),
-the default lets the DP choose ``k``.
+the default lets the DP choose ``k``. For the phase method (:mod:`exact.phase`), "states built" is
+the number of (set, subset) pairs visited and "largest layer" the bytes of its tables.
+
+The phase method on the 20-card target decks: ``--method phase --decks 4x5,5x4,3x6,6x3,4x4``.
 """
 from __future__ import annotations
 
@@ -30,6 +33,12 @@ if method == "dp":
     score_counts, wins = dp_distribution(Deck(s, r), Variant.make("one-handed"), stats=stats,
                                          finish_cards=finish)
     p_win = f"{wins}/{sum(score_counts)}"
+elif method == "phase":
+    from exact.phase_kernel import phase_distribution
+    pstats = {}
+    score_counts, wins = phase_distribution(Deck(s, r), Variant.make("one-handed"), stats=pstats)
+    p_win = f"{wins}/{sum(score_counts)}"
+    stats.states, stats.max_layer_states = pstats["subset_pairs"], pstats["table_bytes"]
 else:
     res = exact_distribution(Deck(s, r), method=method)
     p_win = f"{res.wins}/{res.orders}"
@@ -42,7 +51,7 @@ print(json.dumps({"seconds": seconds, "states": stats.states or None, "max_layer
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--method", default="dp", choices=["dp", "enumerate"])
+    parser.add_argument("--method", default="dp", choices=["dp", "enumerate", "phase"])
     parser.add_argument("--decks", default="3x4,4x3,2x7,2x8,8x2,3x5,5x3")
     parser.add_argument("--timeout", type=int, default=900)
     parser.add_argument("--finish-cards", default="auto", help="dp: cards played out per state (0: none)")

@@ -67,7 +67,7 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
     if variant.game != "one-handed":
         raise UsageError(f"exact counts are implemented for one-handed only, not {variant.game!r}; "
                          "use `solitaire simulate` for an estimate")
-    method = choose_method(deck, method)
+    method = choose_method(deck, method, variant)
     started = provenance.now()
     t0 = time.perf_counter()
     extra: dict = {}

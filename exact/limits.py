@@ -21,7 +21,7 @@ MAX_DP_CARDS = 24
 #: the rest in about 85 s on a busy core; 3x6 (18 cards, the largest wide deck below 20 cards) builds
 #: 4.4e7 states (largest layer 3.2e7) and plays out 2.3e10 orders of the last 6 cards in 909 s with a
 #: peak of 7.1 GB (benchmarks/bench_exact.py, other core busy). 4x5 and 5x4 are out of reach:
-#: 4x5 has 1.9e7 states with 10 cards left, growing 5-7x per card.
+#: 4x5 has 1.9e7 states with 10 cards left, growing 5-7x per card (the phase method reaches them).
 MAX_DP_CARDS_WIDE = 18
 
 #: the phase method (exact.phase, exact.phase_kernel): counts in uint64, exact while n! < 2**64.
@@ -59,19 +59,23 @@ def exact_limit(deck: Deck) -> int:
 METHODS = ("auto", "enumerate", "dp", "phase")
 
 
-def choose_method(deck: Deck, method: str) -> str:
+def choose_method(deck: Deck, method: str, variant=None) -> str:
     """Validate ``method`` for ``deck``; resolve ``auto``; refuse a deck beyond the method's limit.
 
     ``auto`` is the phase method for decks with at least 3 suits and 3 ranks (the fastest there), else
-    the DP."""
+    the DP. The phase method plays ``reverse=on`` as the plain game on the transposed deck, so its
+    memory is checked for the shape it will really build."""
     if method not in METHODS:
         raise UsageError(f"unknown exact method {method!r}: choose one of {', '.join(METHODS)}")
     if method == "auto":
         method = "phase" if min(deck.suits, deck.ranks) >= 3 and deck.size <= MAX_PHASE_CARDS else "dp"
-    if method == "phase" and deck.size <= MAX_PHASE_CARDS and not phase_fits(deck):
+    built = deck
+    if variant is not None and variant.game == "one-handed" and variant["reverse"] == "on":
+        built = Deck(deck.ranks, deck.suits)
+    if method == "phase" and deck.size <= MAX_PHASE_CARDS and not phase_fits(built):
         from .phase_kernel import PhasePlan
 
-        need = PhasePlan(deck.suits, deck.ranks).table_bytes() / 2**30
+        need = PhasePlan(built.suits, built.ranks).table_bytes() / 2**30
         raise UsageError(
             f"deck {deck} would need {need:.1f} GiB of phase tables, more than the limit of "
             f"{MAX_PHASE_TABLE_BYTES // 2**30} GiB (decks with 1 or 2 suits or ranks share little symmetry); "

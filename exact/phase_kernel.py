@@ -317,8 +317,8 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
                             vec[t] += c * A[src + t]
                     for t in range(nmj2):
                         c = A[yb + s2 + t]
-                        if c:
-                            d = p_ret[p, t]
+                        d = p_ret[p, t]
+                        if c and d >= 0:  # d < 0: w1's suit mate, never in a set of this window
                             src = b_off[i] + (d * rows_i + rest) * width
                             for u in range(width):
                                 vec[u] += c * Bst[src + u]
