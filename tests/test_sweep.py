@@ -8,14 +8,16 @@ from solitaire.sweep import is_exact_cell, sweep
 
 def test_exact_cells_respect_the_engine_limit_for_the_shape():
     plain = Variant.make("one-handed")
-    assert not is_exact_cell(Deck(4, 5), plain, 20)  # 20 cards, wide-deck DP limit 18
-    assert is_exact_cell(Deck(2, 9), plain, 20)  # 18 cards, narrow-deck DP limit 24
+    assert is_exact_cell(Deck(4, 5), plain, 20)  # 20 cards: the phase method's limit
+    assert not is_exact_cell(Deck(3, 7), plain, 24)  # 21 cards, wide-deck limit 20
+    assert is_exact_cell(Deck(2, 11), plain, 24)  # 22 cards, narrow-deck DP limit 24
+    assert is_exact_cell(Deck(2, 9), plain, 20)  # 18 cards
     assert not is_exact_cell(Deck(2, 9), plain, 17)  # --exact-max-cards still applies
     assert not is_exact_cell(Deck(2, 2), Variant.make("hand"), 20)  # no exact engine
 
 
 def test_sweep_beyond_the_dp_limit_simulates_instead_of_refusing(cli_run):
-    code, out, err = cli_run("sweep", "--suits", "4", "--ranks", "5", "--exact-max-cards", "20", "--games", "2000",
+    code, out, err = cli_run("sweep", "--suits", "4", "--ranks", "6", "--exact-max-cards", "24", "--games", "2000",
                              "--seed", "5", "--json")
     assert code == 0, err
     (cell,) = json.loads(out)["cells"]
