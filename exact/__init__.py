@@ -8,7 +8,7 @@ Three independent methods compute One-Handed Solitaire exactly (the tests make t
   :data:`exact.limits.MAX_DP_CARDS` cards.
 * ``phase`` (:mod:`exact.phase`): the row is a stack; the play above its top three cards depends only
   on those three and on the *set* of cards dealt meanwhile, so it is counted once per (window, set)
-  in dense subset tables; up to :data:`exact.limits.MAX_PHASE_CARDS` cards (4x5 in about 2 minutes).
+  in dense subset tables; up to :data:`exact.limits.MAX_PHASE_CARDS` cards (4x5 in about 2.5 minutes).
 
 This package may import :mod:`sim`; :mod:`sim` never imports it.
 """

@@ -25,12 +25,13 @@ MAX_DP_CARDS = 24
 MAX_DP_CARDS_WIDE = 18
 
 #: the phase method (exact.phase, exact.phase_kernel): counts in uint64, exact while n! < 2**64.
-#: Measured (benchmarks/bench_exact.py, one core): 4x4 in 2 s, 3x6 in 13 s (1.0 GB), 4x5 in 2 min
-#: (2.9 GB peak). Its tables hold 2**(cards) sets per window, so it is also refused where they would
-#: need more than MAX_PHASE_TABLE_BYTES (decks with 1 or 2 suits or ranks share little symmetry:
-#: 2x10 and 1x20 would need 6-7 GB; the DP does them in seconds).
+#: Measured (benchmarks/bench_exact.py, one core): 4x4 in 1.2 s, 3x6 in 13 s (0.7 GB peak), 4x5 in
+#: 144 s (1.9 GB peak), 5x4 in 105 s (1.5 GB). Its tables hold 2**(cards) sets per window, so it is also
+#: refused where they would need more than MAX_PHASE_TABLE_BYTES: decks with 1 or 2 suits or ranks
+#: share little symmetry (2x10 and 1x20 would need 3.4-3.7 GiB and far more time; the DP does them in
+#: seconds).
 MAX_PHASE_CARDS = 20
-MAX_PHASE_TABLE_BYTES = 4 * 2**30
+MAX_PHASE_TABLE_BYTES = 3 * 2**30
 
 LIMITS = {"enumerate": MAX_ENUMERATE_CARDS, "dp": MAX_DP_CARDS, "phase": MAX_PHASE_CARDS}
 

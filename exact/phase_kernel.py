@@ -131,7 +131,7 @@ class PhasePlan:
         rows = [1 << len(u) for u in self.universe[1:]]
         kept = [len(mm[2]) for mm in self.mates[1:]]
         a = sum(rows) * self.width * 8
-        b = sum(r * k for r, k in zip(rows, kept)) * self.width * 8
+        b = sum(r // 2 * k for r, k in zip(rows, kept)) * self.width * 8
         canon = sum(rows) * (8 + 4 + 1)
         top = (1 << self.n) * (self.n_end + 1) * 8
         return a + b + canon + top
@@ -147,7 +147,8 @@ def build_arrays(plan: PhasePlan):
     for i in range(nw):
         rows = 1 << int(usize[i])
         a_off[i + 1] = a_off[i] + (rows * plan.width if i > 0 else 0)
-        b_off[i + 1] = b_off[i] + (len(plan.mates[i][2]) * rows * plan.width if i > 0 else 0)
+        # a kept B(a) is indexed by the sets without a's own card: rows / 2 per kept card
+        b_off[i + 1] = b_off[i] + (len(plan.mates[i][2]) * (rows // 2) * plan.width if i > 0 else 0)
     nchunks = (n + CHUNK - 1) // CHUNK
     npairs = len(plan.pairs)
     p_win = np.zeros(npairs, dtype=np.int64)
@@ -245,8 +246,15 @@ def _map(chunks, p, mask):
 
 
 @jit
+def _drop(mask, pos):
+    """``mask`` (bit ``pos`` clear) with bit ``pos`` taken out: the index of a kept ``B(a)`` vector."""
+    low = (np.int64(1) << pos) - 1
+    return (mask & low) | ((mask >> 1) & ~low)
+
+
+@jit
 def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_child, p_match, p_s1, p_b,
-           p_chunks, p_inv, p_term, p_ret, n_mates1, n_mates2, width, s1, s2, r1):
+           p_chunks, p_inv, p_term, p_ret, b_bit, n_mates1, n_mates2, width, s1, s2, r1):
     """Fill every window's ``B(a)`` vectors over sets of size ``k`` (and so ``A`` over size ``k + 1``).
     Returns the number of (set, subset) pairs visited."""
     visited = 0
@@ -265,7 +273,7 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
         apos = p_apos[p]
         low = (np.int64(1) << apos) - 1
         abit = np.int64(1) << apos
-        rows_i = np.int64(1) << usize[i]
+        half_i = np.int64(1) << (usize[i] - 1)  # rows of a kept B(a) table
         rows_j = np.int64(1) << usize[j]
         nmj1 = n_mates1[j]  # the child's S1 slots (cards of its w1's suit)
         nmj2 = n_mates2[j]  # the child's S2 slots (cards of its w2's suit)
@@ -319,7 +327,7 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
                         c = A[yb + s2 + t]
                         d = p_ret[p, t]
                         if c and d >= 0:  # d < 0: w1's suit mate, never in a set of this window
-                            src = b_off[i] + (d * rows_i + rest) * width
+                            src = b_off[i] + (d * half_i + _drop(rest, b_bit[i, d])) * width
                             for u in range(width):
                                 vec[u] += c * Bst[src + u]
                     sub = (sub - 1) & fc
@@ -328,7 +336,7 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
                 A[dst + t] += vec[t]
             bs = p_b[p]
             if bs >= 0:
-                dst = b_off[i] + (bs * rows_i + cset) * width
+                dst = b_off[i] + (bs * half_i + m) * width  # m is cset without a's bit
                 for t in range(width):
                     Bst[dst + t] = vec[t]
             if k == 0:
@@ -402,8 +410,9 @@ def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_
                         g = tau[ro + cfull]
                         b2 = g_b[g, b]
                         c2 = c0 & ~(np.int64(1) << b_bit[i, b2])
-                        dst = b_off[i] + (b * rows + m) * width
-                        src = b_off[i] + (b2 * rows + c2) * width
+                        half = rows >> 1
+                        dst = b_off[i] + (b * half + _drop(m, b_bit[i, b])) * width
+                        src = b_off[i] + (b2 * half + _drop(c2, b_bit[i, b2])) * width
                         for t in range(s1):
                             Bst[dst + t] = Bst[src + t]
                         for t in range(width - 3, width):
@@ -531,7 +540,7 @@ def phase_counts(suits: int, ranks: int, *, progress=None, stats: dict | None = 
         _mark_returns(k, A, ret, arr["usize"], arr["a_off"], arr["r_off"], width, plan.S2, n_mates2, plan.R1 + 2)
         visited += _layer(k, A, Bst, ret, canon, arr["usize"], arr["a_off"], arr["b_off"], arr["r_off"], arr["p_win"],
                           arr["p_apos"], arr["p_child"], arr["p_match"], arr["p_s1"], arr["p_b"], arr["p_chunks"],
-                          arr["p_inv"], arr["p_term"], arr["p_ret"], n_mates1, n_mates2, width, plan.S1,
+                          arr["p_inv"], arr["p_term"], arr["p_ret"], arr["b_bit"], n_mates1, n_mates2, width, plan.S1,
                           plan.S2, plan.R1)
         _fill(k, A, Bst, canon, tau, arr["usize"], arr["a_off"], arr["b_off"], arr["r_off"], arr["g_s1"],
               arr["g_s2"], arr["g_b"], arr["b_bit"], n_mates1, n_mates2, n_mates3, width, plan.S1, plan.S2)

@@ -9,7 +9,7 @@ reverse=off|on (first4=reversed is provably the same distribution: see exact.par
 saved through sim.store.ResultsStore; a deck and variant already in the store (an exact result of
 the same game, deck and variant, by any method) is read back instead of computed again, so an
 interrupted table resumes where it stopped and the store holds no duplicates. The whole table to 20
-cards takes about 20 minutes on one core (4x5 and 5x4: about 2 minutes per variant). The table (markdown) goes to
+cards takes about 20 minutes on one core (4x5 and 5x4: about 2-2.5 minutes per variant). The table (markdown) goes to
 results/exact_one_handed_table.md and the heatmap of p_win (plain rules) to
 results/exact_p_win_heatmap.png.
 """

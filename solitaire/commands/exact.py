@@ -17,7 +17,7 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
               show_default=True,
               help="enumerate: every deck order (small decks); dp: dynamic programming over reduced "
                    "states; phase (One-Handed): counts per (top three cards, set of cards dealt), up to "
-                   "20 cards, 4x5 in about 2 minutes; auto: phase for decks with at least 3 suits and 3 "
+                   "20 cards, 4x5 in about 2.5 minutes; auto: phase for decks with at least 3 suits and 3 "
                    "ranks, else dp.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it).")
