@@ -246,6 +246,28 @@ def _map(chunks, p, mask):
 
 
 @jit
+def _next_same_size(m):
+    """The next larger mask with as many bits as ``m`` (Gosper's hack)."""
+    c = m & -m
+    r = m + c
+    return (((r ^ m) >> 2) // c) | r
+
+
+@jit
+def _copy_relabelled(T, dst, src, g, g_s1, g_s2, nm1, nm2, width, s1, s2):
+    """``T[dst:]`` = the vector at ``T[src:]`` read through group element ``g``: the ``end`` and ``R``
+    entries as they are, the ``S1``/``S2`` slot of card ``x`` from the slot of ``tau(x)``."""
+    for t in range(s1):
+        T[dst + t] = T[src + t]
+    for t in range(width - 3, width):
+        T[dst + t] = T[src + t]
+    for t in range(nm1):
+        T[dst + s1 + t] = T[src + s1 + g_s1[g, t]]
+    for t in range(nm2):
+        T[dst + s2 + t] = T[src + s2 + g_s2[g, t]]
+
+
+@jit
 def _drop(mask, pos):
     """``mask`` (bit ``pos`` clear) with bit ``pos`` taken out: the index of a kept ``B(a)`` vector."""
     low = (np.int64(1) << pos) - 1
@@ -286,9 +308,7 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
                 # another set of the orbit is computed; _fill copies it here
                 if k == 0:
                     break
-                c = m & -m
-                r = m + c
-                m = (((r ^ m) >> 2) // c) | r
+                m = _next_same_size(m)
                 continue
             for t in range(width):
                 vec[t] = 0
@@ -341,9 +361,7 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
                     Bst[dst + t] = vec[t]
             if k == 0:
                 break
-            c = m & -m
-            r = m + c
-            m = (((r ^ m) >> 2) // c) | r
+            m = _next_same_size(m)
     return visited
 
 
@@ -384,19 +402,9 @@ def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_
                 c0 = canon[ro + m]
                 if c0 != m:
                     g = tau[ro + m]
-                    dst = a_off[i] + m * width
-                    src = a_off[i] + c0 * width
-                    for t in range(s1):
-                        A[dst + t] = A[src + t]
-                    for t in range(width - 3, width):
-                        A[dst + t] = A[src + t]
-                    for t in range(n_mates1[i]):
-                        A[dst + s1 + t] = A[src + s1 + g_s1[g, t]]
-                    for t in range(n_mates2[i]):
-                        A[dst + s2 + t] = A[src + s2 + g_s2[g, t]]
-                c = m & -m
-                r = m + c
-                m = (((r ^ m) >> 2) // c) | r
+                    _copy_relabelled(A, a_off[i] + m * width, a_off[i] + c0 * width, g, g_s1, g_s2,
+                                     n_mates1[i], n_mates2[i], width, s1, s2)
+                m = _next_same_size(m)
         if k > nb - 1:
             continue
         for b in range(n_mates3[i]):
@@ -411,21 +419,12 @@ def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_
                         b2 = g_b[g, b]
                         c2 = c0 & ~(np.int64(1) << b_bit[i, b2])
                         half = rows >> 1
-                        dst = b_off[i] + (b * half + _drop(m, b_bit[i, b])) * width
-                        src = b_off[i] + (b2 * half + _drop(c2, b_bit[i, b2])) * width
-                        for t in range(s1):
-                            Bst[dst + t] = Bst[src + t]
-                        for t in range(width - 3, width):
-                            Bst[dst + t] = Bst[src + t]
-                        for t in range(n_mates1[i]):
-                            Bst[dst + s1 + t] = Bst[src + s1 + g_s1[g, t]]
-                        for t in range(n_mates2[i]):
-                            Bst[dst + s2 + t] = Bst[src + s2 + g_s2[g, t]]
+                        _copy_relabelled(Bst, b_off[i] + (b * half + _drop(m, b_bit[i, b])) * width,
+                                         b_off[i] + (b2 * half + _drop(c2, b_bit[i, b2])) * width, g, g_s1,
+                                         g_s2, n_mates1[i], n_mates2[i], width, s1, s2)
                 if k == 0:
                     break
-                c = m & -m
-                r = m + c
-                m = (((r ^ m) >> 2) // c) | r
+                m = _next_same_size(m)
 
 
 @jit
@@ -446,9 +445,7 @@ def _mark_returns(k, A, ret, usize, a_off, r_off, width, s2, nm2, r3):
             ret[r_off[i] + m] = 1 if hit else 0
             if k == 0:
                 break
-            c = m & -m
-            r = m + c
-            m = (((r ^ m) >> 2) // c) | r
+            m = _next_same_size(m)
 
 
 @jit
