@@ -41,13 +41,11 @@ def dp_limit(deck: Deck) -> int:
     return MAX_DP_CARDS if min(deck.suits, deck.ranks) <= 2 else MAX_DP_CARDS_WIDE
 
 
-def phase_fits(deck: Deck) -> bool:
-    """Whether the phase method takes ``deck``: at most 20 cards and tables within the memory cap."""
-    if deck.size > MAX_PHASE_CARDS:
-        return False
+def phase_table_bytes(deck: Deck) -> int:
+    """Bytes of the tables the phase method allocates for ``deck`` (the plain game on it)."""
     from .phase_kernel import PhasePlan
 
-    return PhasePlan(deck.suits, deck.ranks).table_bytes() <= MAX_PHASE_TABLE_BYTES
+    return PhasePlan(deck.suits, deck.ranks).table_bytes()
 
 
 def exact_limit(deck: Deck) -> int:
@@ -73,14 +71,13 @@ def choose_method(deck: Deck, method: str, variant=None) -> str:
     built = deck
     if variant is not None and variant.game == "one-handed" and variant["reverse"] == "on":
         built = Deck(deck.ranks, deck.suits)
-    if method == "phase" and deck.size <= MAX_PHASE_CARDS and not phase_fits(built):
-        from .phase_kernel import PhasePlan
-
-        need = PhasePlan(built.suits, built.ranks).table_bytes() / 2**30
-        raise UsageError(
-            f"deck {deck} would need {need:.1f} GiB of phase tables, more than the limit of "
-            f"{MAX_PHASE_TABLE_BYTES // 2**30} GiB (decks with 1 or 2 suits or ranks share little symmetry); "
-            f"use --method dp, or `solitaire simulate` for an estimate")
+    if method == "phase" and deck.size <= MAX_PHASE_CARDS:
+        need = phase_table_bytes(built)
+        if need > MAX_PHASE_TABLE_BYTES:
+            raise UsageError(
+                f"deck {deck} would need {need / 2**30:.1f} GiB of phase tables, more than the limit of "
+                f"{MAX_PHASE_TABLE_BYTES // 2**30} GiB (decks with 1 or 2 suits or ranks share little "
+                f"symmetry); use --method dp, or `solitaire simulate` for an estimate")
     limit = dp_limit(deck) if method == "dp" else LIMITS[method]
     if deck.size > limit:
         raise UsageError(

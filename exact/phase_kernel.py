@@ -15,7 +15,8 @@ Representation (the recursion and its proof are in :mod:`exact.phase`):
 * Tables are filled by the size of the set: the vector of ``B(a)`` over ``C'`` needs the child's
   table on subsets of ``C'`` (complete) and this window's on strictly smaller sets.
 * Counts are exact: every entry counts distinct orders of at most ``n`` cards, so it is at most
-  ``n! < 2**64`` for ``n <= 20`` (:data:`MAX_PHASE_CARDS`); the top level is summed in Python ints.
+  ``n! < 2**64`` for ``n <= 20`` (:data:`MAX_PHASE_CARDS`), the top level's too; they become Python
+  ints when read out.
 
 The plain game is computed; ``reverse=on`` is the plain game on the transposed deck (suits and
 ranks exchanged), see :func:`phase_distribution`.
@@ -137,6 +138,20 @@ class PhasePlan:
         return a + b + canon + top
 
 
+def _chunk_table(cards, bit_of):
+    """Lookup tables (chunk, byte value) -> mask: bit ``b`` of a mask stands for ``cards[b]``, which
+    becomes bit ``bit_of(card)`` of the result (``None``: dropped). :func:`_map` ORs the chunks."""
+    nchunks = (len(cards) + CHUNK - 1) // CHUNK
+    table = np.zeros((max(nchunks, 1), 1 << CHUNK), dtype=np.int64)
+    for b, card in enumerate(cards):
+        target = bit_of(card)
+        if target is not None:
+            ch, bit = divmod(b, CHUNK)
+            hit = (np.arange(1 << CHUNK) >> bit) & 1 == 1
+            table[ch, hit] |= np.int64(1) << target
+    return table
+
+
 def build_arrays(plan: PhasePlan):
     """The flat arrays the kernel reads (window 0, the all-sentinel top, is handled apart)."""
     n, m = plan.n, plan.mates_max
@@ -177,21 +192,11 @@ def build_arrays(plan: PhasePlan):
                 p_match[p] = 2
         if a in plan.mates[i][2]:
             p_b[p] = plan.mates[i][2].index(a)
-        for ch in range(nchunks):
-            for v in range(1 << CHUNK):
-                out = 0
-                for bit in range(CHUNK):
-                    b = ch * CHUNK + bit
-                    if v >> bit & 1 and b < len(u) and u[b] != a:
-                        out |= 1 << plan.pos[j][sigma[u[b]]]
-                p_chunks[p, ch, v] = out
-                back = 0
-                uj = plan.universe[j]
-                for bit in range(CHUNK):
-                    b = ch * CHUNK + bit
-                    if v >> bit & 1 and b < len(uj) and plan.pos[i][inv[uj[b]]] >= 0:
-                        back |= 1 << plan.pos[i][inv[uj[b]]]
-                p_inv[p, ch, v] = back
+        table = _chunk_table(u, lambda c, a=a, j=j, sigma=sigma: None if c == a else plan.pos[j][sigma[c]])
+        p_chunks[p, :table.shape[0]] = table
+        back_of = lambda c, i=i, inv=inv: plan.pos[i][inv[c]] if plan.pos[i][inv[c]] >= 0 else None  # noqa: E731
+        table = _chunk_table(plan.universe[j], back_of)
+        p_inv[p, :table.shape[0]] = table
         for k, y in enumerate(plan.mates[j][0]):
             if inv[y] in plan.mates[i][1]:
                 p_term[p, k] = plan.mates[i][1].index(inv[y])
@@ -213,14 +218,8 @@ def build_arrays(plan: PhasePlan):
             b_bit[i, t] = plan.pos[i][c]
         for g, tau in enumerate(plan.groups[i]):
             gi = int(g_off[i]) + g
-            for ch in range(nchunks):
-                for v in range(1 << CHUNK):
-                    out = 0
-                    for bit in range(CHUNK):
-                        b = ch * CHUNK + bit
-                        if v >> bit & 1 and b < len(u):
-                            out |= 1 << plan.pos[i][tau[u[b]]]
-                    g_chunks[gi, ch, v] = out
+            table = _chunk_table(u, lambda c, i=i, tau=tau: plan.pos[i][tau[c]])
+            g_chunks[gi, :table.shape[0]] = table
             for arr_, k in ((g_s1, 0), (g_s2, 1), (g_b, 2)):
                 mates = plan.mates[i][k]
                 for t, c in enumerate(mates):
@@ -243,6 +242,15 @@ def _map(chunks, p, mask):
         mask >>= 8
         ch += 1
     return out
+
+
+@jit
+def _popcount(x):
+    k = 0
+    while x:
+        x &= x - 1
+        k += 1
+    return k
 
 
 @jit
@@ -296,7 +304,6 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
         low = (np.int64(1) << apos) - 1
         abit = np.int64(1) << apos
         half_i = np.int64(1) << (usize[i] - 1)  # rows of a kept B(a) table
-        rows_j = np.int64(1) << usize[j]
         nmj1 = n_mates1[j]  # the child's S1 slots (cards of its w1's suit)
         nmj2 = n_mates2[j]  # the child's S2 slots (cards of its w2's suit)
         # iterate the sets of size k over nb bits (Gosper), then open a gap at a's bit
@@ -472,31 +479,16 @@ def _top(n, A, a_off, p_win, p_apos, p_child, p_chunks, width, r3, n_end):
                 continue
             yb = a_off[j] + _map(p_chunks, p, cset) * width
             E[cset | abit] += A[yb + r3]
-            k = 0
-            x = cset
-            while x:
-                x &= x - 1
-                k += 1
-            shift = k & 1
+            shift = _popcount(cset) & 1
             dst = (cset | abit) * n_end
             for t in range(n_end - shift):
                 top[dst + t + shift] += A[yb + t]
     for x in range(np.int64(1) << n):
         if E[x]:
-            k = 0
-            y = x
-            while y:
-                y &= y - 1
-                k += 1
-            first[k] += E[x]
+            first[_popcount(x)] += E[x]
     top[0] = 1  # the empty set: end(0)
     for cset in range(1, np.int64(1) << n):
-        k = 0
-        y = cset
-        while y:
-            y &= y - 1
-            k += 1
-        if (n - k) & 1:
+        if (n - _popcount(cset)) & 1:
             continue  # never needed: every excursion X has an even number of cards
         dst = cset * n_end
         sub = cset
