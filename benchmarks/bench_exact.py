@@ -6,8 +6,8 @@
 Each deck runs in its own process (so peak memory, ru_maxrss, is that deck's alone; it includes the
 interpreter and numba, about 200 MB) and under a time limit. Prints a markdown table. For the DP,
 "states" counts the states built (layers 0 .. n-k) and "played out" the orders of the last ``k``
-cards played per state (:mod:`exact.finish`); ``--finish-cards 0`` builds every layer (the old path),
-the default lets the DP choose ``k``. For the phase method (:mod:`exact.phase`), "states built" is
+cards played per state (:mod:`exact.one_handed.finish`); ``--finish-cards 0`` builds every layer (the old path),
+the default lets the DP choose ``k``. For the phase method (:mod:`exact.one_handed.phase`), "states built" is
 the number of (set, subset) pairs visited and "largest layer" the bytes of its tables.
 
 The phase method on the 20-card target decks: ``--method phase --decks 4x5,5x4,3x6,6x3,4x4``.
@@ -22,7 +22,7 @@ import sys
 CHILD = r"""
 import json, resource, sys, time
 from exact import exact_distribution
-from exact.dp import DPStats, dp_distribution
+from exact.one_handed.dp import DPStats, dp_distribution
 from sim import Deck, Variant
 s, r, method, finish = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 finish = None if finish == "auto" else int(finish)
@@ -34,7 +34,7 @@ if method == "dp":
                                          finish_cards=finish)
     p_win = f"{wins}/{sum(score_counts)}"
 elif method == "phase":
-    from exact.phase_kernel import phase_distribution
+    from exact.one_handed.phase_kernel import phase_distribution
     pstats = {}
     score_counts, wins = phase_distribution(Deck(s, r), Variant.make("one-handed"), stats=pstats)
     p_win = f"{wins}/{sum(score_counts)}"

@@ -5,7 +5,7 @@
   second of the whole call, under that name) and deciding the runs that reach the cap (capped runs
   classified per second of *exploration* time, which is what a capped run costs);
 * the whole deck-order graph (``solitaire poison --all``) of each deck of ``--max-cards`` cards
-  (default :data:`exact.limits.MAX_GRAPH_CARDS`) for each variant, each in a fresh process so that
+  (default :data:`exact.hand.limits.MAX_GRAPH_CARDS`) for each variant, each in a fresh process so that
   its peak memory (max resident set) is its own; the largest (slowest) one is printed last.
 
 Usage: python benchmarks/bench_hand.py [--games 200000] [--decks 100000] [--max-cards N]
@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from exact.limits import MAX_GRAPH_CARDS
+from exact.hand.limits import MAX_GRAPH_CARDS
 from sim import Deck, Variant
 
 GRAPH_VARIANTS = ("hand()", "hand(rank_resets=published)", "hand(step7=off)", "hand(reshuffle=off)")
@@ -42,7 +42,7 @@ def games_per_cpu_second(games: int, variant: Variant) -> dict:
 
 
 def classification_rates(decks: int, variant: Variant) -> dict:
-    from exact.poison import classify_runs
+    from exact.hand.poison import classify_runs
 
     classify_runs(Deck(4, 13), variant, decks=200, seed=0)  # compile
     t0 = time.perf_counter()
@@ -60,7 +60,7 @@ def classification_rates(decks: int, variant: Variant) -> dict:
 
 def whole_graph(deck: Deck, variant: Variant) -> dict:
     """One graph in this process (a fresh one: see :func:`whole_graph_in_child`)."""
-    from exact.hand_graph import analyse_deck
+    from exact.hand.graph import analyse_deck
 
     analyse_deck(Deck(2, 2), variant)  # compile the kernels / load the cache
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -13,7 +13,7 @@ import argparse
 import json
 import time
 
-from exact.prisoners_solver import DEFAULT_NODE_BUDGET, estimate_best_play
+from exact.prisoners.solver import DEFAULT_NODE_BUDGET, estimate_best_play
 from sim import Deck, Variant
 from sim.kernels.prisoners import _simulate_chunk, adjacency_table
 from sim.rng import chunk_states

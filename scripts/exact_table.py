@@ -5,7 +5,7 @@
 
 Every deck with S*R <= --max-cards (minus --skip) is computed exactly (method auto: the phase method
 for decks with at least 3 suits and 3 ranks, the DP for the others) for win=end|any and
-reverse=off|on (first4=reversed is provably the same distribution: see exact.parity). Each result is
+reverse=off|on (first4=reversed is provably the same distribution: see exact.one_handed.parity). Each result is
 saved through sim.store.ResultsStore; a deck and variant already in the store (an exact result of
 the same game, deck and variant, by any method) is read back instead of computed again, so an
 interrupted table resumes where it stopped and the store holds no duplicates. The whole table to 20
@@ -19,7 +19,7 @@ import argparse
 from pathlib import Path
 
 from exact import exact_distribution
-from exact.parity import check_parity
+from exact.one_handed.parity import check_parity
 from exact.result import ExactResult
 from sim import Deck, Variant
 from sim.store import DEFAULT_PATH

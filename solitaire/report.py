@@ -399,7 +399,7 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
         for spec in ({"rank_resets": "published"}, {}):
             run(STANDARD, Variant.make("hand", **spec), plan["hand_runs"], options={"cap": 1000})
     if _have_game("hand") and plan["poison_decks"]:
-        from exact.poison import classify_runs
+        from exact.hand.poison import classify_runs
 
         for spec in ({"rank_resets": "published"}, {"step7": "off"}):
             variant = Variant.make("hand", **spec)

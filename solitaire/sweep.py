@@ -5,7 +5,7 @@ Each cell is one of:
 * ``theorem``: S and R both odd with ``win=end``: every removal takes 2 or 4 cards, so the score
   has the parity of S*R and can never be 0 (``p_win`` = 0 exactly, no computation needed);
 * ``exact``: computed by the game's exact engine (One-Handed: :func:`exact.exact_distribution`;
-  Prisoner's Patience: :func:`exact.prisoners.exact_distribution`) when the deck has at most
+  Prisoner's Patience: :func:`exact.prisoners.distribution.exact_distribution`) when the deck has at most
   ``min(exact_max_cards, engine limit for its shape)`` cards (:func:`exact_limit`);
 * ``simulated``: a Monte Carlo estimate with its 95% interval; the cell's seed depends only on the
   sweep's seed and the deck, so a cell does not change when the grid around it does.
@@ -91,11 +91,11 @@ def parity_forbids_win(deck: Deck, variant: Variant) -> bool:
 def exact_limit(deck: Deck, variant: Variant) -> int:
     """The most cards the exact engine of ``variant``'s game handles for ``deck``'s shape (0: no engine)."""
     if variant.game == "one-handed":
-        from exact.limits import exact_limit
+        from exact.one_handed.limits import exact_limit
 
         return exact_limit(deck)
     if variant.game == "prisoners":
-        from exact.prisoners import MAX_DP_CARDS
+        from exact.prisoners.distribution import MAX_DP_CARDS
 
         return MAX_DP_CARDS
     return 0

@@ -2,7 +2,7 @@
 
 Cases are pairs of a deck and a variant of a game with an exact score distribution: One-Handed
 Solitaire (:func:`exact.exact_distribution`) and Prisoner's Patience under both move policies
-(:func:`exact.prisoners.exact_distribution`; the score is the number of piles left, a win is one
+(:func:`exact.prisoners.distribution.exact_distribution`; the score is the number of piles left, a win is one
 pile). Hand Solitaire has no exact score distribution to compare with (a run reshuffles until it
 wins or reaches the cap), so it is refused (:func:`exact_source_for`).
 
@@ -224,7 +224,7 @@ def exact_source_for(game: str):
         from exact import exact_distribution
         return exact_distribution
     if game == "prisoners":
-        from exact.prisoners import exact_distribution
+        from exact.prisoners.distribution import exact_distribution
         return exact_distribution
     if game == "hand":
         raise UsageError(HAND_REFUSAL)

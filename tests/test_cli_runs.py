@@ -25,7 +25,7 @@ def _check(tested=True, rejected=False, **deck):
 @pytest.fixture(scope="module")
 def listed(tmp_path_factory):
     """A store holding one result of each kind, and its `runs` rows by kind."""
-    from exact.poison import classify_runs
+    from exact.hand.poison import classify_runs
     from solitaire.sweep import sweep
 
     path = tmp_path_factory.mktemp("runs") / "r.h5"

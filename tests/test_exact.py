@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact import ExactResult, exact_distribution
-from exact.dp import DEAD, _decode, _settle, canonical_key, dp_distribution, dp_distribution_reference
-from exact.dp_kernel import canonical_key_kernel
-from exact.enumerate import _settle as kernel_settle
-from exact.enumerate import enumerate_distribution
-from exact.limits import MAX_DP_CARDS, MAX_ENUMERATE_CARDS
-from exact.parity import check_parity, parity_theorem
+from exact.one_handed.dp import DEAD, _decode, _settle, canonical_key, dp_distribution, dp_distribution_reference
+from exact.one_handed.dp_kernel import canonical_key_kernel
+from exact.one_handed.enumerate import _settle as kernel_settle
+from exact.one_handed.enumerate import enumerate_distribution
+from exact.one_handed.limits import MAX_DP_CARDS, MAX_ENUMERATE_CARDS
+from exact.one_handed.parity import check_parity, parity_theorem
 from sim import GAMES, Deck, Variant, simulate
 from sim.errors import UsageError
 from sim.rules.one_handed import play, settle
@@ -214,7 +214,7 @@ def test_too_large_is_refused_at_once(method, cards):
 
 
 def test_wide_decks_have_the_lower_dp_limit():
-    from exact.limits import MAX_DP_CARDS_WIDE, choose_method
+    from exact.one_handed.limits import MAX_DP_CARDS_WIDE, choose_method
 
     assert choose_method(Deck(4, 4), "dp") == "dp"  # 16 cards: played out, within the limits
     assert choose_method(Deck(3, 6), "dp") == "dp"  # 18 cards: within the limits (15 min, 7 GB)
@@ -281,7 +281,7 @@ def test_dp_kernel_key_keeps_the_future(deck, variant, data):
     assert real == Counter({score + offset: n for score, n in reduced.items()})
 
 
-# --- the play-out finish (exact.finish) ------------------------------------------------------------
+# --- the play-out finish (exact.one_handed.finish) ------------------------------------------------------------
 
 @pytest.mark.parametrize("deck", shapes(9), ids=str)
 @pytest.mark.parametrize("variant", ALL_VARIANTS[::2], ids=str)  # the DP plays first4=kept
@@ -305,7 +305,7 @@ def test_finish_equals_enumeration_on_larger_decks(deck, k):
 def test_play_out_equals_the_reference_rules(deck, variant, data):
     """The copy-free play-out (shared row, one cell written and restored per deal) against the
     reference rules played order by order, scores and emptied rows (win=any) both."""
-    from exact.finish import play_out_distribution
+    from exact.one_handed.finish import play_out_distribution
 
     order = data.draw(st.permutations(list(deck.cards())))
     left = data.draw(st.integers(0, min(6, deck.size)))

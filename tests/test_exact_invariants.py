@@ -8,7 +8,7 @@ import pytest
 
 import exact
 from exact.invariants import InvariantError, require
-from exact.limits import check_decks
+from sim.checks import check_decks
 from sim import UsageError
 
 EXACT_MODULES = sorted(Path(exact.__file__).parent.glob("*.py"))

@@ -1,4 +1,4 @@
-"""The phase method (exact.phase, exact.phase_kernel): its decomposition checked against brute force
+"""The phase method (exact.one_handed.phase, exact.one_handed.phase_kernel): its decomposition checked against brute force
 on random game positions, the kernel against the Python reference and the DP, limits, CLI."""
 import itertools
 import json
@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact import exact_distribution
-from exact.dp import dp_distribution
-from exact.limits import MAX_PHASE_CARDS, choose_method
-from exact.phase import SENTINEL, PhaseReference, phase_distribution_reference
-from exact.phase_kernel import MAX_GROUP, PhasePlan, phase_distribution
+from exact.one_handed.dp import dp_distribution
+from exact.one_handed.limits import MAX_PHASE_CARDS, choose_method
+from exact.one_handed.phase import SENTINEL, PhaseReference, phase_distribution_reference
+from exact.one_handed.phase_kernel import MAX_GROUP, PhasePlan, phase_distribution
 from sim import GAMES, Deck, Variant, simulate
 from sim.errors import UsageError
 from sim.rules.one_handed import settle
@@ -31,7 +31,7 @@ def shapes(max_cards, min_cards=1):
 
 def brute_phase(deck, variant, row, cards):
     """Deal every order of ``cards`` onto ``row`` by the rules and classify, by the definitions of
-    exact.phase, how the phase of the top three cards ends (the plainest possible count)."""
+    exact.one_handed.phase, how the phase of the top three cards ends (the plainest possible count)."""
     two_is_suit = variant["reverse"] == "off"
     base = len(row) - 3  # w_k sits at index base + k - 1 (negative: a sentinel below the row)
     tup = lambda c: (deck.suit(c), deck.rank(c))  # noqa: E731
@@ -124,7 +124,7 @@ def test_kernel_equals_dp_on_15_16_cards(deck):
 def test_symmetry_changes_the_work_not_the_counts(deck, monkeypatch):
     """Canonical sets under each window's stabiliser (and _fill copying them to their orbits) give the
     counts of the kernel without any symmetry, with fewer (set, subset) pairs visited."""
-    import exact.phase_kernel as pk
+    import exact.one_handed.phase_kernel as pk
 
     variant = Variant.make("one-handed", win="any")
     with_symmetry = {}

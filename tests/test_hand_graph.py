@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from exact.hand_graph import (
+from exact.hand.graph import (
     MAX_GRAPH_CARDS, analyse_deck, analyse_deck_reference, canonical_class, canonical_orders, explore_classes,
     group_size)
 from sim import Deck, UsageError, Variant, simulate

@@ -5,8 +5,8 @@ import json
 import networkx as nx
 import pytest
 
-from exact.hand_graph import analyse_deck
-from exact.poison import classify_runs, explore
+from exact.hand.graph import analyse_deck
+from exact.hand.poison import classify_runs, explore
 from sim import Deck, UsageError, Variant
 from sim.rules.hand import play_iteration, replay
 from sim.stats import bracket_interval
@@ -116,7 +116,7 @@ def test_cli_poison_out_stores_the_runs_and_the_whole_graph(cli_run, tmp_path):
 
 
 def test_cli_poison_help_names_the_whole_graph_limit(cli_run):
-    from exact.limits import MAX_GRAPH_CARDS
+    from exact.hand.limits import MAX_GRAPH_CARDS
 
     code, out, err = cli_run("poison", "--help")
     assert code == 0

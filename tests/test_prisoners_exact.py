@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from exact.prisoners import dp_score_counts, enumerate_score_counts, exact_distribution, rank_maps
+from exact.prisoners.distribution import dp_score_counts, enumerate_score_counts, exact_distribution, rank_maps
 from sim import Deck, UsageError, Variant, simulate
 from sim.kernels.prisoners import play_orders
 from sim.rules.prisoners import play

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact.prisoners_solver import (LOST, UNDECIDED, WON, best_play_distribution, estimate_best_play,
+from exact.prisoners.solver import (LOST, UNDECIDED, WON, best_play_distribution, estimate_best_play,
                                     make_searcher, random_orders, rank_sequences, replay, solve)
-from exact.prisoners_solver_kernel import ORDERINGS
+from exact.prisoners.solver_kernel import ORDERINGS
 from sim import Deck, UsageError, Variant
 from sim.kernels.prisoners import play_orders
 from sim.rules.prisoners import apply_move, legal_moves
@@ -181,7 +181,7 @@ def test_kernel_lines_replay_on_full_decks(moves, ordering):
 
 def test_kernel_table_survives_being_emptied():
     # A tiny table is emptied many times during one search; the verdicts must not change.
-    from exact import prisoners_solver_kernel as kernel
+    import exact.prisoners.solver_kernel as kernel
 
     deck = Deck(3, 4)
     variant = Variant.make("prisoners", moves="published")
@@ -218,7 +218,7 @@ def test_cli_solve_zero_decks_says_decks(cli_run):
 
 
 def test_cli_solve_help_shows_the_default_budget(cli_run):
-    from exact.limits import DEFAULT_NODE_BUDGET
+    from exact.prisoners.limits import DEFAULT_NODE_BUDGET
 
     code, out, _ = cli_run("solve", "--help")
     assert code == 0 and f"{DEFAULT_NODE_BUDGET:,}" in " ".join(out.split())

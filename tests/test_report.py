@@ -108,7 +108,7 @@ def test_mean_with_standard_error_and_published_interval_wording():
 
 
 def test_prisoners_best_play_estimates_are_reported(tmp_path):
-    from exact.prisoners_solver import estimate_best_play
+    from exact.prisoners.solver import estimate_best_play
 
     store = ResultsStore(tmp_path / "s.h5")
     estimate = estimate_best_play(Deck(2, 4), "prisoners(moves=physical)", decks=12, seed=3)

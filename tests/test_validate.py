@@ -49,7 +49,7 @@ def test_validate_passes_on_prisoners_both_policies_wrap_on_and_off():
 def test_validate_fails_with_the_other_prisoners_policy():
     deck = Deck(2, 4)
     physical = Variant.make("prisoners", moves="physical")
-    from exact.prisoners import exact_distribution
+    from exact.prisoners.distribution import exact_distribution
     report = validate([(deck, Variant.make("prisoners", moves="published"))], games=30_000, coverage=3,
                       coverage_games=3_000, seed=6, exact_source=lambda d, v: exact_distribution(d, physical),
                       progress=False)

@@ -7,7 +7,7 @@ is never overrun. Suits and ranks come from two small lookup tables indexed by c
 
 Reference rules: :mod:`sim.rules.hand`. Public wrappers: :func:`play_iterations`, :func:`play_runs`,
 :func:`chunk_runner` (the Monte Carlo runner of :mod:`sim.montecarlo`) and :func:`run_decks` (per-run
-records for the poison-set analysis in :mod:`exact.poison`).
+records for the poison-set analysis in :mod:`exact.hand.poison`).
 """
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ Points the published description leaves open, pinned down here:
 * A pass that makes a move is followed by another pass, even if one pile is left (that pass then
   stops at step 2).
 
-Best play (see :mod:`exact.prisoners_solver`) uses the same legal moves, :func:`legal_moves` and
+Best play (see :mod:`exact.prisoners.solver`) uses the same legal moves, :func:`legal_moves` and
 :func:`apply_move`, chosen freely.
 """
 from __future__ import annotations

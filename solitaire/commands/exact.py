@@ -37,7 +37,7 @@ def exact_command(game, suits, ranks, variants, method, out, as_json):
     deck, variant = make_deck_variant(game, suits, ranks, variants)
     store = open_store(out)  # a bad store is refused before any work
     if game == "prisoners":
-        from exact.prisoners import exact_distribution
+        from exact.prisoners.distribution import exact_distribution
     else:
         from exact import exact_distribution
     from tqdm.auto import tqdm

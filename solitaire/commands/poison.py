@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from exact.limits import MAX_GRAPH_CARDS
+from exact.hand.limits import MAX_GRAPH_CARDS
 
 from ..options import (deck_options, emit_json, json_option, make_deck_variant,
                        open_store, seed_option, variant_option)
@@ -54,9 +54,9 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
     classified unless --decks is given (the exact answer makes them redundant, and they are slow);
     the JSON object then has "decks": 0 and null run counts.
     """
-    from exact.hand_graph import analyse_deck
-    from exact.limits import check_decks
-    from exact.poison import classify_runs
+    from exact.hand.graph import analyse_deck
+    from sim.checks import check_decks
+    from exact.hand.poison import classify_runs
 
     deck, variant = make_deck_variant(game, suits, ranks, variants)
     if decks is not None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from exact.limits import DEFAULT_NODE_BUDGET
+from exact.prisoners.limits import DEFAULT_NODE_BUDGET
 from sim.errors import UsageError
 
 from ..options import (deck_options, emit_json, json_option, make_deck_variant, open_store, seed_option,
@@ -46,8 +46,8 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     published simulator's card-by-card (reversing) move. Deals interleaved with moves win exactly the
     decks that "deal everything, then move" wins, so the line lists moves after the last deal.
     """
-    from exact.limits import check_decks
-    from exact.prisoners_solver import best_play_distribution, estimate_best_play, random_orders, solve
+    from sim.checks import check_decks
+    from exact.prisoners.solver import best_play_distribution, estimate_best_play, random_orders, solve
     from sim.montecarlo import check_seed
 
     if not any(v.strip().startswith("moves=") for v in variants):

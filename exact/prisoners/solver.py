@@ -39,7 +39,7 @@ Pruning, provably safe (only rows that cannot be won are cut):
   never become a single pile.
 
 Two engines run this search: :class:`Searcher` (Python, the reference) and :class:`KernelSearcher`
-(numba, :mod:`exact.prisoners_solver_kernel`; 30-40 times faster, the default for decks of up to 62
+(numba, :mod:`exact.prisoners.solver_kernel`; 30-40 times faster, the default for decks of up to 62
 cards). With the reference's move order the numba engine expands the same nodes and returns the same
 winning line (tested); its lost-row table stores each row in full next to its hash, so a collision
 can never make a winnable row look lost.
@@ -60,7 +60,7 @@ from sim.errors import UsageError
 from sim.rules.prisoners import DISTANCES, adjacent_ranks, apply_move, legal_moves
 from sim.variant import Variant
 
-from .limits import DEFAULT_NODE_BUDGET  # noqa: F401  (re-exported: nodes before 'undecided')
+from exact.prisoners.limits import DEFAULT_NODE_BUDGET  # noqa: F401  (re-exported: nodes before 'undecided')
 
 
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
@@ -204,14 +204,14 @@ class Searcher:
 
 
 class KernelSearcher:
-    """The numba twin of :class:`Searcher` (:mod:`exact.prisoners_solver_kernel`), same verdicts.
+    """The numba twin of :class:`Searcher` (:mod:`exact.prisoners.solver_kernel`), same verdicts.
 
     ``ordering=0`` tries moves in the reference's order (so nodes and lines equal the reference's);
     ``ordering=1`` tries leftmost sources first. The lost-row table is emptied for every deck.
     """
 
     def __init__(self, cards: int, ranks: int, *, wrap: bool, reverse: bool, ordering: int = 0):
-        from . import prisoners_solver_kernel as kernel
+        import exact.prisoners.solver_kernel as kernel
 
         if not kernel.supports(cards, ranks):
             raise UsageError(f"the numba solver handles at most {kernel.MAX_KERNEL_CARDS} cards and "
@@ -248,7 +248,7 @@ ENGINES = ("auto", "numba", "python")
 
 def make_searcher(deck: Deck, variant: Variant, *, engine: str = "auto", ordering: int = 0):
     """The searcher for ``deck`` and ``variant`` on ``engine`` (see :data:`ENGINES`)."""
-    from .prisoners_solver_kernel import supports
+    from exact.prisoners.solver_kernel import supports
 
     if engine not in ENGINES:
         raise UsageError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
@@ -369,7 +369,7 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
     from sim.montecarlo import check_seed
     from sim.stats import bracket_interval
 
-    from .limits import check_decks
+    from sim.checks import check_decks
 
     variant = _check_variant(variant)
     decks, seed = check_decks(decks), check_seed(seed)
@@ -428,7 +428,7 @@ def best_play_distribution(deck: Deck, variant: Variant | str | None = None):
     Every distinct rank sequence stands for ``(S!)^R`` card orders. The fewest piles of a row is found
     by exhaustive search with memo (no budget: small decks only).
     """
-    from .prisoners import make_result
+    from exact.prisoners.distribution import make_result
 
     variant = _check_variant(variant)
     n, s = deck.size, deck.suits

@@ -50,7 +50,7 @@ Exact reductions (each maps states with equal futures onto one key; soundness is
 (at offset 0) whose row was never emptied by a removal; when a transition empties the row, those
 prefixes times ``(cards left)!`` orders are wins, and they stop being carried as "never emptied".
 
-Invariant checked on every transition (the parity theorem, :mod:`exact.parity`): every removal takes
+Invariant checked on every transition (the parity theorem, :mod:`exact.one_handed.parity`): every removal takes
 2 or 4 cards, so the row length changes by ``+1`` minus an even number per dealt card.
 """
 from __future__ import annotations
@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from sim.deck import Deck
 from sim.variant import Variant
 
-from .invariants import require
+from exact.invariants import require
 
 DEAD = -1
 
@@ -75,7 +75,7 @@ class DPStats:
     transitions: int = 0
     max_layer_states: int = 0
     layer_states: tuple = ()
-    finish_cards: int = 0  # the last layers' cards, played out per state (exact.finish)
+    finish_cards: int = 0  # the last layers' cards, played out per state (exact.one_handed.finish)
     finish_orders: int = 0  # the orders played out there
 
 
@@ -234,13 +234,13 @@ def initial_key(deck: Deck):
 def dp_distribution(deck: Deck, variant: Variant, *, progress=None, stats: DPStats | None = None,
                     finish_cards: int | None = None):
     """Score counts and wins over all ``(S*R)!`` deck orders, by the forward DP (numba kernel,
-    :mod:`exact.dp_kernel`; :func:`dp_distribution_reference` is the same DP in plain Python).
+    :mod:`exact.one_handed.dp_kernel`; :func:`dp_distribution_reference` is the same DP in plain Python).
 
-    ``first4=reversed`` is played as ``first4=kept`` (see :mod:`exact.parity`). ``finish_cards``: the
-    number of last cards played out per state instead of built as layers (:mod:`exact.finish`);
+    ``first4=reversed`` is played as ``first4=kept`` (see :mod:`exact.one_handed.parity`). ``finish_cards``: the
+    number of last cards played out per state instead of built as layers (:mod:`exact.one_handed.finish`);
     ``None`` chooses it, ``0`` builds every layer.
     """
-    from .dp_kernel import dp_kernel_distribution
+    from exact.one_handed.dp_kernel import dp_kernel_distribution
 
     return dp_kernel_distribution(deck.suits, deck.ranks, two_suit=variant["reverse"] == "off",
                                   win_any=variant["win"] == "any", progress=progress, stats=stats,
@@ -252,7 +252,7 @@ def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,
     """Score counts and wins over all ``(S*R)!`` deck orders, by the forward DP in plain Python.
 
     ``first4=reversed`` is played as ``first4=kept``: reversing the first four cards of every order is
-    a bijection of the set of orders (see :mod:`exact.parity`), so the counts are equal; the
+    a bijection of the set of orders (see :mod:`exact.one_handed.parity`), so the counts are equal; the
     enumeration method plays it literally and the tests compare the two.
 
     Returns

@@ -1,4 +1,4 @@
-"""Prisoner's Patience best play, the numba search (the twin of :class:`exact.prisoners_solver.Searcher`).
+"""Prisoner's Patience best play, the numba search (the twin of :class:`exact.prisoners.solver.Searcher`).
 
 The same search as the Python reference, on arrays:
 

@@ -1,6 +1,6 @@
-"""The forward DP of :mod:`exact.dp` compiled with numba (the Python version there is its reference).
+"""The forward DP of :mod:`exact.one_handed.dp` compiled with numba (the Python version there is its reference).
 
-Same states, same reductions, same proofs (see :mod:`exact.dp`); what changes is representation:
+Same states, same reductions, same proofs (see :mod:`exact.one_handed.dp`); what changes is representation:
 
 * a key is four int64 words: the row's card codes packed ``CODE_BITS`` apiece into words 0-2, and
   word 3 = undealt mask | row length << 34 | frozen offset << 41. The offset is part of the key here
@@ -19,25 +19,10 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from exact.one_handed.dp_codec import (KEY_TYPE, LEN_SHIFT, LIMB_BITS, LIMB_MASK, LIMBS, OFF_SHIFT,
+                                      _decode, code_bits, max_row_cards)
+from exact.one_handed.finish import MAX_FINISH_CARDS, _finish_layer
 from sim._jit import jit
-
-LIMB_BITS = 40
-LIMB_MASK = (1 << LIMB_BITS) - 1
-LIMBS = 3
-ROW_WORDS = 3
-MASK_BITS = 34
-LEN_SHIFT = 34
-OFF_SHIFT = 41
-FIELD_MASK = 0x7F
-KEY_TYPE = types.UniTuple(types.int64, 4)
-
-
-def code_bits(suits: int, ranks: int) -> int:
-    return int((suits + 1) * (ranks + 1) - 1).bit_length()
-
-
-def max_row_cards(suits: int, ranks: int) -> int:
-    return ROW_WORDS * (63 // code_bits(suits, ranks))
 
 
 @jit
@@ -74,7 +59,7 @@ def _settle(rs, rr, length, two_suit):
 
 @jit
 def _frozen_cut(rs, rr, length, two_suit):
-    """Largest ``c`` such that row[:c] is never removed nor matched again (exact.dp, reduction 3)."""
+    """Largest ``c`` such that row[:c] is never removed nor matched again (exact.one_handed.dp, reduction 3)."""
     for c in range(length, 0, -1):
         ok = True
         lo = c - 3
@@ -226,34 +211,6 @@ def _canonical(rs, rr, length, us, ur, k, n_s, n_r, bits, per_word, two_suit, of
 
 
 @jit
-def _decode(key, rs, rr, us, ur, n_s, n_r, bits, per_word):
-    """Unpack a key into row labels and undealt labels; return (length, k, offset)."""
-    w3 = key[3]
-    length = (w3 >> LEN_SHIFT) & FIELD_MASK
-    offset = (w3 >> OFF_SHIFT) & FIELD_MASK
-    width = n_r + 1
-    cmask = (np.int64(1) << bits) - 1
-    for pos in range(length):
-        word = pos // per_word
-        shift = (pos % per_word) * bits
-        w = key[0] if word == 0 else (key[1] if word == 1 else key[2])
-        code = (w >> shift) & cmask
-        rs[pos] = code // width - 1
-        rr[pos] = code % width - 1
-    mask = w3 & ((np.int64(1) << MASK_BITS) - 1)
-    k = 0
-    bit = 0
-    while mask != 0:
-        if mask & 1:
-            us[k] = bit // n_r
-            ur[k] = bit % n_r
-            k += 1
-        mask >>= 1
-        bit += 1
-    return length, k, offset
-
-
-@jit
 def _add_limbs(dst, i, src, j, base_dst, base_src):
     c = np.int64(0)
     for q in range(LIMBS):
@@ -378,15 +335,13 @@ def canonical_key_kernel(row, undealt, suits: int, ranks: int, two_suit: bool):
 
 def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: bool, progress=None,
                            stats=None, finish_cards: int | None = None):
-    """Score counts and wins over all orders (see :func:`exact.dp.dp_distribution`).
+    """Score counts and wins over all orders (see :func:`exact.one_handed.dp.dp_distribution`).
 
     ``finish_cards``: build layers until this many cards are left, then play out every state's
-    remaining orders (:mod:`exact.finish`); ``None`` chooses it layer by layer (:func:`_finish_now`),
+    remaining orders (:mod:`exact.one_handed.finish`); ``None`` chooses it layer by layer (:func:`_finish_now`),
     ``0`` builds every layer.
     """
     import math
-
-    from .finish import MAX_FINISH_CARDS, _finish_layer
 
     n = suits * ranks
     if n > max_row_cards(suits, ranks) or n > 32:

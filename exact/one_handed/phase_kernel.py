@@ -1,6 +1,6 @@
-"""The phase recursion of :mod:`exact.phase` with dense subset tables, compiled with numba.
+"""The phase recursion of :mod:`exact.one_handed.phase` with dense subset tables, compiled with numba.
 
-Representation (the recursion and its proof are in :mod:`exact.phase`):
+Representation (the recursion and its proof are in :mod:`exact.one_handed.phase`):
 
 * Windows are taken up to relabelling of suits and ranks: a window ``(w1, w2, w3)`` (cards, or -1 for
   a sentinel below the bottom of the row) is replaced by its *representative*, suits and ranks
@@ -29,7 +29,7 @@ import numpy as np
 
 from sim._jit import jit
 
-from .invariants import require
+from exact.invariants import require
 
 #: uint64 counts are exact while n! < 2**64, i.e. up to 20 cards
 MAX_PHASE_CARDS = 20
@@ -555,7 +555,7 @@ def phase_distribution(deck, variant, *, progress=None, stats: dict | None = Non
     """Score counts and wins over all ``(S*R)!`` orders (Python ints), by the dense phase kernel.
 
     ``reverse=on`` is the plain game on the transposed deck; ``first4=reversed`` has the same
-    distribution as ``first4=kept`` (:mod:`exact.parity`)."""
+    distribution as ``first4=kept`` (:mod:`exact.one_handed.parity`)."""
     suits, ranks = (deck.suits, deck.ranks) if variant["reverse"] == "off" else (deck.ranks, deck.suits)
     counts, first = phase_counts(suits, ranks, progress=progress, stats=stats)
     n = deck.size

@@ -8,7 +8,7 @@ card 3 below it, which was ``t5``; and so on. When the suit no longer matches, a
 ``a`` and the three cards below it, else ``a`` stays on top. So every deal pops ``2m`` cards and
 pushes ``a``, or pops ``2m + 3`` cards and discards ``a``: the row only ever changes at its top.
 After a remove-four the new top is a card whose own check against the card 3 below it already
-failed (:mod:`exact.dp`, reduction 1), so nothing is pending.
+failed (:mod:`exact.one_handed.dp`, reduction 1), so nothing is pending.
 
 Phases
 ------
@@ -43,7 +43,7 @@ any time) is a return of that top phase to state ``A``: the orders whose first r
 ``X`` number ``first(X) * (n - |X|)!``.
 
 This module is the plain reference (memoised Python over frozensets, small decks only);
-:mod:`exact.phase_kernel` computes the same recursion with dense subset tables in numba.
+:mod:`exact.one_handed.phase_kernel` computes the same recursion with dense subset tables in numba.
 """
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ from itertools import combinations
 from sim.deck import Deck
 from sim.variant import Variant
 
-from .invariants import require
+from exact.invariants import require
 
 SENTINEL = None  # a card that matches nothing (below the bottom of the row)
 
@@ -136,7 +136,7 @@ class PhaseReference:
 def phase_distribution_reference(deck: Deck, variant: Variant):
     """Score counts and wins over all ``(S*R)!`` orders by the phase recursion in plain Python.
 
-    ``first4=reversed`` is counted as ``first4=kept`` (equal distributions, :mod:`exact.parity`).
+    ``first4=reversed`` is counted as ``first4=kept`` (equal distributions, :mod:`exact.one_handed.parity`).
     Returns ``(score_counts, wins)`` as Python ints.
     """
     n = deck.size

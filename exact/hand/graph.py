@@ -42,8 +42,8 @@ from sim.errors import UsageError
 from sim.kernels.hand import play_iterations
 from sim.variant import Variant
 
-from .invariants import require
-from .limits import MAX_GRAPH_CARDS
+from exact.invariants import require
+from exact.hand.limits import MAX_GRAPH_CARDS
 
 #: Largest deck whose whole graph :func:`analyse_deck_reference` (plain Python) accepts: 9 cards take
 #: seconds, 2x5 did not finish in 15 minutes.
@@ -441,14 +441,14 @@ def analyse_deck_reference(deck: Deck, variant: Variant | str | None = None) -> 
         provenance=_provenance(started, t0, "plain-Python class graph, suit and rank relabelling"))
 
 
-#: :data:`exact.limits.MAX_GRAPH_CARDS` (imported above) is the largest deck :func:`analyse_deck` accepts.
+#: :data:`exact.hand.limits.MAX_GRAPH_CARDS` (imported above) is the largest deck :func:`analyse_deck` accepts.
 #: Members played per kernel call while exploring classes (bounds the batch's memory).
 BATCH_MEMBERS = 1 << 21
 
 
 @dataclass(frozen=True)
 class ClassArrays:
-    """The class graph as arrays (see :mod:`exact.hand_graph_kernel` for the keys).
+    """The class graph as arrays (see :mod:`exact.hand.graph_kernel` for the keys).
 
     Class ``i`` has key ``keys[i]`` (class 0 is the start class in canonical mode). Edges go from
     ``edge_src`` to ``edge_dst`` for ``edge_count`` members; ``wins`` are winning members; both in units
@@ -476,7 +476,7 @@ def explore_classes(deck: Deck, variant: Variant, *, canonical: bool = True, sta
     from numba import types
     from numba.typed import Dict
 
-    from . import hand_graph_kernel as kernel
+    import exact.hand.graph_kernel as kernel
 
     if deck.size > kernel.MAX_KEY_CARDS:
         raise UsageError(f"deck {deck} has {deck.size} cards; class keys fit at most {kernel.MAX_KEY_CARDS}")
@@ -620,7 +620,7 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
     orders, and, from a uniformly random order, the probability of an eventual win and of ending
     trapped, and the expected number of iterations of a won run (absorbing Markov chain, solved in
     exact rational arithmetic). The classes are explored by the numba kernels of
-    :mod:`exact.hand_graph_kernel`; :func:`analyse_deck_reference` is the plain-Python oracle.
+    :mod:`exact.hand.graph_kernel`; :func:`analyse_deck_reference` is the plain-Python oracle.
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """Hand Solitaire runs that reach the iteration cap, decided exactly: trapped, or a win still reachable.
 
 A run that reaches the cap is at some deck order ``s``. Everything reachable from ``s`` is a union of
-*classes* (see :mod:`exact.hand_graph`): the first iteration of ``s`` fixes the discards and the
+*classes* (see :mod:`exact.hand.graph`): the first iteration of ``s`` fixes the discards and the
 leftover set, and the next state is any order of those leftovers behind the reversed discards. So
 the reachable set is explored class by class, playing every member of each class:
 
@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from exact.hand_graph import START, _members, _successor_keys
+from exact.hand.graph import START, _members, _successor_keys
 from exact.invariants import require
-from exact.limits import check_decks
+from sim.checks import check_decks
 from sim import provenance, rng
 from sim.deck import Deck
 from sim.errors import UsageError

@@ -1,4 +1,4 @@
-"""numba kernels for the whole-deck Hand Solitaire class graph (:mod:`exact.hand_graph`).
+"""numba kernels for the whole-deck Hand Solitaire class graph (:mod:`exact.hand.graph`).
 
 A class is its **prefix** (the reversed discards): its members are the prefix followed by any order
 of the cards not in it (with ``reshuffle=off`` a class is one order, prefix and leftover sequence).

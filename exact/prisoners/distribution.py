@@ -40,8 +40,8 @@ from sim.errors import UsageError
 from sim.rules.prisoners import adjacent_ranks
 from sim.variant import Variant
 
-from .invariants import require
-from .result import ExactResult
+from exact.invariants import require
+from exact.result import ExactResult
 
 #: Largest deck played order by order (10! = 3,628,800 orders).
 MAX_ENUMERATE_CARDS = 10
@@ -57,7 +57,7 @@ def _check(deck: Deck, variant) -> Variant:
     elif isinstance(variant, str):
         variant = Variant.parse(variant)
     if variant.game != "prisoners":
-        raise UsageError(f"exact.prisoners handles the game prisoners, not {variant.game}")
+        raise UsageError(f"exact.prisoners.distribution handles the game prisoners, not {variant.game}")
     return variant
 
 

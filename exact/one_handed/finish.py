@@ -2,7 +2,7 @@
 
 Why
 ---
-The forward DP (:mod:`exact.dp_kernel`) keeps one entry per reduced state and layer. Its layers grow
+The forward DP (:mod:`exact.one_handed.dp_kernel`) keeps one entry per reduced state and layer. Its layers grow
 until only three to five cards are left (4x4: 3.0e6 states with 6 cards left, 5.2e7 with 3), so
 building the last layers is what costs time and memory. A state with ``k`` cards left has only ``k!``
 futures: from the layer with ``k`` cards left, each state's future score distribution is computed by
@@ -11,7 +11,7 @@ prefix is played once (about ``e * k!`` deals per state), and ``count x distribu
 the answer. Nothing of the last layers is stored.
 
 Exactness: a DP key at layer ``t`` stands for all its prefixes, which share one future (that is what
-the key's soundness, proved in :mod:`exact.dp`, says); playing that future order by order with the
+the key's soundness, proved in :mod:`exact.one_handed.dp`, says); playing that future order by order with the
 same settle rule (dead labels match nothing; the frozen offset is added to the final length) counts
 exactly what the remaining ``k`` layers would have counted. ``win=any``: a prefix never emptied so
 far is won by every future order in which a removal empties the (uncut, offset 0) row.
@@ -23,7 +23,7 @@ import numpy as np
 
 from sim._jit import jit
 
-from .dp_kernel import LIMB_BITS, LIMB_MASK, LIMBS, _decode
+from exact.one_handed.dp_codec import LIMB_BITS, LIMB_MASK, LIMBS, _decode
 
 #: a per-state histogram entry is at most ``k!``; times a 40-bit limb it must stay below 2**63
 MAX_FINISH_CARDS = 10
@@ -39,7 +39,7 @@ def _play_out(row_s, row_r, length, us, ur, k, two_suit, track_empty, offset, hi
     One shared row, no copies: after a card ``a`` is dealt and settled, the row is a prefix of the
     row before plus (unless a remove-four took it) ``a`` on top, because a remove-two takes the two
     cards just below ``a`` and a remove-four takes ``a`` and the three below it (and ends the chain:
-    the card it exposes failed its check before, :mod:`exact.dp` lemma 1). So a deal writes at most
+    the card it exposes failed its check before, :mod:`exact.one_handed.dp` lemma 1). So a deal writes at most
     one cell, which is restored on the way back.
     """
     if k == 0:

@@ -1,0 +1,94 @@
+"""One-Handed Solitaire, exactly: three independent methods (the tests make them agree).
+
+* ``enumerate`` (:mod:`exact.one_handed.enumerate`): every deck order, depth-first in numba, a prefix played
+  once; up to :data:`exact.one_handed.limits.MAX_ENUMERATE_CARDS` cards.
+* ``dp`` (:mod:`exact.one_handed.dp`): dynamic programming over reduced, relabelled hand states; up to
+  :data:`exact.one_handed.limits.MAX_DP_CARDS` cards.
+* ``phase`` (:mod:`exact.one_handed.phase`): the row is a stack; the play above its top three cards depends only
+  on those three and on the *set* of cards dealt meanwhile, so it is counted once per (window, set)
+  in dense subset tables; up to :data:`exact.one_handed.limits.MAX_PHASE_CARDS` cards (4x5 in about 2.5 minutes).
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from sim import provenance
+from sim.deck import Deck
+from sim.errors import UsageError
+from sim.variant import Variant
+
+from exact.invariants import require
+from exact.one_handed.limits import MAX_DP_CARDS, MAX_ENUMERATE_CARDS, choose_method
+from exact.one_handed.parity import check_parity
+from exact.result import ExactResult
+
+__all__ = ["exact_distribution", "ExactResult", "MAX_DP_CARDS", "MAX_ENUMERATE_CARDS"]
+
+
+def exact_distribution(deck: Deck | None = None, variant: Variant | str | None = None, *,
+                       method: str = "auto", progress=None) -> ExactResult:
+    """Count the deck orders of each final score, exactly.
+
+    Parameters
+    ----------
+    deck : Deck, default ``Deck(4, 13)`` (which is refused: too large for an exact method)
+    variant : Variant or canonical string, default One-Handed as written; only One-Handed is exact here
+    method : ``"auto"`` (phase for decks with at least 3 suits and 3 ranks, else dp), ``"enumerate"``,
+        ``"dp"`` or ``"phase"``
+    progress : optional callable ``progress(done, total, work)`` called after each dealt card (dp: states
+        in the layer) or each set size (phase: subset pairs visited so far)
+
+    Returns
+    -------
+    ExactResult
+        counts summing to ``(S*R)!`` (checked), ``p_win`` and ``mean_score`` as fractions.
+
+    Raises
+    ------
+    UsageError
+        unknown method, a game other than One-Handed, or a deck beyond the method's size limit.
+
+    Examples
+    --------
+    >>> r = exact_distribution(Deck(2, 4))
+    >>> r.orders, r.p_win
+    (40320, Fraction(59, 420))
+    """
+    deck = deck if deck is not None else Deck()
+    if variant is None:
+        variant = Variant.make("one-handed")
+    elif isinstance(variant, str):
+        variant = Variant.parse(variant)
+    if variant.game != "one-handed":
+        raise UsageError(f"exact counts are implemented for one-handed only, not {variant.game!r}; "
+                         "use `solitaire simulate` for an estimate")
+    method = choose_method(deck, method, variant)
+    started = provenance.now()
+    t0 = time.perf_counter()
+    extra: dict = {}
+    if method == "enumerate":
+        from exact.one_handed.enumerate import enumerate_distribution
+
+        score_counts, wins = enumerate_distribution(deck, variant)
+    elif method == "phase":
+        from exact.one_handed.phase_kernel import phase_distribution
+
+        stats_phase: dict = {}
+        score_counts, wins = phase_distribution(deck, variant, progress=progress, stats=stats_phase)
+        extra = dict(stats_phase)
+    else:
+        from exact.one_handed.dp import DPStats, dp_distribution
+
+        stats = DPStats()
+        score_counts, wins = dp_distribution(deck, variant, progress=progress, stats=stats)
+        extra = {"states": stats.states, "transitions": stats.transitions,
+                 "max_layer_states": stats.max_layer_states}
+    seconds = time.perf_counter() - t0
+    orders = math.factorial(deck.size)
+    require(sum(score_counts) == orders, "exact counts must add up to (S*R)!")
+    require(check_parity(score_counts, deck.size), "a score with the wrong parity: the parity theorem fails")
+    prov = provenance.collect(started=started, finished=provenance.now(), seconds=seconds, method=method,
+                              **extra)
+    return ExactResult(game=variant.game, deck=deck, variant=variant, method=method, orders=orders,
+                       score_counts=tuple(score_counts), wins=wins, provenance=prov)
