@@ -16,29 +16,20 @@ from exact.one_handed.enumerate import _settle as kernel_settle
 from exact.one_handed.enumerate import enumerate_distribution
 from exact.one_handed.limits import MAX_DP_CARDS, MAX_ENUMERATE_CARDS
 from exact.one_handed.parity import check_parity, parity_theorem
-from sim import GAMES, Deck, Variant, simulate
+from sim import Deck, Variant, simulate
 from sim.errors import UsageError
 from sim.rules.one_handed import play, settle
 
-from .strategies import decks, variants
+from .naive import brute_force_one_handed
+from .strategies import all_variants, decks, shapes, variants
 
-ALL_VARIANTS = [Variant.make("one-handed", **dict(zip(GAMES["one-handed"], values)))
-                for values in itertools.product(*GAMES["one-handed"].values())]
-
-
-def shapes(max_cards):
-    return [Deck(s, r) for s in range(1, max_cards + 1) for r in range(1, max_cards // s + 1)]
+ALL_VARIANTS = all_variants("one-handed")
 
 
 def brute_force(deck, variant):
-    """Every order, played by the reference rules: the plainest possible count."""
-    score_counts = [0] * (deck.size + 1)
-    wins = 0
-    for order in itertools.permutations(deck.cards()):
-        outcome = play(order, deck, variant)
-        score_counts[outcome.score] += 1
-        wins += outcome.won
-    return score_counts, wins
+    """Every order, played by the reference rules (:func:`tests.naive.brute_force_one_handed`)."""
+    counted = brute_force_one_handed(deck, variant)
+    return list(counted.score_counts), counted.wins
 
 
 @pytest.mark.parametrize("deck", shapes(7), ids=str)
@@ -124,7 +115,7 @@ def test_enumeration_settle_equals_reference(deck, variant, data):
     expected = list(row)
     settle(expected, deck, variant)
     buf = np.array(row + [0], dtype=np.int64)
-    length, _ = kernel_settle(buf, len(row), deck.suit_array(), deck.rank_array(), variant["reverse"] == "off")
+    length, _ = kernel_settle(buf, len(row), deck.suit_array(), deck.rank_array(), not variant.rules.reverse)
     assert buf[:length].tolist() == expected
 
 
@@ -153,7 +144,7 @@ def test_dp_key_keeps_the_future(deck, variant, data):
         row.append(card)
         settle(row, deck, variant)
     pairs = [(deck.suit(c), deck.rank(c)) for c in row]
-    two_suit = variant["reverse"] == "off"
+    two_suit = not variant.rules.reverse
     key, offset = canonical_key(pairs, [(deck.suit(c), deck.rank(c)) for c in undealt], deck.ranks,
                                 two_suit=two_suit)
     key_row, key_undealt = _decode(key, deck.ranks)
@@ -267,7 +258,7 @@ def test_dp_kernel_key_keeps_the_future(deck, variant, data):
     order = data.draw(st.permutations(list(deck.cards())))
     left = data.draw(st.integers(0, min(6, deck.size)))
     dealt, undealt = order[:deck.size - left], order[deck.size - left:]
-    two_suit = variant["reverse"] == "off"
+    two_suit = not variant.rules.reverse
     row = []
     for card in dealt:
         row.append(card)
@@ -328,7 +319,7 @@ def test_play_out_equals_the_reference_rules(deck, variant, data):
         emptied += ever_empty
     got, got_emptied = play_out_distribution(
         [(deck.suit(c), deck.rank(c)) for c in row], [(deck.suit(c), deck.rank(c)) for c in undealt],
-        two_suit=variant["reverse"] == "off", track_empty=True, offset=3)
+        two_suit=not variant.rules.reverse, track_empty=True, offset=3)
     assert got == [scores.get(s - 3, 0) for s in range(len(got))]
     assert got_emptied == emptied
 

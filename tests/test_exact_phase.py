@@ -1,6 +1,5 @@
 """The phase method (exact.one_handed.phase, exact.one_handed.phase_kernel): its decomposition checked against brute force
 on random game positions, the kernel against the Python reference and the DP, limits, CLI."""
-import itertools
 import json
 import math
 
@@ -13,62 +12,15 @@ from exact.one_handed.dp import dp_distribution
 from exact.one_handed.limits import MAX_PHASE_CARDS, choose_method
 from exact.one_handed.phase import SENTINEL, PhaseReference, phase_distribution_reference
 from exact.one_handed.phase_kernel import MAX_GROUP, PhasePlan, phase_distribution
-from sim import GAMES, Deck, Variant, simulate
+from sim import Deck, Variant, simulate
 from sim.errors import UsageError
 from sim.rules.one_handed import settle
 
-from .strategies import decks
+from .naive import brute_phase
+from .strategies import all_variants, decks, shapes
 
-ALL_VARIANTS = [Variant.make("one-handed", **dict(zip(GAMES["one-handed"], values)))
-                for values in itertools.product(*GAMES["one-handed"].values())]
+ALL_VARIANTS = all_variants("one-handed")
 KEPT = [v for v in ALL_VARIANTS if v["first4"] == "kept"]  # win x reverse; first4 is played as kept
-
-
-def shapes(max_cards, min_cards=1):
-    return [Deck(s, r) for s in range(1, max_cards + 1) for r in range(1, max_cards // s + 1)
-            if s * r >= min_cards]
-
-
-def brute_phase(deck, variant, row, cards):
-    """Deal every order of ``cards`` onto ``row`` by the rules and classify, by the definitions of
-    exact.one_handed.phase, how the phase of the top three cards ends (the plainest possible count)."""
-    two_is_suit = variant["reverse"] == "off"
-    base = len(row) - 3  # w_k sits at index base + k - 1 (negative: a sentinel below the row)
-    tup = lambda c: (deck.suit(c), deck.rank(c))  # noqa: E731
-    counts = {}
-    for order in itertools.permutations(cards):
-        r = list(row)
-        outcome = None
-        for pos, a in enumerate(order):
-            r.append(a)
-            while len(r) >= 4 and outcome is None:
-                b = len(r) - 4
-                same_suit = deck.suit(r[-1]) == deck.suit(r[b])
-                same_rank = deck.rank(r[-1]) == deck.rank(r[b])
-                two, four = (same_suit, same_rank) if two_is_suit else (same_rank, same_suit)
-                if not (two or four):
-                    break
-                assert b >= base, "a card below the window was compared before a window card went"
-                k = b - base + 1  # the window card matched (1, 2, 3) or above it (> 3)
-                if two and k == 1:
-                    outcome = ("S1", tup(a))
-                elif two and k == 2:
-                    outcome = ("S2", tup(a))
-                elif four and k <= 3:
-                    outcome = (f"R{k}",)
-                elif two:
-                    del r[-3:-1]
-                else:
-                    del r[-4:]
-            if outcome is not None:
-                if pos != len(order) - 1:
-                    outcome = "early"  # the phase ended before the last card: not counted
-                break
-        if outcome is None:
-            outcome = ("end", len(r) - base - 3)
-        if outcome != "early":
-            counts[outcome] = counts.get(outcome, 0) + 1
-    return counts
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,5 +1,4 @@
 """Exact Prisoner's Patience distributions: DP against enumeration, enumeration against the rules."""
-import itertools
 import json
 import math
 from fractions import Fraction
@@ -11,17 +10,11 @@ from scipy import stats
 from exact.prisoners.distribution import dp_score_counts, enumerate_score_counts, exact_distribution, rank_maps
 from sim import Deck, UsageError, Variant, simulate
 from sim.kernels.prisoners import play_orders
-from sim.rules.prisoners import play
 
-ALL_VARIANTS = [Variant.make("prisoners", moves=m, wrap=w) for m in ("published", "physical") for w in ("on", "off")]
+from .naive import brute_force_prisoners as brute_force_counts
+from .strategies import all_variants
 
-
-def brute_force_counts(deck, variant):
-    """Every order played with the reference rules (tiny decks only)."""
-    counts = [0] * (deck.size + 1)
-    for order in itertools.permutations(deck.cards()):
-        counts[play(order, deck, variant).score] += 1
-    return counts
+ALL_VARIANTS = all_variants("prisoners")
 
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS, ids=str)
