@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from sim.deck import Deck
+from sim.games import get_game
 from sim.variant import Variant
 
 
@@ -22,10 +23,12 @@ class ExactResult:
     Attributes
     ----------
     game, deck, variant : what was computed
-    method : ``"enumerate"`` or ``"dp"``
+    method : the exact method that computed it (``"enumerate"``, ``"dp"``, ``"phase"``, ...)
     orders : ``(S*R)!``, the number of deck orders (a Python int)
-    score_counts : orders per final score (index = score), Python ints summing to ``orders``
-    wins : orders won (``score_counts[0]`` unless ``win=any``)
+    score_counts : orders per final score (index = score, in the game's score unit), Python ints
+        summing to ``orders``
+    wins : orders won: ``score_counts[win_score]`` of the game (One-Handed's ``win=any`` may add
+        orders whose row emptied mid-deal)
     provenance : versions, commit, times, states visited...
     """
 
@@ -47,10 +50,14 @@ class ExactResult:
             raise ValueError(f"orders must be ({self.deck.size})!, got {self.orders}")
         if sum(counts) != self.orders or min(counts, default=0) < 0:
             raise ValueError("score counts do not add up to the number of deck orders")
-        if not counts[0] <= self.wins <= self.orders:
-            raise ValueError("wins must lie between the score-0 count and the number of orders")
-        if self.game == "one-handed" and self.variant["win"] == "end" and self.wins != counts[0]:
-            raise ValueError("with win=end the wins are the score-0 orders")
+        if self.game != self.variant.game:
+            raise ValueError(f"game {self.game!r} does not match the variant {self.variant}")
+        win_score = get_game(self.game).win_score
+        at_win_score = counts[win_score] if win_score < len(counts) else 0
+        if not at_win_score <= self.wins <= self.orders:
+            raise ValueError(f"wins must lie between the count of score {win_score} and the number of orders")
+        if not self.variant.rules.win_mid_game and self.wins != at_win_score:
+            raise ValueError(f"a won game ends on score {win_score}: wins must equal that score's count")
 
     @property
     def p_win(self) -> Fraction:

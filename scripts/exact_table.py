@@ -60,7 +60,7 @@ def main(argv=None) -> None:
             if text == "one-handed":
                 plain[(deck.suits, deck.ranks)] = result.p_win
             odd_odd = deck.suits % 2 and deck.ranks % 2
-            never = "never won (odd x odd)" if odd_odd and result.variant["win"] == "end" else ""
+            never = "never won (odd x odd)" if odd_odd and not result.variant.rules.win_any else ""
             rows.append(f"| {deck} | {deck.size} | {deck.size % 2} | {result.variant} | {result.p_win} | "
                         f"{float(result.p_win):.6%} | {float(result.mean_score):.4f} | {never} | "
                         f"{result.method} | {result.provenance['seconds']:.2f} | {work(result)} |")

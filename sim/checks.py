@@ -2,16 +2,18 @@
 
 Every public function validates its arguments here before any work starts, so a user mistake gets
 the same one-line :class:`~sim.errors.UsageError` whichever door it came in by (the Python API, the
-CLI, a script). Each check returns the value coerced to its canonical type.
+CLI, a script). Each check returns the value coerced to its canonical type (a Python int, a float).
 """
 from __future__ import annotations
 
+import math
 import numbers
+import os
 
 from .errors import UsageError
 
 
-def positive_int(name: str, value, *, noun: str | None = None) -> int:
+def positive_int(name: str, value, *, hint: str = "") -> int:
     """``value`` as a positive Python int, or a one-line error naming ``name``.
 
     Examples
@@ -22,15 +24,68 @@ def positive_int(name: str, value, *, noun: str | None = None) -> int:
     Traceback (most recent call last):
     ...
     sim.errors.UsageError: games must be at least 1, got 0
+    >>> positive_int("games", 2.5)
+    Traceback (most recent call last):
+    ...
+    sim.errors.UsageError: games must be a positive integer, got 2.5
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise UsageError(f"{name} must be a positive integer, got {value!r}")
     if value < 1:
-        raise UsageError(f"{name} must be at least 1, got {value}" + (f": {noun}" if noun else ""))
+        raise UsageError(f"{name} must be at least 1, got {value}" + (f": {hint}" if hint else ""))
     return int(value)
+
+
+def int_in_range(name: str, value, low: int, high: int, *, unit: str = "") -> int:
+    """``value`` as an int with ``low <= value <= high``, or a one-line error naming the range."""
+    if (isinstance(value, bool) or not isinstance(value, numbers.Integral)
+            or not low <= value <= high):
+        raise UsageError(f"{name} must be an integer from {low:,} to {high:,}"
+                         + (f" ({unit})" if unit else "") + f", got {value!r}")
+    return int(value)
+
+
+def non_negative_number(name: str, value) -> float:
+    """``value`` as a finite float ``>= 0`` (a NaN or an infinity is refused)."""
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value)
+            or value < 0):
+        raise UsageError(f"{name} must be a non-negative number, got {value!r}")
+    return float(value)
+
+
+def check_games(games) -> int:
+    """Games to play: a positive int."""
+    return positive_int("games", games)
 
 
 def check_decks(decks) -> int:
     """``decks`` (random start decks to decide, as in ``--decks``) as a positive int, or a one-line
     :class:`UsageError` that names decks (not games)."""
     return positive_int("decks", decks)
+
+
+def check_seed(seed) -> int:
+    """A seed: a non-negative int; None draws a fresh one (:func:`sim.rng.new_seed`)."""
+    if seed is None:
+        from .rng import new_seed
+
+        return new_seed()
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise UsageError(f"seed must be a non-negative integer, got {seed!r}")
+    return int(seed)
+
+
+def check_workers(workers) -> int:
+    """Parallel workers: a positive int; None is every core."""
+    if workers is None:
+        return os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
+        raise UsageError(f"workers must be a positive integer, got {workers!r}")
+    return int(workers)
+
+
+def check_budget(name: str, budget, *, unit: str) -> int:
+    """A search budget (nodes, deck orders): a positive int, its unit named in the error."""
+    if isinstance(budget, bool) or not isinstance(budget, numbers.Integral) or budget < 1:
+        raise UsageError(f"{name} must be a positive integer ({unit}), got {budget!r}")
+    return int(budget)

@@ -7,27 +7,15 @@ A *deck order* is a sequence of all ``suits * ranks`` cards; position 0 is dealt
 from __future__ import annotations
 
 import math
-import operator
 from dataclasses import dataclass
 
 import numpy as np
 
+from .checks import positive_int
 from .errors import UsageError
 
 STANDARD_SUITS = 4
 STANDARD_RANKS = 13
-
-
-def _positive_int(name: str, value) -> int:
-    if isinstance(value, bool):
-        raise UsageError(f"{name} must be a positive integer, got {value!r}")
-    try:
-        value = operator.index(value)
-    except TypeError:
-        raise UsageError(f"{name} must be a positive integer, got {value!r}") from None
-    if value < 1:
-        raise UsageError(f"{name} must be at least 1, got {value}: a deck needs at least one suit and one rank")
-    return value
 
 
 @dataclass(frozen=True, order=True)
@@ -45,8 +33,9 @@ class Deck:
     ranks: int = STANDARD_RANKS
 
     def __post_init__(self):
-        object.__setattr__(self, "suits", _positive_int("suits", self.suits))
-        object.__setattr__(self, "ranks", _positive_int("ranks", self.ranks))
+        hint = "a deck needs at least one suit and one rank"
+        object.__setattr__(self, "suits", positive_int("suits", self.suits, hint=hint))
+        object.__setattr__(self, "ranks", positive_int("ranks", self.ranks, hint=hint))
 
     @property
     def size(self) -> int:

@@ -11,7 +11,6 @@ import contextlib
 import functools
 import itertools
 import json
-import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -21,7 +20,9 @@ import numpy as np
 
 from . import provenance, rng
 from .deck import Deck
+from .checks import check_games, check_seed, check_workers, non_negative_number, positive_int
 from .errors import UsageError
+from .games import get_game
 from .stats import binomial_interval, mean_and_se
 from .variant import Variant
 
@@ -33,40 +34,12 @@ MAX_SIM_CARDS = 4096
 ChunkRunner = Callable[[np.ndarray, int], dict]
 
 
-#: game name -> "module:factory"; ``factory(deck, variant, **options)`` returns a chunk runner
-#: ``run(state, games) -> counts`` where counts holds at least ``score_counts`` (an int array indexed
-#: by score) and ``wins`` (an int); any other entries are summed too and reported in ``extra``.
-RUNNERS: dict[str, str] = {
-    "one-handed": "sim.kernels.one_handed:chunk_runner",
-    "hand": "sim.kernels.hand:chunk_runner",
-    "prisoners": "sim.kernels.prisoners:chunk_runner",
-}
-
-
-#: game name -> engine version: part of a run's identity, so a checkpoint or stored run made by an
-#: incompatible engine is never resumed or served. Bump a game's number whenever its kernel's counts
-#: for a given seed and chunk plan change (a rule fix, another way of drawing the shuffle, a new
-#: stream layout); changes that keep every count identical (speed, refactoring) keep it. Runs recorded
-#: before this field existed are version 1 (see :data:`sim.store.IMPLICIT_ENGINE_VERSION`).
-ENGINE_VERSIONS: dict[str, int] = {
-    "one-handed": 1,
-    "hand": 1,
-    "prisoners": 1,
-}
-
-
 def load_runner(deck: Deck, variant: Variant, options: dict | None = None) -> ChunkRunner:
-    """The chunk runner of ``variant.game`` for this deck, variant and game options."""
-    import importlib
-
-    module_name, _, factory = RUNNERS[variant.game].partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        raise UsageError(f"no simulator for game {variant.game!r} in this version") from None
-    return getattr(module, factory)(deck, variant, **(options or {}))
+    """The chunk runner of ``variant.game`` (its record's ``runner``, :mod:`sim.games`) for this deck,
+    variant and game options. A runner ``run(state, games) -> counts`` returns at least
+    ``score_counts`` (an int array indexed by score) and ``wins`` (an int); any other entries are
+    summed too and reported in ``extra``."""
+    return get_game(variant.game).load_runner()(deck, variant, **(options or {}))
 
 
 @dataclass(frozen=True)
@@ -142,30 +115,6 @@ class SimulationResult:
                    mean_score=record["mean_score"], mean_score_se=record["mean_score_se"],
                    seconds=record["seconds"], workers=record["workers"], chunk_games=record["chunk_games"],
                    extra=extra, provenance=dict(record.get("provenance", {})))
-
-
-def check_games(games) -> int:
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)):
-        raise UsageError(f"games must be a positive integer, got {games!r}")
-    if games < 1:
-        raise UsageError(f"games must be at least 1, got {games}")
-    return int(games)
-
-
-def check_seed(seed) -> int:
-    if seed is None:
-        return rng.new_seed()
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise UsageError(f"seed must be a non-negative integer, got {seed!r}")
-    return int(seed)
-
-
-def check_workers(workers) -> int:
-    if workers is None:
-        return os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
-        raise UsageError(f"workers must be a positive integer, got {workers!r}")
-    return int(workers)
 
 
 #: Where chunks run: ``local`` (joblib threads in this process) or ``dask`` (a Dask cluster).
@@ -331,11 +280,11 @@ def _progress_bar(total: int, progress, initial: int = 0):
 
 def run_identity(deck: Deck, variant: Variant, *, seed, games: int, chunk_games: int, options: dict) -> dict:
     """What makes two runs the same run, for resumption and reuse: every input the counts depend on,
-    including the game's engine version (:data:`ENGINE_VERSIONS`)."""
+    including the game's engine version (:attr:`sim.games.Game.engine_version`)."""
     return {"game": variant.game, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks,
             "seed": seed, "games": games, "chunk_games": chunk_games, "options": options,
             "package_version": provenance.package_version(),
-            "engine_version": ENGINE_VERSIONS.get(variant.game, 1)}
+            "engine_version": get_game(variant.game).engine_version}
 
 
 def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, games: int = 1_000_000,
@@ -385,13 +334,11 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
         variant = Variant.parse(variant)
     games, workers = check_games(games), check_workers(workers)
     seed = None if seed is None else check_seed(seed)
-    if isinstance(chunk_games, bool) or not isinstance(chunk_games, (int, np.integer)) or chunk_games < 1:
-        raise UsageError(f"chunk_games must be a positive integer, got {chunk_games!r}")
+    chunk_games = positive_int("chunk_games", chunk_games)
     if deck.size > MAX_SIM_CARDS:
         raise UsageError(f"deck {deck} has {deck.size} cards; the simulator handles at most {MAX_SIM_CARDS}")
     check_backend(backend, scheduler)
-    if not isinstance(checkpoint_seconds, (int, float)) or checkpoint_seconds < 0:
-        raise UsageError(f"checkpoint_seconds must be a non-negative number, got {checkpoint_seconds!r}")
+    checkpoint_seconds = non_negative_number("checkpoint_seconds", checkpoint_seconds)
     options = dict(options or {})
     try:
         options_json = json.dumps(options, sort_keys=True)

@@ -9,30 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from types import MappingProxyType
+from functools import cached_property
 
 from .errors import UsageError
+from .games import GAMES, get_game
 
-#: For each game, its rule parameters in canonical order: name -> (default, *other values).
-GAMES = MappingProxyType({
-    "one-handed": MappingProxyType({
-        # end: won when the row is empty after the last card; any: also when it empties mid-deal.
-        "win": ("end", "any"),
-        # on: same suit removes all four, same rank removes the two between.
-        "reverse": ("off", "on"),
-        # reversed: the first four cards are held in the opposite orientation (some published code).
-        "first4": ("kept", "reversed"),
-    }),
-    "hand": MappingProxyType({
-        "step7": ("on", "off"),
-        "rank_resets": ("written", "published"),
-        "reshuffle": ("on", "off"),
-    }),
-    "prisoners": MappingProxyType({
-        "moves": ("published", "physical"),
-        "wrap": ("on", "off"),
-    }),
-})
+__all__ = ["GAMES", "Variant"]
 
 _CANONICAL = re.compile(r"^\s*([a-z-]+)\s*(?:\((.*)\))?\s*$")
 
@@ -48,6 +30,8 @@ class Variant:
     'one-handed(win=any,reverse=off,first4=kept)'
     >>> Variant.parse(str(v)) == v, v["win"]
     (True, 'any')
+    >>> v.rules.win_any, v.rules.reverse
+    (True, False)
     """
 
     game: str
@@ -55,18 +39,39 @@ class Variant:
 
     @classmethod
     def make(cls, game: str = "one-handed", **values: str) -> "Variant":
-        if game not in GAMES:
-            raise UsageError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
-        spec = GAMES[game]
+        record = get_game(game)
         for key, value in values.items():
-            if key not in spec:
+            param = record.param(key)
+            if value not in param.values:
                 raise UsageError(
-                    f"unknown variant key {key!r} for {game}: valid keys are {', '.join(spec)}")
-            if value not in spec[key]:
-                raise UsageError(
-                    f"invalid value {value!r} for variant key {key!r}: choose one of {', '.join(spec[key])}")
-        params = tuple((key, values.get(key, choices[0])) for key, choices in spec.items())
+                    f"invalid value {value!r} for variant key {key!r}: choose one of {', '.join(param.values)}")
+        params = tuple((param.name, values.get(param.name, param.default)) for param in record.params)
         return cls(game, params)
+
+    @classmethod
+    def coerce(cls, variant: "Variant | str | None", game: str) -> "Variant":
+        """``variant`` as a :class:`Variant` of ``game``: None is the rules as written, a string is a
+        canonical variant string; a variant of another game is refused with one line.
+
+        >>> Variant.coerce(None, "hand") == Variant.make("hand")
+        True
+        """
+        if variant is None:
+            return cls.make(game)
+        if isinstance(variant, str):
+            variant = cls.parse(variant)
+        if not isinstance(variant, Variant):
+            raise UsageError(f"a variant must be a Variant or a canonical string such as {game}(), "
+                             f"got {variant!r}")
+        if variant.game != game:
+            raise UsageError(f"this needs a {game} variant, not {variant}")
+        return variant
+
+    @cached_property
+    def rules(self):
+        """The parameters decoded once into the game's typed view (e.g.
+        :class:`sim.games.OneHandedRules`): what engines read instead of comparing strings."""
+        return get_game(self.game).decode(dict(self.params))
 
     @classmethod
     def from_options(cls, game: str, options=()) -> "Variant":

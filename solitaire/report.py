@@ -332,9 +332,9 @@ DEFAULT_PLAN = {
 def _have_game(game: str) -> bool:
     import importlib.util
 
-    from sim.montecarlo import RUNNERS
+    from sim.games import REGISTRY
 
-    return importlib.util.find_spec(RUNNERS[game].partition(":")[0]) is not None
+    return game in REGISTRY and importlib.util.find_spec(REGISTRY[game].runner.partition(":")[0]) is not None
 
 
 def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEED,

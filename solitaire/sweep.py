@@ -15,9 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import numpy as np
-
-from sim import Deck, UsageError, Variant, provenance, simulate
+from sim import Deck, UsageError, Variant, provenance, rng, simulate
 
 
 @dataclass(frozen=True)
@@ -79,30 +77,19 @@ def parse_range(text: str, name: str) -> list[int]:
 
 
 def cell_seed(seed: int, deck: Deck) -> int:
-    return int(np.random.SeedSequence([seed, deck.suits, deck.ranks]).generate_state(1, np.uint64)[0])
+    return rng.derive_seed(seed, deck.suits, deck.ranks)
 
 
 def parity_forbids_win(deck: Deck, variant: Variant) -> bool:
     """True when the parity theorem proves ``p_win == 0`` (One-Handed, win=end, S and R odd)."""
-    return (variant.game == "one-handed" and variant["win"] == "end"
+    return (variant.game == "one-handed" and not variant.rules.win_any
             and deck.suits % 2 == 1 and deck.ranks % 2 == 1)
-
-
-def exact_limit(deck: Deck, variant: Variant) -> int:
-    """The most cards the exact engine of ``variant``'s game handles for ``deck``'s shape (0: no engine)."""
-    if variant.game == "one-handed":
-        from exact.one_handed.limits import exact_limit
-
-        return exact_limit(deck)
-    if variant.game == "prisoners":
-        from exact.prisoners.distribution import MAX_DP_CARDS
-
-        return MAX_DP_CARDS
-    return 0
 
 
 def is_exact_cell(deck: Deck, variant: Variant, exact_max_cards: int) -> bool:
     """Whether a cell is computed exactly: ``deck.size <= min(exact_max_cards, exact_limit(deck, variant))``."""
+    from exact import exact_limit
+
     return deck.size <= min(exact_max_cards, exact_limit(deck, variant))
 
 

@@ -4,7 +4,8 @@ Cases are pairs of a deck and a variant of a game with an exact score distributi
 Solitaire (:func:`exact.exact_distribution`) and Prisoner's Patience under both move policies
 (:func:`exact.prisoners.distribution.exact_distribution`; the score is the number of piles left, a win is one
 pile). Hand Solitaire has no exact score distribution to compare with (a run reshuffles until it
-wins or reaches the cap), so it is refused (:func:`exact_source_for`).
+wins or reaches the cap), so it is refused (:func:`exact_source_for`). Which games have an exact
+engine is read from the game registry (:mod:`sim.games`).
 
 **Tested** (one family of p-values, corrected with Holm's step-down method at ``alpha``; the
 validation fails when any of them is rejected):
@@ -31,23 +32,20 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-import zlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 from scipy import stats
 
-from sim import Deck, UsageError, Variant, provenance, simulate
+from sim import Deck, UsageError, Variant, provenance, rng, simulate
 from sim.stats import binomial_interval
+from sim.games import REGISTRY
 from sim.variant import GAMES
 
 MIN_EXPECTED = 5.0
 #: The games validate can check: those with an exact score distribution.
-VALIDATED_GAMES = ("one-handed", "prisoners")
-HAND_REFUSAL = ("validate --game hand is not possible: Hand Solitaire has no exact score distribution to compare "
-                "the simulator with (a run reshuffles until it wins or reaches the iteration cap); its exact "
-                "small-deck results come from `solitaire poison --all`")
+VALIDATED_GAMES = tuple(name for name, game in REGISTRY.items() if game.exact is not None)
 
 
 @dataclass(frozen=True)
@@ -182,13 +180,12 @@ def pooled_coverage_check(groups) -> Check:
 
 def case_seed_for(seed: int, deck: Deck, variant: Variant) -> int:
     """A seed for one case that depends only on the run's seed, the deck and the variant."""
-    key = zlib.crc32(f"{deck}|{variant}".encode())
-    return int(np.random.SeedSequence([seed, key]).generate_state(1, np.uint64)[0])
+    return rng.derive_seed(seed, f"{deck}|{variant}")
 
 
 def coverage_seeds(seed: int, n: int) -> list[int]:
     """Seeds for the coverage runs, derived from ``seed`` (independent of the case list)."""
-    return [int(np.random.SeedSequence(seed, spawn_key=(j,)).generate_state(1, np.uint64)[0]) for j in range(n)]
+    return rng.spawn_seeds(seed, n)
 
 
 def compare(exact, simulation, coverage_runs=()) -> list[Check]:
@@ -219,16 +216,15 @@ def compare(exact, simulation, coverage_runs=()) -> list[Check]:
 
 
 def exact_source_for(game: str):
-    """The exact engine of ``game``: a function ``(deck, variant) -> ExactResult``."""
-    if game == "one-handed":
-        from exact import exact_distribution
-        return exact_distribution
-    if game == "prisoners":
-        from exact.prisoners.distribution import exact_distribution
-        return exact_distribution
-    if game == "hand":
-        raise UsageError(HAND_REFUSAL)
-    raise UsageError(f"validate handles {', '.join(VALIDATED_GAMES)}, not {game!r}")
+    """The exact engine of ``game``: a function ``(deck, variant) -> ExactResult``; a game without
+    one (Hand Solitaire: a run reshuffles until it wins or reaches the iteration cap) is refused in
+    one line that says what to use instead."""
+    from exact import engine
+
+    try:
+        return engine(game)
+    except UsageError as exc:
+        raise UsageError(f"validate --game {game} is not possible: {exc}") from None
 
 
 def exact_for(deck: Deck, variant: Variant):
@@ -239,7 +235,7 @@ def exact_for(deck: Deck, variant: Variant):
 def default_cases(max_cards: int = 10, min_cards: int = 4, game: str = "one-handed"):
     """Every deck with ``min_cards <= S*R <= max_cards`` and every variant of ``game``.
 
-    Hand Solitaire is refused (:data:`HAND_REFUSAL`).
+    Games without an exact engine (Hand Solitaire) are refused.
     """
     exact_source_for(game)  # refuses games without an exact score distribution
     spec = GAMES[game]

@@ -32,7 +32,7 @@ def state_graph(deck: Deck, variant: Variant):
         if it.won:
             graph.add_edge(order, "win")
             first_wins += 1
-        elif variant["reshuffle"] == "off":
+        elif not variant.rules.reshuffle:
             graph.add_edge(order, next_order(it, variant))
         else:
             graph.add_edges_from((order, it.prefix + p) for p in itertools.permutations(it.leftovers))

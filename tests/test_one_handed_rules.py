@@ -128,7 +128,7 @@ def test_chunk_kernel_counts_equal_the_reference_on_its_own_decks(shape):
     for variant in _all_variants():
         state = chunk_states(31, 4, 1)[0]
         counts = chunk_runner(deck, variant)(state, games)
-        orders = _shuffled_orders(state, deck.size, games, variant["first4"] == "reversed")
+        orders = _shuffled_orders(state, deck.size, games, variant.rules.first4_reversed)
         outcomes = [play(order, deck, variant) for order in orders.tolist()]
         expected = np.bincount([o.score for o in outcomes], minlength=deck.size + 1)
         assert counts["score_counts"].tolist() == expected.tolist(), variant

@@ -23,7 +23,7 @@ VARIANTS = [Variant.make("prisoners", moves=m, wrap=w) for m in ("physical", "pu
 def brute_force_fewest_piles(order, deck, variant):
     """Fewest piles reachable when, before each deal and after the last, the player may make any
     legal moves (the game as played, deals interleaved; full piles of cards; memo on the full state)."""
-    wrap, reverse = variant["wrap"] == "on", variant["moves"] == "published"
+    wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
     n = len(order)
 
     @functools.lru_cache(maxsize=None)

@@ -1,5 +1,6 @@
 """Checkpointing: a run stopped at any moment and run again ends with the counts of an uninterrupted
 run with that seed, no chunk counted twice; a file left by a crash is never read as a result."""
+import dataclasses
 import json
 import os
 import random
@@ -10,11 +11,18 @@ import time
 
 import pytest
 
+import sim.games as games
 import sim.montecarlo as montecarlo
 from sim import Deck, simulate
 from sim.store import ResultsStore
 
 RUN = dict(games=120_000, chunk_games=10_000, progress=False)  # 12 chunks
+
+
+def _bump_engine_version(monkeypatch, game: str) -> None:
+    """Pretend the game's kernel changed its counts: its registered record gets the next version."""
+    record = games.get_game(game)
+    monkeypatch.setitem(games._REGISTRY, game, dataclasses.replace(record, engine_version=record.engine_version + 1))
 
 
 def counts(result):
@@ -208,7 +216,7 @@ def test_other_engine_version_checkpoint_is_not_resumed(tmp_path, stop_after, mo
     with pytest.raises(KeyboardInterrupt):
         simulate(Deck(4, 5), seed=8, workers=1, out=store, checkpoint_seconds=3600, **RUN)
     monkeypatch.undo()
-    monkeypatch.setitem(montecarlo.ENGINE_VERSIONS, "one-handed", 2)
+    _bump_engine_version(monkeypatch, "one-handed")
     played, messages = stop_after(100), []
     fresh = simulate(Deck(4, 5), seed=8, workers=1, out=store, notify=messages.append, **RUN)
     assert len(played) == 12 and not any("resuming" in m for m in messages)
@@ -222,7 +230,7 @@ def test_other_engine_version_checkpoint_is_not_resumed(tmp_path, stop_after, mo
 def test_other_engine_version_stored_run_is_not_served(tmp_path, stop_after, monkeypatch):
     store = ResultsStore(tmp_path / "s.h5")
     first = simulate(Deck(4, 5), seed=9, workers=1, out=store, **RUN)
-    monkeypatch.setitem(montecarlo.ENGINE_VERSIONS, "one-handed", 2)
+    _bump_engine_version(monkeypatch, "one-handed")
     played = stop_after(100)
     again = simulate(Deck(4, 5), seed=9, workers=1, out=store, reuse=True, **RUN)
     assert len(played) == 12 and len(store.list()) == 2

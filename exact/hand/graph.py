@@ -54,10 +54,7 @@ START = "start"
 
 
 def _check(deck: Deck, variant, *, limit: int) -> Variant:
-    variant = Variant.make("hand") if variant is None else (
-        Variant.parse(variant) if isinstance(variant, str) else variant)
-    if variant.game != "hand":
-        raise UsageError(f"the deck-order graph is for Hand Solitaire, not {variant.game}")
+    variant = Variant.coerce(variant, "hand")
     if deck.size > limit:
         raise UsageError(f"deck {deck} has {deck.size} cards; the whole graph is built for at most "
                          f"{limit} cards: use `solitaire poison` without --all for larger decks")
@@ -179,7 +176,7 @@ class ClassGraph:
 
 def build_class_graph(deck: Deck, variant: Variant, *, batch: int = 1 << 15) -> ClassGraph:
     """Explore every canonical class reachable from a uniformly shuffled deck."""
-    ordered = variant["reshuffle"] == "off"
+    ordered = not variant.rules.reshuffle
     start = START
     graph = ClassGraph(deck, variant, start)
     cache: dict = {}
@@ -368,7 +365,7 @@ def analyse_deck_reference(deck: Deck, variant: Variant | str | None = None) -> 
     import networkx as nx
 
     variant = _check(deck, variant, limit=REFERENCE_MAX_CARDS)
-    ordered = variant["reshuffle"] == "off"
+    ordered = not variant.rules.reshuffle
     started, t0 = _prov.now(), time.perf_counter()
     graph = build_class_graph(deck, variant)
     nxg = graph.networkx()
@@ -480,10 +477,10 @@ def explore_classes(deck: Deck, variant: Variant, *, canonical: bool = True, sta
 
     if deck.size > kernel.MAX_KEY_CARDS:
         raise UsageError(f"deck {deck} has {deck.size} cards; class keys fit at most {kernel.MAX_KEY_CARDS}")
-    n, ordered = deck.size, variant["reshuffle"] == "off"
+    n, ordered = deck.size, not variant.rules.reshuffle
     suit = deck.suit_array().astype(np.int64)
     rank = deck.rank_array().astype(np.int64)
-    step7, rank_resets = variant["step7"] == "on", variant["rank_resets"] == "written"
+    step7, rank_resets = variant.rules.step7, variant.rules.rank_resets
     table = Dict.empty(key_type=types.int64, value_type=types.int64)
     table[start_key] = 0
     keys = np.empty(1024, dtype=np.int64)
@@ -631,7 +628,7 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
     import networkx as nx
 
     variant = _check(deck, variant, limit=MAX_GRAPH_CARDS)
-    ordered = variant["reshuffle"] == "off"
+    ordered = not variant.rules.reshuffle
     started, t0 = _prov.now(), time.perf_counter()
     graph = explore_classes(deck, variant)
     classes = len(graph.keys)

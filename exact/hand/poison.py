@@ -32,12 +32,10 @@ import numpy as np
 
 from exact.hand.graph import START, _members, _successor_keys
 from exact.invariants import require
-from sim.checks import check_decks
+from sim.checks import check_budget, check_decks, check_seed
 from sim import provenance, rng
 from sim.deck import Deck
-from sim.errors import UsageError
 from sim.kernels.hand import DEFAULT_CAP, check_cap, run_decks
-from sim.montecarlo import check_seed
 from sim.rules.hand import play_iteration, play_run, replay
 from sim.stats import bracket_interval
 from sim.variant import Variant
@@ -72,7 +70,7 @@ def _class_of(order, deck: Deck, variant: Variant, ordered: bool):
 
 def explore(order, deck: Deck, variant: Variant, *, budget: int = DEFAULT_BUDGET) -> Decision:
     """Everything reachable from ``order``: a witness of a win, a closed set without one, or undecided."""
-    ordered = variant["reshuffle"] == "off"
+    ordered = not variant.rules.reshuffle
     order = tuple(int(c) for c in order)
     first = _class_of(order, deck, variant, ordered)
     if first is None:
@@ -121,7 +119,7 @@ def _poison_set(decision: Decision, order, deck: Deck, variant: Variant, random_
     """
     import networkx as nx
 
-    ordered = variant["reshuffle"] == "off"
+    ordered = not variant.rules.reshuffle
     graph = nx.DiGraph()
     for key, successors in decision.classes.items():
         graph.add_node(key)
@@ -188,7 +186,7 @@ def _start_deck_unwinnable(start, deck: Deck, variant: Variant, *, cap: int, bud
         run = play_run(start, deck, variant, cap=min(cap, RESTART_CAP), shuffle=random_state.shuffle)
         if run.won:
             return False, run.choices
-        if variant["reshuffle"] == "off":
+        if not variant.rules.reshuffle:
             break  # a deterministic run: restarts repeat it
     decision = explore(start, deck, variant, budget=budget)
     if decision.status == "win-reachable":
@@ -219,13 +217,9 @@ def classify_runs(deck: Deck | None = None, variant: Variant | str | None = None
     True
     """
     deck = deck if deck is not None else Deck()
-    variant = Variant.make("hand") if variant is None else (
-        Variant.parse(variant) if isinstance(variant, str) else variant)
-    if variant.game != "hand":
-        raise UsageError(f"poison sets are a Hand Solitaire notion, not {variant.game}'s")
+    variant = Variant.coerce(variant, "hand")
     decks, seed, cap = check_decks(decks), check_seed(seed), check_cap(cap)
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise UsageError(f"budget must be a positive integer (deck orders per decision), got {budget!r}")
+    budget = check_budget("budget", budget, unit="deck orders per decision")
     started = provenance.now()
     t0 = time.perf_counter()
     won = trapped = reachable = undecided = unwinnable = unwinnable_undecided = 0

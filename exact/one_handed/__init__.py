@@ -15,7 +15,6 @@ import time
 
 from sim import provenance
 from sim.deck import Deck
-from sim.errors import UsageError
 from sim.variant import Variant
 
 from exact.invariants import require
@@ -47,7 +46,7 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
     Raises
     ------
     UsageError
-        unknown method, a game other than One-Handed, or a deck beyond the method's size limit.
+        unknown method, a variant of another game, or a deck beyond the method's size limit.
 
     Examples
     --------
@@ -56,13 +55,7 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
     (40320, Fraction(59, 420))
     """
     deck = deck if deck is not None else Deck()
-    if variant is None:
-        variant = Variant.make("one-handed")
-    elif isinstance(variant, str):
-        variant = Variant.parse(variant)
-    if variant.game != "one-handed":
-        raise UsageError(f"exact counts are implemented for one-handed only, not {variant.game!r}; "
-                         "use `solitaire simulate` for an estimate")
+    variant = Variant.coerce(variant, "one-handed")
     method = choose_method(deck, method, variant)
     started = provenance.now()
     t0 = time.perf_counter()

@@ -60,6 +60,7 @@ import math
 from dataclasses import dataclass
 
 from sim.deck import Deck
+from sim.rules.one_handed import REMOVE_BETWEEN, REMOVE_FOUR, removal
 from sim.variant import Variant
 
 from exact.invariants import require
@@ -89,13 +90,11 @@ def _settle(row: list, two_suit: bool) -> tuple[int, int]:
     while len(row) >= 4:
         sa, ra = row[-1]
         sb, rb = row[-4]
-        same_suit = sa == sb and sa != DEAD
-        same_rank = ra == rb and ra != DEAD
-        two, four = (same_suit, same_rank) if two_suit else (same_rank, same_suit)
-        if two:
+        kind = removal(sa == sb and sa != DEAD, ra == rb and ra != DEAD, not two_suit)
+        if kind == REMOVE_BETWEEN:
             del row[-3:-1]
             removed += 2
-        elif four:
+        elif kind == REMOVE_FOUR:
             del row[-4:]
             removed += 4
         else:
@@ -242,8 +241,8 @@ def dp_distribution(deck: Deck, variant: Variant, *, progress=None, stats: DPSta
     """
     from exact.one_handed.dp_kernel import dp_kernel_distribution
 
-    return dp_kernel_distribution(deck.suits, deck.ranks, two_suit=variant["reverse"] == "off",
-                                  win_any=variant["win"] == "any", progress=progress, stats=stats,
+    return dp_kernel_distribution(deck.suits, deck.ranks, two_suit=not variant.rules.reverse,
+                                  win_any=variant.rules.win_any, progress=progress, stats=stats,
                                   finish_cards=finish_cards)
 
 
@@ -262,8 +261,8 @@ def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,
     """
     n = deck.size
     ranks = deck.ranks
-    two_suit = variant["reverse"] == "off"
-    win_any = variant["win"] == "any"
+    two_suit = not variant.rules.reverse
+    win_any = variant.rules.win_any
     stats = stats if stats is not None else DPStats()
     key0, off0 = initial_key(deck)
     require(off0 == 0, "the initial key has offset 0")

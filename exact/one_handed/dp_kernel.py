@@ -22,39 +22,8 @@ from numba.typed import Dict
 from exact.one_handed.dp_codec import (KEY_TYPE, LEN_SHIFT, LIMB_BITS, LIMB_MASK, LIMBS, OFF_SHIFT,
                                       _decode, code_bits, max_row_cards)
 from exact.one_handed.finish import MAX_FINISH_CARDS, _finish_layer
+from exact.one_handed.settle import _settle_labels
 from sim._jit import jit
-
-
-@jit
-def _settle(rs, rr, length, two_suit):
-    """Settle a row of label pairs (-1 = dead, matches nothing); return (length, removed, removals)."""
-    removed = 0
-    removals = 0
-    while length >= 4:
-        sa = rs[length - 1]
-        ra = rr[length - 1]
-        sb = rs[length - 4]
-        rb = rr[length - 4]
-        same_suit = sa == sb and sa >= 0
-        same_rank = ra == rb and ra >= 0
-        if two_suit:
-            two = same_suit
-            four = same_rank
-        else:
-            two = same_rank
-            four = same_suit
-        if two:
-            rs[length - 3] = sa
-            rr[length - 3] = ra
-            length -= 2
-            removed += 2
-        elif four:
-            length -= 4
-            removed += 4
-        else:
-            break
-        removals += 1
-    return length, removed, removals
 
 
 @jit
@@ -260,7 +229,7 @@ def _layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any):
                     us2[q] = us[d]
                     ur2[q] = ur[d]
                     q += 1
-            new_len, removed, removals = _settle(rs2, rr2, length + 1, two_suit)
+            new_len, removed, removals = _settle_labels(rs2, rr2, length + 1, two_suit)
             # the parity invariant: every removal takes 2 or 4 cards
             if removed % 2 != 0 or removed < 2 * removals or removed > 4 * removals:
                 raise AssertionError("a removal took neither 2 nor 4 cards")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from exact.one_handed.settle import CHECK_DEPTH, REMOVE_BETWEEN, REMOVE_FOUR, _removal
 from sim._jit import jit
 from sim.deck import Deck
 from sim.variant import Variant
@@ -24,19 +25,14 @@ from sim.variant import Variant
 def _settle(row, length, suit, rank, two_suit):
     """Settle ``row[:length]`` in place; return ``(length, removals)`` (mirrors the reference)."""
     removals = 0
-    while length >= 4:
+    while length >= CHECK_DEPTH:
         a = row[length - 1]
-        b = row[length - 4]
-        same_suit = suit[a] == suit[b]
-        same_rank = rank[a] == rank[b]
-        if two_suit:
-            remove_two, remove_four = same_suit, same_rank
-        else:
-            remove_two, remove_four = same_rank, same_suit
-        if remove_two:
+        b = row[length - CHECK_DEPTH]
+        kind = _removal(suit[a] == suit[b], rank[a] == rank[b], not two_suit)
+        if kind == REMOVE_BETWEEN:
             row[length - 3] = a
             length -= 2
-        elif remove_four:
+        elif kind == REMOVE_FOUR:
             length -= 4
         else:
             break
@@ -113,7 +109,7 @@ def enumerate_distribution(deck: Deck, variant: Variant):
     """
     suit = deck.suit_array()
     rank = deck.rank_array()
-    counts, wins = _enumerate(suit, rank, variant["reverse"] == "off", variant["win"] == "any",
-                              variant["first4"] == "reversed")
+    counts, wins = _enumerate(suit, rank, not variant.rules.reverse, variant.rules.win_any,
+                              variant.rules.first4_reversed)
     n = deck.size
     return [int(c) * n for c in counts], int(wins) * n

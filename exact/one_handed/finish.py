@@ -23,6 +23,7 @@ import numpy as np
 
 from sim._jit import jit
 
+from exact.one_handed.settle import REMOVE_BETWEEN, REMOVE_FOUR, _removal
 from exact.one_handed.dp_codec import LIMB_BITS, LIMB_MASK, LIMBS, _decode
 
 #: a per-state histogram entry is at most ``k!``; times a 40-bit limb it must stay below 2**63
@@ -78,12 +79,12 @@ def _play_out(row_s, row_r, length, us, ur, k, two_suit, track_empty, offset, hi
         removals = 0
         four = False
         while pos >= 3:
-            same_suit = row_s[pos - 3] == sa  # a dealt label is live; dead (-1) matches nothing
-            same_rank = row_r[pos - 3] == ra
-            if (same_suit if two_suit else same_rank):
+            # a dealt label is live; dead (-1) matches nothing
+            kind = _removal(row_s[pos - 3] == sa, row_r[pos - 3] == ra, not two_suit)
+            if kind == REMOVE_BETWEEN:
                 pos -= 2
                 removals += 1
-            elif (same_rank if two_suit else same_suit):
+            elif kind == REMOVE_FOUR:
                 pos -= 3
                 removals += 1
                 four = True

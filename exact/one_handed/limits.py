@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sim.deck import Deck
 from sim.errors import UsageError
+from sim.games import get_game
 
 #: enumeration: 13 cards is about 1.7e9 prefixes, a few minutes on one core
 MAX_ENUMERATE_CARDS = 13
@@ -55,7 +56,12 @@ def exact_limit(deck: Deck) -> int:
     return MAX_DP_CARDS
 
 
-METHODS = ("auto", "enumerate", "dp", "phase")
+def variant_limit(deck: Deck, variant=None) -> int:
+    """The most cards the exact engine takes for this deck's shape (every variant alike)."""
+    return exact_limit(deck)
+
+
+METHODS = get_game("one-handed").exact_methods
 
 
 def choose_method(deck: Deck, method: str, variant=None) -> str:
@@ -69,7 +75,7 @@ def choose_method(deck: Deck, method: str, variant=None) -> str:
     if method == "auto":
         method = "phase" if min(deck.suits, deck.ranks) >= 3 and deck.size <= MAX_PHASE_CARDS else "dp"
     built = deck
-    if variant is not None and variant.game == "one-handed" and variant["reverse"] == "on":
+    if variant is not None and variant.rules.reverse:
         built = Deck(deck.ranks, deck.suits)
     if method == "phase" and deck.size <= MAX_PHASE_CARDS:
         need = phase_table_bytes(built)

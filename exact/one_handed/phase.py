@@ -52,6 +52,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from sim.deck import Deck
+from sim.rules.one_handed import REMOVE_BETWEEN, REMOVE_FOUR, removal
 from sim.variant import Variant
 
 from exact.invariants import require
@@ -63,9 +64,8 @@ def _match(a, b, two_suit: bool):
     """``"two"``, ``"four"`` or ``None``: the comparison of top card ``a`` with ``b``."""
     if b is SENTINEL:
         return None
-    same_suit, same_rank = a[0] == b[0], a[1] == b[1]
-    two, four = (same_suit, same_rank) if two_suit else (same_rank, same_suit)
-    return "two" if two else "four" if four else None
+    kind = removal(a[0] == b[0], a[1] == b[1], not two_suit)
+    return {REMOVE_BETWEEN: "two", REMOVE_FOUR: "four"}.get(kind)
 
 
 def _add(target: dict, source: dict, factor: int = 1, relabel=None):
@@ -140,7 +140,7 @@ def phase_distribution_reference(deck: Deck, variant: Variant):
     Returns ``(score_counts, wins)`` as Python ints.
     """
     n = deck.size
-    ref = PhaseReference(two_suit=variant["reverse"] == "off")
+    ref = PhaseReference(two_suit=not variant.rules.reverse)
     deck_cards = frozenset((s, r) for s in range(deck.suits) for r in range(deck.ranks))
     top = ref.phase((SENTINEL, SENTINEL, SENTINEL), deck_cards)
     require(all(o[0] == "end" for o in top), "the sentinel phase can only end with the cards")
@@ -148,7 +148,7 @@ def phase_distribution_reference(deck: Deck, variant: Variant):
     for (_, j), count in top.items():
         score_counts[j] += count
     require(sum(score_counts) == math.factorial(n), "phase counts must add up to (S*R)!")
-    if variant["win"] == "any":
+    if variant.rules.win_any:
         wins = sum(ref.first_return(x) * math.factorial(n - len(x)) for x in _subsets(deck_cards) if x)
     else:
         wins = score_counts[0]

@@ -556,11 +556,11 @@ def phase_distribution(deck, variant, *, progress=None, stats: dict | None = Non
 
     ``reverse=on`` is the plain game on the transposed deck; ``first4=reversed`` has the same
     distribution as ``first4=kept`` (:mod:`exact.one_handed.parity`)."""
-    suits, ranks = (deck.suits, deck.ranks) if variant["reverse"] == "off" else (deck.ranks, deck.suits)
+    suits, ranks = (deck.suits, deck.ranks) if not variant.rules.reverse else (deck.ranks, deck.suits)
     counts, first = phase_counts(suits, ranks, progress=progress, stats=stats)
     n = deck.size
     require(sum(counts) == math.factorial(n), "phase counts must add up to (S*R)!")
-    if variant["win"] == "any":
+    if variant.rules.win_any:
         wins = sum(f * math.factorial(n - k) for k, f in enumerate(first))
     else:
         wins = counts[0]

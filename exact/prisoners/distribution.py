@@ -29,7 +29,6 @@ import itertools
 import math
 import time
 from collections import defaultdict
-from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -37,6 +36,7 @@ import numpy as np
 from sim import provenance
 from sim.deck import Deck
 from sim.errors import UsageError
+from sim.games import get_game
 from sim.rules.prisoners import adjacent_ranks
 from sim.variant import Variant
 
@@ -48,39 +48,24 @@ MAX_ENUMERATE_CARDS = 10
 #: Largest deck for the DP (4 x 5 with moves=published takes minutes: its states grow steeply).
 MAX_DP_CARDS = 20
 
-METHODS = ("auto", "enumerate", "dp")
+METHODS = get_game("prisoners").exact_methods
+#: One pile left.
+WIN_SCORE = get_game("prisoners").win_score
 
 
-def _check(deck: Deck, variant) -> Variant:
-    if variant is None:
-        variant = Variant.make("prisoners")
-    elif isinstance(variant, str):
-        variant = Variant.parse(variant)
-    if variant.game != "prisoners":
-        raise UsageError(f"exact.prisoners.distribution handles the game prisoners, not {variant.game}")
-    return variant
+def variant_limit(deck: Deck, variant: Variant) -> int:
+    """The most cards the exact engine takes (any shape, either policy): the DP's limit."""
+    return MAX_DP_CARDS
 
 
-@dataclass(frozen=True)
-class PrisonersExactResult(ExactResult):
-    """:class:`exact.result.ExactResult` for Prisoner's Patience: the score is the number of piles
-    left (or, for best play, the fewest piles reachable), and a win is one pile, so ``wins`` must be
-    ``score_counts[1]`` (the base class's checks are those of One-Handed, where a win is score 0)."""
-
-    def __post_init__(self):
-        super().__post_init__()  # orders = n!, counts sum to orders
-        if self.wins != (self.score_counts[1] if len(self.score_counts) > 1 else 0):
-            raise ValueError("a prisoners win is one pile left: wins must equal score_counts[1]")
-
-
-def make_result(deck: Deck, variant: Variant, method: str, score_counts, extra: dict) -> PrisonersExactResult:
+def make_result(deck: Deck, variant: Variant, method: str, score_counts, extra: dict) -> ExactResult:
     """The result record; asserts that the counts sum to ``(S*R)!``."""
     score_counts = tuple(int(c) for c in score_counts)
     require(sum(score_counts) == deck.orders, "counts must sum to (S*R)!")
-    return PrisonersExactResult(game="prisoners", deck=deck, variant=variant, method=method,
-                                orders=deck.orders, score_counts=score_counts,
-                                wins=score_counts[1] if len(score_counts) > 1 else 0,
-                                provenance=provenance.collect(method=method, **extra))
+    return ExactResult(game="prisoners", deck=deck, variant=variant, method=method,
+                       orders=deck.orders, score_counts=score_counts,
+                       wins=score_counts[WIN_SCORE] if len(score_counts) > WIN_SCORE else 0,
+                       provenance=provenance.collect(method=method, **extra))
 
 
 # --- enumeration ---------------------------------------------------------------------------------
@@ -135,11 +120,11 @@ def _settle_state(piles: list, top_of_moved, adjacent) -> None:
             return
 
 
-def dp_score_counts(deck: Deck, variant: Variant, *, stats: dict | None = None) -> list[int]:
+def dp_score_counts(deck: Deck, variant: Variant, *, stats: dict | None = None, progress=None) -> list[int]:
     """Piles-left counts over every deck order by the forward DP described in the module docstring."""
     ranks, n = deck.ranks, deck.size
-    wrap = variant["wrap"] == "on"
-    reverse = variant["moves"] == "published"
+    wrap = variant.rules.wrap
+    reverse = variant.rules.reverse_piles
     adjacent = [[adjacent_ranks(a, b, ranks, wrap) for b in range(ranks)] for a in range(ranks)]
     maps = rank_maps(ranks, wrap)
 
@@ -163,7 +148,7 @@ def dp_score_counts(deck: Deck, variant: Variant, *, stats: dict | None = None) 
 
     layer = {key([], [deck.suits] * ranks): 1}
     layer_sizes = [1]
-    for _ in range(n):
+    for dealt in range(n):
         nxt: dict = defaultdict(int)
         for k, count in layer.items():
             piles0, remaining = unpack(k)
@@ -177,6 +162,8 @@ def dp_score_counts(deck: Deck, variant: Variant, *, stats: dict | None = None) 
                 remaining[r] += 1
         layer = nxt
         layer_sizes.append(len(layer))
+        if progress is not None:
+            progress(dealt + 1, n, len(layer))
     counts = [0] * (n + 1)
     for (piles, _), count in layer.items():
         counts[len(piles)] += count
@@ -185,7 +172,8 @@ def dp_score_counts(deck: Deck, variant: Variant, *, stats: dict | None = None) 
     return counts
 
 
-def exact_distribution(deck: Deck, variant: Variant | str | None = None, *, method: str = "auto"):
+def exact_distribution(deck: Deck, variant: Variant | str | None = None, *, method: str = "auto",
+                       progress=None):
     """Exact distribution of piles left under the published policy, over all ``(S*R)!`` orders.
 
     Parameters
@@ -194,6 +182,7 @@ def exact_distribution(deck: Deck, variant: Variant | str | None = None, *, meth
     variant : prisoners Variant (``moves``, ``wrap``) or its canonical string
     method : ``"enumerate"`` (every order, up to :data:`MAX_ENUMERATE_CARDS` cards), ``"dp"`` (up to
         :data:`MAX_DP_CARDS`), or ``"auto"`` (the DP)
+    progress : optional callable ``progress(done, total, states)`` after each dealt card (DP only)
 
     Returns
     -------
@@ -206,7 +195,7 @@ def exact_distribution(deck: Deck, variant: Variant | str | None = None, *, meth
     >>> r.score_counts, r.p_win
     ((0, 4, 2, 0), Fraction(2, 3))
     """
-    variant = _check(deck, variant)
+    variant = Variant.coerce(variant, "prisoners")
     if method not in METHODS:
         raise UsageError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
     if method == "auto":
@@ -220,7 +209,7 @@ def exact_distribution(deck: Deck, variant: Variant | str | None = None, *, meth
     if method == "enumerate":
         counts = enumerate_score_counts(deck, variant)
     else:
-        counts = dp_score_counts(deck, variant, stats=stats)
+        counts = dp_score_counts(deck, variant, stats=stats, progress=progress)
     stats.update(finished=provenance.now(), seconds=time.perf_counter() - t0)
     return make_result(deck, variant, method, counts, stats)
 

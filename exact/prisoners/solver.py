@@ -55,6 +55,7 @@ import math
 from dataclasses import dataclass, field
 
 from sim import provenance
+from sim.checks import check_budget, check_decks, check_seed
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.rules.prisoners import DISTANCES, adjacent_ranks, apply_move, legal_moves
@@ -99,11 +100,7 @@ class _OutOfBudget(Exception):
 def _check_variant(variant) -> Variant:
     if variant is None:
         return Variant.make("prisoners", moves="physical")
-    if isinstance(variant, str):
-        variant = Variant.parse(variant)
-    if variant.game != "prisoners":
-        raise UsageError(f"the solver plays prisoners, not {variant.game}")
-    return variant
+    return Variant.coerce(variant, "prisoners")
 
 
 class Searcher:
@@ -252,7 +249,7 @@ def make_searcher(deck: Deck, variant: Variant, *, engine: str = "auto", orderin
 
     if engine not in ENGINES:
         raise UsageError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    wrap, reverse = variant["wrap"] == "on", variant["moves"] == "published"
+    wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
     if engine == "numba" or (engine == "auto" and supports(deck.size, deck.ranks)):
         return KernelSearcher(deck.size, deck.ranks, wrap=wrap, reverse=reverse, ordering=ordering)
     if ordering != 0:
@@ -261,9 +258,7 @@ def make_searcher(deck: Deck, variant: Variant, *, engine: str = "auto", orderin
 
 
 def _check_budget(node_budget) -> int:
-    if isinstance(node_budget, bool) or not isinstance(node_budget, int) or node_budget < 1:
-        raise UsageError(f"node budget must be a positive integer, got {node_budget!r}")
-    return node_budget
+    return check_budget("node budget", node_budget, unit="nodes expanded per deck")
 
 
 def solve(order, deck: Deck, variant: Variant | str | None = None, *,
@@ -303,7 +298,7 @@ def replay(order, deck: Deck, variant: Variant | str | None, line) -> list[list[
     Raises ``ValueError`` on an illegal move; returns the final row of piles (cards, bottom to top).
     """
     variant = _check_variant(variant)
-    wrap, reverse = variant["wrap"] == "on", variant["moves"] == "published"
+    wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
     piles = [[card] for card in order]
     for source, target in line:
         if (source, target) not in legal_moves(piles, deck, wrap):
@@ -366,10 +361,8 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
     """
     import time
 
-    from sim.montecarlo import check_seed
     from sim.stats import bracket_interval
 
-    from sim.checks import check_decks
 
     variant = _check_variant(variant)
     decks, seed = check_decks(decks), check_seed(seed)
@@ -436,7 +429,7 @@ def best_play_distribution(deck: Deck, variant: Variant | str | None = None):
     if sequences > MAX_BEST_PLAY_SEQUENCES:
         raise UsageError(f"deck {deck} has {sequences:,} rank sequences; exact best play handles at most "
                          f"{MAX_BEST_PLAY_SEQUENCES:,}: use estimate_best_play for larger decks")
-    searcher = Searcher(deck.ranks, wrap=variant["wrap"] == "on", reverse=variant["moves"] == "published")
+    searcher = Searcher(deck.ranks, wrap=variant.rules.wrap, reverse=variant.rules.reverse_piles)
     fewest: dict = {}
 
     def fewest_piles(row) -> int:

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._jit import jit
 from ..deck import Deck
+from ..checks import int_in_range
 from ..errors import UsageError
 from ..rng import shuffle
 from ..variant import Variant
@@ -34,9 +35,9 @@ class Rules:
         self.n = deck.size
         self.suit = deck.suit_array().astype(np.int32)
         self.rank = deck.rank_array().astype(np.int32)
-        self.step7 = variant["step7"] == "on"
-        self.rank_resets = variant["rank_resets"] == "written"
-        self.reshuffle = variant["reshuffle"] == "on"
+        self.step7 = variant.rules.step7
+        self.rank_resets = variant.rules.rank_resets
+        self.reshuffle = variant.rules.reshuffle
 
     def buffers(self):
         return np.empty(4 * self.n + 16, dtype=np.int64), np.empty(self.n, dtype=np.int64)
@@ -226,9 +227,7 @@ def _run_decks(state, games, cap, suit, rank, step7, rank_resets, reshuffle):
 
 def check_cap(cap) -> int:
     """Validate an iteration cap (a positive int up to :data:`MAX_CAP`)."""
-    if isinstance(cap, bool) or not isinstance(cap, (int, np.integer)) or not 1 <= cap <= MAX_CAP:
-        raise UsageError(f"cap must be an integer from 1 to {MAX_CAP:,} (iterations per run), got {cap!r}")
-    return int(cap)
+    return int_in_range("cap", cap, 1, MAX_CAP, unit="iterations per run")
 
 
 def _orders_array(orders, deck: Deck) -> np.ndarray:
@@ -273,7 +272,7 @@ def run_decks(state, games: int, deck: Deck, variant: Variant, *, cap: int = DEF
 
 
 def chunk_runner(deck: Deck, variant: Variant, *, cap: int = DEFAULT_CAP):
-    """The Monte Carlo chunk runner (see :data:`sim.montecarlo.RUNNERS`).
+    """The Monte Carlo chunk runner (see :attr:`sim.games.Game.runner`).
 
     Each chunk returns ``score_counts`` (runs per cards left at the end of the final iteration
     played; index 0 = won), ``wins``, ``iterations_to_win`` (won runs per iteration of the win, index

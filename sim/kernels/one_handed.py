@@ -90,13 +90,13 @@ class Encoding:
                               dtype=np.uint64)
         self.sentinels = np.array([((deck.suits + k) << rank_bits) | (deck.ranks + k)
                                    for k in range(N_SENTINELS)], dtype=np.uint64)
-        if variant["reverse"] == "on":
+        if variant.rules.reverse:
             mask_two, mask_four = rank_mask, suit_mask
         else:
             mask_two, mask_four = suit_mask, rank_mask
         self.mask_two, self.mask_four = np.uint64(mask_two), np.uint64(mask_four)
-        self.win_any = variant["win"] == "any"
-        self.first4_reversed = variant["first4"] == "reversed"
+        self.win_any = variant.rules.win_any
+        self.first4_reversed = variant.rules.first4_reversed
 
 
 @jit(inline="always")
@@ -327,7 +327,7 @@ def play_orders(orders, deck: Deck, variant: Variant):
 
 
 def chunk_runner(deck: Deck, variant: Variant):
-    """The Monte Carlo chunk runner (see :data:`sim.montecarlo.RUNNERS`)."""
+    """The Monte Carlo chunk runner (see :attr:`sim.games.Game.runner`)."""
     enc = Encoding(deck, variant)
 
     def run(state: np.ndarray, games: int) -> dict:

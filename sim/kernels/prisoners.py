@@ -137,20 +137,20 @@ def play_orders(orders, deck: Deck, variant: Variant) -> np.ndarray:
         raise ValueError(f"orders must have shape (games, {deck.size})")
     if orders.shape[0] == 0:
         return np.zeros(0, dtype=np.int64)
-    return _play_orders(orders % deck.ranks, adjacency_table(deck, variant["wrap"] == "on"), deck.ranks,
-                        variant["moves"] == "published")
+    return _play_orders(orders % deck.ranks, adjacency_table(deck, variant.rules.wrap), deck.ranks,
+                        variant.rules.reverse_piles)
 
 
 def chunk_runner(deck: Deck, variant: Variant, *, paired: bool = True):
-    """The Monte Carlo chunk runner (see :data:`sim.montecarlo.RUNNERS`).
+    """The Monte Carlo chunk runner (see :attr:`sim.games.Game.runner`).
 
     Counts ``score_counts`` (index = piles left) and ``wins`` (one pile) for ``variant``; with
     ``paired`` (default) the same decks are also played with the other ``moves`` value, whose wins
     are reported as ``wins_moves_published`` / ``wins_moves_physical`` beside this variant's.
     """
-    adj = adjacency_table(deck, variant["wrap"] == "on")
+    adj = adjacency_table(deck, variant.rules.wrap)
     card_ranks = deck.rank_array()
-    reverse = variant["moves"] == "published"
+    reverse = variant.rules.reverse_piles
     own, other = ("published", "physical") if reverse else ("physical", "published")
 
     def run(state: np.ndarray, games: int) -> dict:

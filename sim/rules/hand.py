@@ -110,8 +110,8 @@ def play_iteration(order, deck: Deck, variant: Variant = DEFAULT, *, recheck_aft
     for card in order:
         stack.append(card)
         _settle(stack, discards, deck, recheck_after_rank=recheck_after_rank)
-    if variant["step7"] == "on":
-        rank_resets = variant["rank_resets"] == "written"
+    if variant.rules.step7:
+        rank_resets = variant.rules.rank_resets
         quiet = 0
         while quiet < ROTATIONS_TO_STOP:
             if stack:
@@ -130,7 +130,7 @@ def next_order(iteration: Iteration, variant: Variant = DEFAULT, *,
     With ``reshuffle=on`` the leftovers, listed bottom to top, are shuffled in place by ``shuffle``
     (default :func:`random.shuffle`); with ``reshuffle=off`` they follow from the top of the stack down.
     """
-    if variant["reshuffle"] == "off":
+    if not variant.rules.reshuffle:
         return iteration.prefix + iteration.leftovers[::-1]
     leftovers = list(iteration.leftovers)
     (shuffle or random.shuffle)(leftovers)

@@ -21,6 +21,31 @@ from ..variant import Variant
 
 DEFAULT = Variant.make("one-handed")
 
+#: What a check removes: nothing, the two cards between ``a`` and ``b``, or all four.
+NO_REMOVAL, REMOVE_BETWEEN, REMOVE_FOUR = 0, 2, 4
+#: A check compares the last card with this one, counted from the end.
+CHECK_DEPTH = 4
+
+
+def removal(same_suit: bool, same_rank: bool, reverse: bool) -> int:
+    """The rule, written once: what comparing the last card ``a`` with the 4th from the end ``b``
+    removes, given whether they share a suit and whether they share a rank.
+
+    Plain game: same suit removes the two cards between them, else same rank removes all four;
+    ``reverse=on`` swaps the effects. Every exact engine calls this function (compiled by numba in
+    :mod:`exact.one_handed.settle`); the Monte Carlo kernel's branch-free form is tested against it.
+
+    >>> removal(True, False, False), removal(False, True, False), removal(True, False, True)
+    (2, 4, 4)
+    """
+    if reverse:
+        same_suit, same_rank = same_rank, same_suit
+    if same_suit:
+        return REMOVE_BETWEEN
+    if same_rank:
+        return REMOVE_FOUR
+    return NO_REMOVAL
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -33,23 +58,21 @@ def dealing_order(order, variant: Variant = DEFAULT) -> list[int]:
     first four cards reversed (appending c1..c4 then inserting at the front is the same game as
     dealing c4, c3, c2, c1, then the rest)."""
     order = list(order)
-    if variant["first4"] == "reversed":
+    if variant.rules.first4_reversed:
         order[:4] = order[:4][::-1]
     return order
 
 
 def settle(row: list[int], deck: Deck, variant: Variant = DEFAULT) -> int:
     """Apply removals to ``row`` (in place) until none applies; return the number of removals."""
-    reverse = variant["reverse"] == "on"
+    reverse = variant.rules.reverse
     removals = 0
-    while len(row) >= 4:
-        a, b = row[-1], row[-4]
-        same_suit = deck.suit(a) == deck.suit(b)
-        same_rank = deck.rank(a) == deck.rank(b)
-        remove_two, remove_four = (same_rank, same_suit) if reverse else (same_suit, same_rank)
-        if remove_two:
+    while len(row) >= CHECK_DEPTH:
+        a, b = row[-1], row[-CHECK_DEPTH]
+        removed = removal(deck.suit(a) == deck.suit(b), deck.rank(a) == deck.rank(b), reverse)
+        if removed == REMOVE_BETWEEN:
             del row[-3:-1]
-        elif remove_four:
+        elif removed == REMOVE_FOUR:
             del row[-4:]
         else:
             break
@@ -71,4 +94,4 @@ def play(order, deck: Deck, variant: Variant = DEFAULT) -> Outcome:
         if settle(row, deck, variant) and not row:
             emptied = True
     score = len(row)
-    return Outcome(score=score, won=score == 0 or (variant["win"] == "any" and emptied))
+    return Outcome(score=score, won=score == 0 or (variant.rules.win_any and emptied))

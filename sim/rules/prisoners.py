@@ -96,8 +96,8 @@ def settle(piles: list[list[int]], deck: Deck, variant: Variant = DEFAULT) -> in
 
     Returns the number of moves made. See the module docstring for the exact meaning of a pass.
     """
-    wrap = variant["wrap"] == "on"
-    reverse = variant["moves"] == "published"
+    wrap = variant.rules.wrap
+    reverse = variant.rules.reverse_piles
     moves = 0
     while True:
         piles[:] = [pile for pile in piles if pile]

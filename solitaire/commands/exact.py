@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from sim.errors import UsageError
+from sim.games import REGISTRY, get_game
 
 from ..options import (deck_options, emit_json, game_option, json_option, make_deck_variant, open_store,
                        variant_option)
@@ -13,7 +14,8 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
 @game_option()
 @deck_options
 @variant_option
-@click.option("--method", type=click.Choice(["auto", "enumerate", "dp", "phase"]), default="auto",
+@click.option("--method", type=click.Choice(sorted({m for g in REGISTRY.values() for m in g.exact_methods})),
+              default="auto",
               show_default=True,
               help="enumerate: every deck order (small decks); dp: dynamic programming over reduced "
                    "states; phase (One-Handed): counts per (top three cards, set of cards dealt), up to "
@@ -31,15 +33,15 @@ def exact_command(game, suits, ranks, variants, method, out, as_json):
     exact per whole deck with `solitaire poison --all`. Decks beyond a method's size limit are
     refused at once (use `solitaire simulate` for those).
     """
-    if game == "hand":
-        raise UsageError("exact score counts are for --game one-handed and prisoners; for Hand Solitaire "
-                         "use `solitaire poison --all` (whole deck-order graph, small decks)")
+    from exact import engine
+
     deck, variant = make_deck_variant(game, suits, ranks, variants)
+    exact_distribution = engine(game)  # refuses a game without one, before any work
+    record = get_game(game)
+    if method not in record.exact_methods:
+        raise UsageError(f"--method {method} is not a method of the exact {game} engine: choose one of "
+                         f"{', '.join(record.exact_methods)}")
     store = open_store(out)  # a bad store is refused before any work
-    if game == "prisoners":
-        from exact.prisoners.distribution import exact_distribution
-    else:
-        from exact import exact_distribution
     from tqdm.auto import tqdm
 
     with tqdm(desc="exact", unit="step", delay=3, leave=False) as bar:
@@ -48,8 +50,7 @@ def exact_command(game, suits, ranks, variants, method, out, as_json):
             bar.set_postfix_str(f"{work:.3g}", refresh=False)
             bar.update(done - bar.n)
 
-        kwargs = {"progress": progress} if game == "one-handed" else {}
-        result = exact_distribution(deck, variant, method=method, **kwargs)
+        result = exact_distribution(deck, variant, method=method, progress=progress)
     name = store.save(result) if store is not None else None
     if as_json:
         emit_json(result.to_dict())
@@ -58,7 +59,7 @@ def exact_command(game, suits, ranks, variants, method, out, as_json):
     click.echo(f"{variant}  deck {deck}  method {result.method}  {seconds:.2f} s")
     click.echo(f"orders {result.orders:,}  wins {result.wins:,}")
     click.echo(f"p_win = {result.p_win} ~ {float(result.p_win):.6%}")
-    unit = "piles left" if game == "prisoners" else "score"
+    unit = f"score ({record.score_unit})"
     click.echo(f"mean {unit} = {result.mean_score} ~ {float(result.mean_score):.6f}")
     nonzero = {s: c for s, c in enumerate(result.score_counts) if c}
     click.echo(f"{unit} counts: " + ", ".join(f"{s}:{c}" for s, c in nonzero.items()))

@@ -78,7 +78,7 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
 
         click.echo(describe_iteration_statistics(result.extra))
     if paired:
-        other = "physical" if variant["moves"] == "published" else "published"
+        other = "physical" if variant.rules.reverse_piles else "published"
         wins, (low, high) = result.extra[f"wins_moves_{other}"], paired[f"ci95_moves_{other}"]
         click.echo(f"moves={other} on the same decks: wins {wins:,}  p_win {wins / result.games:.6%}  "
                    f"95% CI [{low:.6%}, {high:.6%}]")

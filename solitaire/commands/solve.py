@@ -48,7 +48,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     """
     from sim.checks import check_decks
     from exact.prisoners.solver import best_play_distribution, estimate_best_play, random_orders, solve
-    from sim.montecarlo import check_seed
+    from sim.checks import check_seed
 
     if not any(v.strip().startswith("moves=") for v in variants):
         variants = (*variants, "moves=physical")
