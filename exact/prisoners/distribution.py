@@ -37,7 +37,7 @@ from sim import provenance
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.games import get_game
-from sim.rules.prisoners import adjacent_ranks
+from sim.rules.prisoners import adjacent_ranks, policy_target
 from sim.variant import Variant
 
 from exact.invariants import require
@@ -103,15 +103,14 @@ def _settle_state(piles: list, top_of_moved, adjacent) -> None:
 
     ``piles[k]`` is ``(bottom, top)``; ``top_of_moved(pile)`` is the rank that lands on top.
     """
+    def can_land(source, target):
+        return adjacent[piles[source][1]][piles[target][1]]
+
     while len(piles) > 1:
         moved = False
         for i in range(len(piles) - 1, 0, -1):
-            top = piles[i][1]
-            if adjacent[top][piles[i - 1][1]]:
-                target = i - 1
-            elif i >= 3 and adjacent[top][piles[i - 3][1]]:
-                target = i - 3
-            else:
+            target = policy_target(i, can_land)
+            if target is None:
                 continue
             piles[target] = (piles[target][0], top_of_moved(piles[i]))
             del piles[i]  # same as dropping it at the next pass: the scan only goes left

@@ -46,13 +46,14 @@ Best play (see :mod:`exact.prisoners.solver`) uses the same legal moves, :func:`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from ..deck import Deck
 from ..variant import Variant
 
 DEFAULT = Variant.make("prisoners")
 
-#: The two distances a pile may move to its left.
+#: Where a pile may go: onto the pile 1 or 3 places to its left, tried in this order by the policy.
 DISTANCES = (1, 3)
 
 
@@ -77,6 +78,22 @@ def playable(card_a: int, card_b: int, deck: Deck, wrap: bool) -> bool:
     return adjacent_ranks(deck.rank(card_a), deck.rank(card_b), deck.ranks, wrap)
 
 
+def policy_target(source: int, can_land: Callable[[int, int], bool]) -> int | None:
+    """The published policy's choice for pile ``source`` (the rule, written once): onto the pile
+    just left of it if ``can_land(source, source - 1)``, else onto the pile three to its left if
+    that exists and ``can_land(source, source - 3)``, else None (no move). Every engine that plays
+    the policy calls this; ``can_land`` says whether the top ranks are adjacent in its representation.
+
+    >>> policy_target(3, lambda s, t: t == 0), policy_target(2, lambda s, t: t == 0)
+    (0, None)
+    """
+    for distance in DISTANCES:
+        target = source - distance
+        if target >= 0 and can_land(source, target):
+            return target
+    return None
+
+
 def move_pile(piles: list[list[int]], source: int, target: int, reverse: bool) -> None:
     """Put pile ``source`` on pile ``target`` (in place), leaving pile ``source`` empty.
 
@@ -99,17 +116,18 @@ def settle(piles: list[list[int]], deck: Deck, variant: Variant = DEFAULT) -> in
     wrap = variant.rules.wrap
     reverse = variant.rules.reverse_piles
     moves = 0
+
+    def can_land(source, target):
+        return playable(piles[source][-1], piles[target][-1], deck, wrap)
+
     while True:
         piles[:] = [pile for pile in piles if pile]
         if len(piles) == 1:
             return moves
         moved = False
         for i in range(len(piles) - 1, 0, -1):
-            if playable(piles[i][-1], piles[i - 1][-1], deck, wrap):
-                target = i - 1
-            elif i >= 3 and playable(piles[i][-1], piles[i - 3][-1], deck, wrap):
-                target = i - 3
-            else:
+            target = policy_target(i, can_land)
+            if target is None:
                 continue
             move_pile(piles, i, target, reverse)
             moved = True
