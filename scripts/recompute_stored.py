@@ -34,6 +34,21 @@ def _deck_variant(record) -> tuple[Deck, Variant]:
     return Deck(int(record["suits"]), int(record["ranks"])), Variant.parse(record["variant"])
 
 
+def made_by_current_engine(record) -> bool:
+    """Whether a stored simulation's identity (its ``run_key``) is what this engine would give it:
+    a run of another engine version draws its games differently, so its counts are not expected."""
+    from sim.montecarlo import run_identity
+    from sim.store import run_key
+
+    prov = record.get("provenance", {})
+    if "run_key" not in prov:
+        return True
+    deck, variant = _deck_variant(record)
+    identity = run_identity(deck, variant, seed=int(record["seed"]), games=int(record["games"]),
+                            chunk_games=int(record["chunk_games"]), options=dict(prov.get("options") or {}))
+    return run_key(identity) == prov["run_key"]
+
+
 def recompute_simulation(record) -> dict:
     deck, variant = _deck_variant(record)
     options = dict(record.get("provenance", {}).get("options") or {})
@@ -86,7 +101,7 @@ def main(argv=None) -> int:
              "exact": (recompute_exact, EXACT_KEYS, args.max_exact_cards),
              "poison": (recompute_poison, POISON_KEYS, args.max_decks)}
     groups: dict[tuple, list] = {}
-    skipped = []
+    skipped, other_engine = [], []
     for name in names:
         record = store.load(name)
         kind = record["kind"]
@@ -94,6 +109,9 @@ def main(argv=None) -> int:
             continue
         if size_of(kind, record) > plans[kind][2]:
             skipped.append(name)
+            continue
+        if kind == "simulation" and not made_by_current_engine(record):
+            other_engine.append(name)
             continue
         groups.setdefault((kind, record.get("game")), []).append((name, record))
     rng = random.Random(args.seed)
@@ -109,7 +127,8 @@ def main(argv=None) -> int:
             failures += bool(diff)
             status = "equal" if not diff else "DIFFERENT in " + ", ".join(diff)
             print(f"{status:>10}  {name}  ({time.perf_counter() - t0:.1f} s)", flush=True)
-    print(f"{checked} results recomputed, {failures} different; {len(skipped)} skipped as too large to replay")
+    print(f"{checked} results recomputed, {failures} different; {len(skipped)} skipped as too large to replay, "
+          f"{len(other_engine)} made by another engine version (" + (", ".join(other_engine) or "none") + ")")
     return 1 if failures else 0
 
 
