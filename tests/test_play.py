@@ -226,3 +226,19 @@ def test_cli_play_figure(tmp_path, capsys):
     path = tmp_path / "game.png"
     assert main(["play", "--seed", "2", "--figure", str(path)]) == 0
     assert path.stat().st_size > 1000
+
+
+def test_cli_solve_takes_cards_and_its_line_replays_with_play(capsys):
+    order = "AS 3S 2S 5H 4S AH 3H 2H 5S 4H"
+    assert main(["solve", "--suits", "2", "--ranks", "5", "--order", order, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "won" and record["order_cards"] == order
+    assert main(["play", "--game", "prisoners", "--suits", "2", "--ranks", "5", "--variant", "moves=physical",
+                 "--order", order, "--line", record["line_cards"], "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["won"] and replayed["score"] == 1
+    assert main(["solve", "--suits", "2", "--ranks", "5", "--order", order]) == 0
+    text = capsys.readouterr().out
+    assert " onto " in text and "replay: solitaire play --game prisoners" in text
+    assert main(["solve", "--suits", "2", "--ranks", "5", "--order", "AS 3S 2S 5H 4S AH 3H 2H 5S 5S"]) == 2
+    assert "--order, card 10 '5S': 5S was already given as card 9" in capsys.readouterr().err
