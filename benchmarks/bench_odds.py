@@ -38,7 +38,7 @@ def main(argv=None) -> None:
 
     deck = Deck(4, 13)
     variant = Variant.make("one-handed")
-    labels = lambda cards: [(deck.suit(c), deck.rank(c)) for c in cards]  # noqa: E731
+    labels = lambda cards: [(deck.suit(c), deck.rank(c)) for c in cards]
     rng = np.random.default_rng(args.seed)
     orders = [rng.permutation(52).tolist() for _ in range(args.positions)]
     position_counts([], list(range(6)), Deck(2, 3))  # compile outside the timing

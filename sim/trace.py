@@ -102,8 +102,8 @@ class Trace:
 
     def text(self, *, symbols: bool = True) -> list[str]:
         """The game as lines of text, one per event."""
-        name = lambda c: card_name(c, self.deck, symbols=symbols)  # noqa: E731
-        cards = lambda cs: " ".join(map(name, cs)) if cs else "(empty)"  # noqa: E731
+        name = lambda c: card_name(c, self.deck, symbols=symbols)
+        cards = lambda cs: " ".join(map(name, cs)) if cs else "(empty)"
         lines = []
         dealt = 0
         for e in self.steps:
@@ -136,19 +136,14 @@ class Trace:
 
 
 def _check(order, deck: Deck, variant, game: str) -> tuple[Deck, Variant, tuple[int, ...]]:
-    if variant is None:
-        variant = Variant.make(game)
-    elif isinstance(variant, str):
-        variant = Variant.parse(variant)
-    if variant.game != game:
-        raise UsageError(f"variant {variant} is not a variant of {game}")
+    variant = Variant.coerce(variant, game)
     return deck, variant, parse_cards(order, deck) if isinstance(order, str) else deck.check_order(order)
 
 
 # --- One-Handed -----------------------------------------------------------------------------------
 
 def _one_handed(order, deck: Deck, variant: Variant) -> Trace:
-    reverse = variant["reverse"] == "on"
+    reverse = variant.rules.reverse
     row: list[int] = []
     steps: list[dict] = []
     emptied = False
@@ -156,15 +151,14 @@ def _one_handed(order, deck: Deck, variant: Variant) -> Trace:
         row.append(card)
         steps.append({"event": "deal", "card": card, "row": tuple(row)})
         # the loop of sim.rules.one_handed.settle, one event per removal
-        while len(row) >= 4:
-            a, b = row[-1], row[-4]
+        while len(row) >= one_handed_rules.CHECK_DEPTH:
+            a, b = row[-1], row[-one_handed_rules.CHECK_DEPTH]
             same_suit = deck.suit(a) == deck.suit(b)
-            same_rank = deck.rank(a) == deck.rank(b)
-            remove_two, remove_four = (same_rank, same_suit) if reverse else (same_suit, same_rank)
-            if remove_two:
+            removal = one_handed_rules.removal(same_suit, deck.rank(a) == deck.rank(b), reverse)
+            if removal == one_handed_rules.REMOVE_BETWEEN:
                 removed = row[-3:-1]
                 del row[-3:-1]
-            elif remove_four:
+            elif removal == one_handed_rules.REMOVE_FOUR:
                 removed = row[-4:]
                 del row[-4:]
             else:
@@ -173,7 +167,7 @@ def _one_handed(order, deck: Deck, variant: Variant) -> Trace:
                           "removed": tuple(removed), "row": tuple(row)})
             emptied = emptied or not row
     score = len(row)
-    won = score == 0 or (variant["win"] == "any" and emptied)
+    won = score == 0 or (variant.rules.win_any and emptied)
     return Trace("one-handed", deck, variant, tuple(order), tuple(steps), score, won)
 
 
@@ -208,8 +202,8 @@ def _hand_iteration(order, deck: Deck, variant: Variant, steps: list) -> hand_ru
         stack.append(card)
         steps.append({"event": "deal", "card": card, "stack": tuple(stack)})
         _hand_settle(stack, steps, deck)
-    if variant["step7"] == "on":
-        rank_resets = variant["rank_resets"] == "written"
+    if variant.rules.step7:
+        rank_resets = variant.rules.rank_resets
         quiet = 0
         while quiet < hand_rules.ROTATIONS_TO_STOP:
             if stack:
@@ -242,7 +236,7 @@ def _hand(order, deck: Deck, variant: Variant, *, seed=None, choices=None, cap: 
         steps.append(end)
         if it.won or number == cap:
             break
-        if variant["reshuffle"] == "off":
+        if not variant.rules.reshuffle:
             following = hand_rules.next_order(it, variant)
         elif choices is not None and len(used) < len(choices):
             chosen = choices[len(used)]
@@ -268,19 +262,20 @@ def _snapshot(piles) -> tuple:
 
 def _prisoners_settle(piles, steps, deck: Deck, variant: Variant) -> None:
     """sim.rules.prisoners.settle, one event per move."""
-    wrap = variant["wrap"] == "on"
-    reverse = variant["moves"] == "published"
+    wrap = variant.rules.wrap
+    reverse = variant.rules.reverse_piles
+
+    def can_land(source, target):
+        return prisoners_rules.playable(piles[source][-1], piles[target][-1], deck, wrap)
+
     while True:
         piles[:] = [pile for pile in piles if pile]
         if len(piles) == 1:
             return
         moved = False
         for i in range(len(piles) - 1, 0, -1):
-            if prisoners_rules.playable(piles[i][-1], piles[i - 1][-1], deck, wrap):
-                target = i - 1
-            elif i >= 3 and prisoners_rules.playable(piles[i][-1], piles[i - 3][-1], deck, wrap):
-                target = i - 3
-            else:
+            target = prisoners_rules.policy_target(i, can_land)
+            if target is None:
                 continue
             card, onto, size = piles[i][-1], piles[target][-1], len(piles[i])
             prisoners_rules.move_pile(piles, i, target, reverse)
@@ -318,7 +313,7 @@ def _prisoners(order, deck: Deck, variant: Variant, *, line=None) -> Trace:
     if line is not None:
         if isinstance(line, str):
             line = parse_line(line, deck)
-        wrap, reverse = variant["wrap"] == "on", variant["moves"] == "published"
+        wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
         for number, (card, onto) in enumerate(line, start=1):
             tops = [p[-1] for p in piles]
             if card not in tops or onto not in tops:
@@ -344,24 +339,24 @@ def _places(distance: int) -> str:
 def describe_line(order, deck: Deck, variant, line, *, symbols: bool = True) -> list[str]:
     """A best-play line of pile positions ``(source, target)`` (as :func:`exact.prisoners.solver.solve`
     returns it, moves after dealing every card) as moves between cards: ``'7♣ onto 8♦ (3 left)'``."""
-    variant = Variant.parse(variant) if isinstance(variant, str) else variant
+    variant = Variant.coerce(variant, "prisoners")
     piles = [[c] for c in order]
     out = []
     for source, target in line:
         out.append(f"{card_name(piles[source][-1], deck, symbols=symbols)} onto "
                    f"{card_name(piles[target][-1], deck, symbols=symbols)} ({_places(source - target)})")
-        piles = prisoners_rules.apply_move(piles, source, target, variant["moves"] == "published")
+        piles = prisoners_rules.apply_move(piles, source, target, variant.rules.reverse_piles)
     return out
 
 
 def line_tokens(order, deck: Deck, variant, line) -> str:
     """The same line as :func:`describe_line`, written for ``solitaire play --line``: ``7C>8D ...``."""
-    variant = Variant.parse(variant) if isinstance(variant, str) else variant
+    variant = Variant.coerce(variant, "prisoners")
     piles = [[c] for c in order]
     out = []
     for source, target in line:
         out.append(f"{card_name(piles[source][-1], deck)}>{card_name(piles[target][-1], deck)}")
-        piles = prisoners_rules.apply_move(piles, source, target, variant["moves"] == "published")
+        piles = prisoners_rules.apply_move(piles, source, target, variant.rules.reverse_piles)
     return " ".join(out)
 
 

@@ -1,11 +1,9 @@
 """Card notation (sim.cards): the parser and the printer agree, and every mistake gets one line."""
-import doctest
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sim.cards
 from sim.cards import card_name, format_cards, parse_cards
 from sim.deck import Deck
 from sim.errors import UsageError
@@ -13,10 +11,6 @@ from sim.errors import UsageError
 from .strategies import deck_orders, decks
 
 STANDARD = Deck(4, 13)
-
-
-def test_doctests():
-    assert doctest.testmod(sim.cards).failed == 0
 
 
 @settings(max_examples=150, deadline=None)

@@ -1,7 +1,5 @@
 """The odds from here (exact.one_handed.odds, ``solitaire odds``): exact against brute force and the
 whole-deck engines, simulation against exact."""
-import doctest
-import itertools
 import json
 import math
 from fractions import Fraction
@@ -10,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import exact.one_handed.odds as odds_module
 from exact.one_handed import exact_distribution
+from exact.one_handed import odds as odds_module
 from exact.one_handed.odds import odds, odds_each, position_counts
 from sim.cards import format_cards
 from sim.deck import Deck
@@ -20,22 +18,13 @@ from sim.rules import one_handed as rules
 from sim.variant import Variant
 from solitaire.cli import main
 
+from .naive import brute_force_from
 from .strategies import deck_orders, decks, variants
 
 
 def brute_force(dealt, deck, variant):
-    rest = [c for c in range(deck.size) if c not in dealt]
-    counts = [0] * (deck.size + 1)
-    wins = 0
-    for tail in itertools.permutations(rest):
-        outcome = rules.play(list(dealt) + list(tail), deck, variant)
-        counts[outcome.score] += 1
-        wins += outcome.won
-    return counts, wins
-
-
-def test_doctests():
-    assert doctest.testmod(odds_module).failed == 0
+    result = brute_force_from(dealt, deck, variant)
+    return list(result.score_counts), result.wins
 
 
 @pytest.mark.parametrize("deck", [Deck(1, 6), Deck(2, 3), Deck(3, 2), Deck(2, 4), Deck(3, 3), Deck(2, 5)], ids=str)
@@ -89,7 +78,7 @@ def test_memoised_search_equals_play_out_of_every_order():
         row, _ = odds_module._position(order[:52 - left], deck, Variant.make("one-handed"))
         undealt = order[52 - left:]
         counts, _ = position_counts(row, undealt, deck)
-        labels = lambda cards: [(deck.suit(c), deck.rank(c)) for c in cards]  # noqa: E731
+        labels = lambda cards: [(deck.suit(c), deck.rank(c)) for c in cards]
         hist, _ = play_out_distribution(labels(row), labels(undealt), two_suit=True)
         assert counts[:len(hist)] == hist and not any(counts[len(hist):])
 

@@ -1,5 +1,4 @@
 """Games replayed step by step (sim.trace, ``solitaire play``) agree with the reference rules."""
-import doctest
 import itertools
 import json
 import random
@@ -8,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import sim.trace
 from sim.cards import format_cards, parse_cards
 from sim.deck import Deck
 from sim.errors import UsageError
@@ -16,22 +14,12 @@ from sim.rules import hand as hand_rules
 from sim.rules import one_handed as oh_rules
 from sim.rules import prisoners as pp_rules
 from sim.trace import play
-from sim.variant import GAMES, Variant
+from sim.variant import Variant
 from solitaire.cli import main
 
-from .strategies import deck_orders, variants
+from .strategies import all_variants, deck_orders, variants
 
 SMALL_DECKS = [Deck(s, r) for s in range(1, 7) for r in range(1, 7) if 2 <= s * r <= 6]
-
-
-def all_variants(game):
-    spec = GAMES[game]
-    for values in itertools.product(*spec.values()):
-        yield Variant.make(game, **dict(zip(spec, values)))
-
-
-def test_doctests():
-    assert doctest.testmod(sim.trace).failed == 0
 
 
 def check_one_handed(order, deck, variant):

@@ -38,15 +38,14 @@ from itertools import permutations
 
 import numpy as np
 
+from exact.invariants import require
 from sim._jit import jit
 from sim.cards import format_cards, parse_cards
-from sim.checks import positive_int
+from sim.checks import check_games, check_seed
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.rules import one_handed as rules
 from sim.variant import Variant
-
-from exact.invariants import require
 
 #: cards left at most for the exact method (beyond, hours on one core)
 MAX_EXACT_CARDS = 13
@@ -180,12 +179,12 @@ def _position(dealt, deck: Deck, variant: Variant) -> tuple[list[int], bool]:
 
 def _exact(dealt, deck: Deck, variant: Variant) -> tuple[list[int], int]:
     n = deck.size
-    two_suit = variant["reverse"] == "off"
-    win_any = variant["win"] == "any"
+    two_suit = not variant.rules.reverse
+    win_any = variant.rules.win_any
     undealt = [c for c in range(n) if c not in set(dealt)]
     if not dealt:
         variant = Variant.make("one-handed", **{**variant.as_dict(), "first4": "kept"})  # equal in distribution
-    if variant["first4"] == "reversed" and 0 < len(dealt) < 4 and len(undealt) > 0:
+    if variant.rules.first4_reversed and 0 < len(dealt) < 4 and len(undealt) > 0:
         # the first four are held reversed: complete them in every way, then go on from the stack
         need = min(4, n) - len(dealt)
         total = [0] * (n + 1)
@@ -245,9 +244,9 @@ def _play_orders(row_s, row_r, length, orders_s, orders_r, two_suit, hist):
 
 def _simulate(dealt, deck: Deck, variant: Variant, games: int, seed: int) -> tuple[list[int], int]:
     n = deck.size
-    two_suit = variant["reverse"] == "off"
+    two_suit = not variant.rules.reverse
     undealt = np.array([c for c in range(n) if c not in set(dealt)], dtype=np.int64)
-    reversed_head = variant["first4"] == "reversed" and len(dealt) < 4
+    reversed_head = variant.rules.first4_reversed and len(dealt) < 4
     if reversed_head:  # deal everything from an empty row, the first four reversed
         row, emptied_before = [], False
     else:
@@ -269,7 +268,7 @@ def _simulate(dealt, deck: Deck, variant: Variant, games: int, seed: int) -> tup
         emptied += _play_orders(row_s, row_r, len(row), orders // deck.ranks, orders % deck.ranks, two_suit, hist)
         done += size
     score_counts = hist.tolist()
-    if variant["win"] != "any":
+    if not variant.rules.win_any:
         return score_counts, score_counts[0]
     return score_counts, games if emptied_before else (emptied if len(undealt) else score_counts[0])
 
@@ -299,12 +298,7 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
     (4, Fraction(1, 6), (4, 0, 10, 0, 6, 0, 4))
     """
     deck = deck if deck is not None else Deck()
-    if variant is None:
-        variant = Variant.make("one-handed")
-    elif isinstance(variant, str):
-        variant = Variant.parse(variant)
-    if variant.game != "one-handed":
-        raise UsageError(f"odds from a position are implemented for one-handed only, not {variant.game!r}")
+    variant = Variant.coerce(variant, "one-handed")
     if method not in METHODS:
         raise UsageError(f"unknown odds method {method!r}: choose one of {', '.join(METHODS)}")
     dealt = parse_cards(dealt, deck, complete=False, what="--dealt")
@@ -328,10 +322,9 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
         require(check_parity(score_counts, deck.size), "a score with the wrong parity")
         return OddsResult(deck, variant, dealt, "exact", tuple(score_counts), wins,
                           seconds=time.perf_counter() - t0)
-    from sim.montecarlo import check_seed
     from sim.stats import binomial_interval
 
-    games = positive_int("games", games)
+    games = check_games(games)
     seed = check_seed(seed)
     score_counts, wins = _simulate(dealt, deck, variant, games, seed)
     ci, _ = binomial_interval(wins, games)
@@ -359,8 +352,6 @@ def odds_each(order, deck: Deck | None = None, variant: Variant | str | None = N
     of winning rose and fell during one game. Simulated positions use seeds ``seed, seed + 1, ...``."""
     deck = deck if deck is not None else Deck()
     order = parse_cards(order, deck, complete=True)
-    from sim.montecarlo import check_seed
-
     seed = check_seed(seed)
     return [odds(order[:t], deck, variant, method=method, games=games, seed=seed + t)
             for t in range(deck.size + 1)]

@@ -37,7 +37,7 @@ def play_command(game, suits, ranks, variants, order, seed, choices, cap, line, 
     from --seed (or follow --choices). Prisoner's Patience plays the published policy with the
     moves of --variant moves=published|physical, or a best-play --line from `solitaire solve`.
     """
-    from sim.montecarlo import check_seed
+    from sim.checks import check_seed
     from sim.trace import play
 
     deck, variant = make_deck_variant(game, suits, ranks, variants)
