@@ -7,7 +7,8 @@ For each number ``k`` of cards left it deals the first ``52 - k`` cards of ``--p
 52-card orders (numpy, from ``--seed``) and times, in CPU seconds (``time.process_time``):
 
 * ``search``: the engine, a memoised search over the DP's reduced states finished by play-out
-  (:func:`exact.one_handed.odds.position_counts`);
+  (:func:`exact.one_handed.odds.position_counts`), with the number of reduced states it searched
+  beside the number of dealt prefixes they stand for (how much the reductions merge);
 * ``play-out``: playing every one of the ``k!`` orders (numba, :mod:`exact.one_handed.finish`), the
   brute force it is measured against (only while ``k <= MAX_FINISH_CARDS``).
 
@@ -43,11 +44,13 @@ def main(argv=None) -> None:
     orders = [rng.permutation(52).tolist() for _ in range(args.positions)]
     position_counts([], list(range(6)), Deck(2, 3))  # compile outside the timing
     play_out_distribution([], labels(range(3)), two_suit=True)
-    print("| cards left | orders | search (CPU s, each position) | play-out of all orders (CPU s) | same counts |")
-    print("|---|---|---|---|---|")
+    print("| cards left | orders | search (CPU s, each position) | states searched / prefixes they stand for "
+          "| play-out of all orders (CPU s) | same counts |")
+    print("|---|---|---|---|---|---|")
     over = {"search": False, "play-out": False}
     for k in [int(x) for x in args.left.split(",")]:
         times = {"search": [], "play-out": []}
+        merged = []
         same = True
         for order in orders:
             row, _ = _position(order[:52 - k], deck, variant)
@@ -55,8 +58,10 @@ def main(argv=None) -> None:
             counts = None
             if not over["search"]:
                 t0 = time.process_time()
-                counts, _ = position_counts(row, undealt, deck)
+                stats: dict = {}
+                counts, _ = position_counts(row, undealt, deck, stats=stats)
                 times["search"].append(time.process_time() - t0)
+                merged.append(f"{stats['states']:,}/{stats['prefixes']:,}")
             if not over["play-out"] and k <= MAX_FINISH_CARDS:
                 t0 = time.process_time()
                 hist, _ = play_out_distribution(labels(row), labels(undealt), two_suit=True)
@@ -70,7 +75,8 @@ def main(argv=None) -> None:
                 over[name] = max(times[name]) > args.budget
             else:
                 cells.append("skipped")
-        print(f"| {k} | {math.factorial(k):,} | {cells[0]} | {cells[1]} | {same} |", flush=True)
+        print(f"| {k} | {math.factorial(k):,} | {cells[0]} | {', '.join(merged) or '-'} | {cells[1]} | {same} |",
+              flush=True)
 
 
 if __name__ == "__main__":

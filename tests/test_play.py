@@ -124,22 +124,26 @@ def test_hand_random_52(data, variant, seed):
 
 
 def test_hand_witness_from_poison_replays_to_a_win():
-    from exact.hand.poison import explore  # noqa: F401  (the witness format is replay's)
+    """A witness of exact.hand.poison (leftover orders leading to a win) replays with play(choices=...)
+    and with `solitaire play --choices`."""
+    from exact.hand.poison import explore
 
-    deck = Deck(2, 3)
+    deck = Deck(2, 4)
     variant = Variant.make("hand")
-    for order in itertools.permutations(range(6)):
-        first = hand_rules.play_iteration(order, deck, variant)
-        if first.won:
+    replayed = 0
+    for order in itertools.islice(itertools.permutations(range(8)), 0, 40320, 997):
+        decision = explore(order, deck, variant)
+        if not decision.witness:
             continue
-        # search two iterations deep by hand for a winning choice, then replay it with play()
-        for chosen in itertools.permutations(first.leftovers):
-            it = hand_rules.play_iteration(first.prefix + chosen, deck, variant)
-            if it.won:
-                trace = play(order, deck, variant, choices=[format_cards(chosen, deck)], cap=5)
-                assert trace.won and trace.extra["iterations"] == 2
-                return
-    pytest.fail("no two-iteration win on 2x3")
+        choices = [format_cards(c, deck) for c in decision.witness]
+        trace = play(order, deck, variant, choices=choices, cap=len(choices) + 1)
+        assert trace.won and trace.extra["iterations"] == len(choices) + 1
+        assert main(["play", "--game", "hand", "--suits", "2", "--ranks", "4", "--order", format_cards(order, deck),
+                     "--choices", ";".join(choices), "--cap", str(len(choices) + 1), "--json"]) == 0
+        replayed += 1
+        if replayed == 3:
+            return
+    pytest.fail("fewer than 3 witnesses found")
 
 
 def test_hand_bad_choice_is_one_line():

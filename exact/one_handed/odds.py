@@ -11,13 +11,18 @@ ints and must add up to ``k!`` for ``k`` cards left (checked), and every score h
 the deck (checked). At the empty prefix of a deck within :func:`exact.exact_distribution`'s reach,
 ``method="auto"`` uses it instead (the tests check that both agree).
 
-Choice of engine, by measurement (``benchmarks/bench_odds.py``, 52-card positions, one core): this
-search and plain play-out of all ``k!`` orders cost about the same at 12 cards left (10-60 s on the
-shared machine), and both grow by about ``k`` per card; the phase recursion of
-:mod:`exact.one_handed.phase` could be run from the current row (its windows would be the row's top
-cards, and the row below is only ever popped), but it is not implemented here. So exact odds are
-computed up to :data:`MAX_EXACT_CARDS` cards left (auto: :data:`AUTO_EXACT_CARDS`), and simulated
-beyond, with a 95% interval.
+Choice of engine, by measurement (``benchmarks/bench_odds.py``, 52-card positions, one core): the
+reductions merge almost nothing from a 52-card position (two orders of the same cards rarely leave
+the same row: the row keeps the dealt cards in order until they are removed), so this search costs
+about what the numba play-out of all ``k!`` orders costs: about 0.1 s with 10 cards left, 1 s with
+11, and ``k`` times more per further card (16 cards left: about a week). The phase recursion
+(:mod:`exact.one_handed.phase`) can be run from the current row: the row below the top window is
+only ever popped, so ``phase`` tables of the windows ``(w_{i-2}, w_{i-1}, w_i)`` of the row and of the
+windows made of cards still to come give the answer. But its cost is a subset convolution
+(``3**k``) per window, and from a 52-card position there are about ``k**3`` windows of cards still
+to come with little relabelling symmetry to share (a whole 4x4 deck has 576 relabellings, 16 cards
+drawn from 52 few): an estimated ``10**10`` table operations for ``k = 16``. It is not implemented; exact odds are computed up to :data:`MAX_EXACT_CARDS` cards left (auto:
+:data:`AUTO_EXACT_CARDS`), and simulated beyond.
 
 Variants: ``reverse=on`` and ``win=any`` exactly (a prefix that already emptied the row is won);
 ``first4=reversed`` holds the first four cards reversed, so with 1 to 3 cards dealt the row is not
@@ -101,7 +106,8 @@ def _labels(cards, deck: Deck) -> list[tuple[int, int]]:
     return [(deck.suit(c), deck.rank(c)) for c in cards]
 
 
-def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_empty: bool = False):
+def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_empty: bool = False,
+                    stats: dict | None = None):
     """Exact final-score counts over every order of ``undealt`` dealt onto the settled ``row``.
 
     Parameters
@@ -110,6 +116,9 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
     undealt : the cards still to deal (a set: their order does not matter)
     two_suit : True for the plain game, False for ``reverse=on``
     track_empty : also count the orders in which a removal empties the row (``win=any``)
+    stats : if given, receives ``states`` (reduced states searched, those played out included) and
+        ``prefixes`` (the dealt prefixes they stand for, down to the play-out: what plain
+        enumeration would visit)
 
     Returns
     -------
@@ -157,6 +166,10 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
 
     key, cut = canonical_key(_labels(row, deck), _labels(undealt, deck), ranks, two_suit=two_suit)
     hist, emptied = counts(key)
+    if stats is not None:
+        k = len(undealt)
+        stats["states"] = len(memo)
+        stats["prefixes"] = sum(math.perm(k, t) for t in range(max(0, k - PLAY_OUT_CARDS) + 1))
     score_counts = [0] * (deck.size + 1)
     for s, c in enumerate(hist):
         if c:

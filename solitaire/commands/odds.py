@@ -21,7 +21,8 @@ from ..options import deck_options, emit_json, json_option, seed_option, variant
 @click.option("--method", type=click.Choice(["auto", "exact", "simulate"]), default="auto", show_default=True,
               help="auto: exact (fractions) with at most 11 cards to come, or before the first card of a "
                    "deck of up to 16 cards; simulated with a 95% interval beyond. exact: up to 13 cards to come.")
-@click.option("--games", type=int, default=1_000_000, show_default=True, help="Games per simulated position.")
+@click.option("--games", type=int, default=None,
+              help="Games per simulated position [default: 1,000,000; with --each 100,000].")
 @seed_option
 @click.option("--figure", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg",
               help="With --each: draw the chance of winning after every card.")
@@ -42,7 +43,7 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, games,
     if figure is not None and each_order is None:
         raise UsageError("--figure draws the odds after every card: give --each ORDER")
     if each_order is not None:
-        results = odds_each(each_order, deck, variant, method=method, games=games, seed=seed)
+        results = odds_each(each_order, deck, variant, method=method, games=100_000 if games is None else games, seed=seed)
         rows = [r.to_dict() for r in results]
         if figure is not None:
             from ..figures import odds_curve
@@ -61,7 +62,7 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, games,
         if figure is not None:
             click.echo(f"figure: {figure}")
         return
-    result = odds(dealt or "", deck, variant, method=method, games=games, seed=seed)
+    result = odds(dealt or "", deck, variant, method=method, games=1_000_000 if games is None else games, seed=seed)
     if as_json:
         emit_json(result.to_dict())
         return
