@@ -71,16 +71,25 @@ def test_memoised_search_equals_play_out_of_every_order():
     k! orders (exact.one_handed.finish), from positions of a 52-card deck."""
     from exact.one_handed.finish import play_out_distribution
 
+    import numpy as np
+
     deck = Deck(4, 13)
-    order = [(7 * i + 3) % 52 for i in range(52)]
-    order = order[::2] + order[1::2]
-    for left in (9, 10):
-        row, _ = odds_module._position(order[:52 - left], deck, Variant.make("one-handed"))
+    long_row = [(7 * i + 3) % 52 for i in range(52)]
+    long_row = long_row[::2] + long_row[1::2]  # 35 cards in the row with 9 left
+    short_row = np.random.default_rng(5).permutation(52).tolist()  # 3 cards with 9 left: can be emptied
+    emptied_total = 0
+    for order, left, two_suit in ((long_row, 9, True), (long_row, 10, True), (long_row, 9, False),
+                                  (short_row, 9, True), (short_row, 9, False)):
+        variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+        row, _ = odds_module._position(order[:52 - left], deck, variant)
         undealt = order[52 - left:]
-        counts, _ = position_counts(row, undealt, deck)
+        counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
         labels = lambda cards: [(deck.suit(c), deck.rank(c)) for c in cards]
-        hist, _ = play_out_distribution(labels(row), labels(undealt), two_suit=True)
+        hist, hist_emptied = play_out_distribution(labels(row), labels(undealt), two_suit=two_suit, track_empty=True)
         assert counts[:len(hist)] == hist and not any(counts[len(hist):])
+        assert emptied == hist_emptied
+        emptied_total += emptied
+    assert emptied_total > 0
 
 
 @settings(max_examples=30, deadline=None)
