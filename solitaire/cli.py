@@ -12,6 +12,8 @@ import click
 from sim.errors import UsageError
 
 from .commands.exact import exact_command
+from .commands.odds import odds_command
+from .commands.play import play_command
 from .commands.poison import poison_command
 from .commands.report import report_command
 from .commands.runs import runs_command
@@ -32,7 +34,8 @@ def cli():
     """
 
 
-COMMANDS = [simulate_command, exact_command, validate_command, sweep_command, runs_command, poison_command, report_command, solve_command]
+COMMANDS = [simulate_command, exact_command, validate_command, sweep_command, runs_command, poison_command, report_command, solve_command,
+            play_command, odds_command]
 for _command in COMMANDS:
     cli.add_command(_command)
 

@@ -109,3 +109,50 @@ def iterations_histogram(record: dict, path: Path) -> Path:
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def game_sizes(trace, path) -> Path:
+    """One game (a :class:`sim.trace.Trace`): the row's length (Hand Solitaire: the stack's size;
+    Prisoner's Patience: the number of piles) after every card dealt and every removal."""
+    plt = _pyplot()
+    sizes = trace.sizes
+    fig, ax = plt.subplots(figsize=(9, 4))
+    ax.step(range(len(sizes)), sizes, where="post", lw=1.3)
+    if trace.game == "hand":  # a faint line where each iteration starts
+        drawn = 0
+        for e in trace.steps:
+            if e["event"] == "iteration" and drawn:
+                ax.axvline(drawn - 0.5, color="0.8", lw=0.6)
+            drawn += "stack" in e
+    unit = {"one-handed": "cards in the row", "hand": "cards in the stack", "prisoners": "piles"}[trace.game]
+    ax.set_xlabel("step (each card dealt, each removal or move)")
+    ax.set_ylabel(unit)
+    ax.set_title(f"{trace.variant}, {trace.deck.suits}x{trace.deck.ranks}: score {trace.score}, "
+                 + ("won" if trace.won else "lost"), fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return Path(path)
+
+
+def odds_curve(rows: list, path, title: str) -> Path:
+    """The chance of winning after every card of one game (``solitaire odds --each``), with the 95%
+    interval where it was simulated."""
+    plt = _pyplot()
+    xs = [r["dealt"] for r in rows]
+    ps = [float(_fraction(r["p_win"])) for r in rows]
+    fig, ax = plt.subplots(figsize=(9, 4))
+    ax.plot(xs, ps, "o-", ms=3, lw=1.2)
+    sims = [(r["dealt"], r["ci95"]) for r in rows if r.get("ci95")]
+    if sims:
+        ax.fill_between([x for x, _ in sims], [c[0] for _, c in sims], [c[1] for _, c in sims], alpha=0.25,
+                        step=None, label="95% interval (simulated)")
+        ax.legend(fontsize=8)
+    ax.set_xlabel("cards dealt")
+    ax.set_ylabel("P(win) from here")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return Path(path)

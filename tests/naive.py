@@ -47,7 +47,7 @@ def brute_phase(deck, variant, row, cards):
     exact.one_handed.phase, how the phase of the top three cards ends (the plainest possible count)."""
     two_is_suit = not variant.rules.reverse
     base = len(row) - 3  # w_k sits at index base + k - 1 (negative: a sentinel below the row)
-    tup = lambda c: (deck.suit(c), deck.rank(c))  # noqa: E731
+    tup = lambda c: (deck.suit(c), deck.rank(c))
     counts = {}
     for order in itertools.permutations(cards):
         r = list(row)
@@ -82,3 +82,17 @@ def brute_phase(deck, variant, row, cards):
         if outcome != "early":
             counts[outcome] = counts.get(outcome, 0) + 1
     return counts
+
+
+def brute_force_from(dealt, deck, variant) -> BruteForceExact:
+    """One-Handed from a position: every order of the cards not in ``dealt`` played after it with the
+    reference rules (at most 8 cards left)."""
+    rest = [c for c in deck.cards() if c not in set(dealt)]
+    assert len(rest) <= 8, "brute force is for at most 8 cards left"
+    counts = [0] * (deck.size + 1)
+    wins = 0
+    for tail in itertools.permutations(rest):
+        outcome = one_handed.play(list(dealt) + list(tail), deck, variant)
+        counts[outcome.score] += 1
+        wins += outcome.won
+    return BruteForceExact(math.factorial(len(rest)), tuple(counts), wins)

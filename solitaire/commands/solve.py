@@ -10,11 +10,11 @@ from ..options import (deck_options, emit_json, json_option, make_deck_variant, 
                        variant_option)
 
 
-def _parse_order(text: str) -> list[int]:
-    try:
-        return [int(part) for part in text.replace(",", " ").split()]
-    except ValueError:
-        raise UsageError(f"--order must be a comma-separated list of card numbers, got {text!r}") from None
+def _parse_order(text: str, deck) -> list[int]:
+    """The deck order of --order, in card notation or card numbers (:mod:`sim.cards`)."""
+    from sim.cards import parse_cards
+
+    return list(parse_cards(text, deck, what="--order"))
 
 
 @click.command("solve")
@@ -23,8 +23,9 @@ def _parse_order(text: str) -> list[int]:
 @deck_options
 @variant_option
 @seed_option
-@click.option("--order", default=None, metavar="C0,C1,...",
-              help="Explicit deck order (cards 0..S*R-1, card = suit*R + rank), first dealt first.")
+@click.option("--order", default=None, metavar="CARDS",
+              help="Explicit deck order, first dealt first, in card notation (\"KS 7H 10D ...\", see "
+                   "`solitaire play --help`) or as card numbers (0..S*R-1, card = suit*R + rank).")
 @click.option("--decks", type=int, default=None,
               help="Solve this many random decks (from --seed) and bracket the best-play win rate.")
 @click.option("--all", "all_orders", is_flag=True,
@@ -84,18 +85,30 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         _echo_stored(name, out)
         return
     if order is not None:
-        cards = _parse_order(order)
+        cards = _parse_order(order, deck)
     else:
         cards = random_orders(deck, 1, check_seed(seed))[0].tolist()
     result = solve(cards, deck, variant, node_budget=budget)
     name = _save(store, result)
+    from sim.cards import format_cards
+    from sim.trace import describe_line, line_tokens
+
     if as_json:
-        emit_json(result.to_dict())
+        record = result.to_dict()
+        record["order_cards"] = format_cards(result.order, deck)
+        if result.won:  # the line as moves between cards, for `solitaire play --line`
+            record["line_cards"] = line_tokens(result.order, deck, variant, result.line)
+        emit_json(record)
         return
-    click.echo(f"{variant}  deck {deck}  order {','.join(map(str, result.order))}")
+    click.echo(f"{variant}  deck {deck}  order {format_cards(result.order, deck)}")
     if result.won:
-        click.echo(f"won: {len(result.line)} moves after dealing all cards ({result.nodes:,} nodes): "
-                   + " ".join(f"{s}>{t}" for s, t in result.line))
+        click.echo(f"won: {len(result.line)} moves after dealing all cards ({result.nodes:,} nodes):")
+        for number, move in enumerate(describe_line(result.order, deck, variant, result.line), start=1):
+            click.echo(f"{number:4d}. {move}")
+        variant_args = " ".join(f"--variant {k}={v}" for k, v in variant.params)
+        click.echo(f"replay: solitaire play --game prisoners --suits {deck.suits} --ranks {deck.ranks} {variant_args} "
+                   f"--order \"{format_cards(result.order, deck)}\" "
+                   f"--line \"{line_tokens(result.order, deck, variant, result.line)}\"")
     elif result.status == "lost":
         click.echo(f"lost: no sequence of moves wins (search exhausted after {result.nodes:,} nodes)")
     else:

@@ -1,0 +1,370 @@
+"""One-Handed Solitaire: the odds from here. Given the cards dealt so far, in order, the distribution
+of the final score over every order of the cards still to come.
+
+Exact: the position is the settled row and the set of undealt cards (all orders of the dealt cards
+that reach it share its future, :mod:`exact.one_handed.dp`). From it, a memoised depth-first search
+over the DP's reduced, relabelled hand states (:func:`exact.one_handed.dp.canonical_key`: dead
+labels, frozen bottom cut off into a score offset, suits and ranks relabelled) deals each undealt
+card in turn; a state with at most :data:`PLAY_OUT_CARDS` cards left is finished by playing every
+order of them in numba (:func:`exact.one_handed.finish.play_out_distribution`). Counts are Python
+ints and must add up to ``k!`` for ``k`` cards left (checked), and every score has the parity of
+the deck (checked). At the empty prefix of a deck within :func:`exact.exact_distribution`'s reach,
+``method="auto"`` uses it instead (the tests check that both agree).
+
+Choice of engine, by measurement (``benchmarks/bench_odds.py``, 52-card positions, one core): the
+reductions merge almost nothing from a 52-card position (two orders of the same cards rarely leave
+the same row: the row keeps the dealt cards in order until they are removed), so this search costs
+about what the numba play-out of all ``k!`` orders costs: about 0.1 s with 10 cards left, 1 s with
+11, and ``k`` times more per further card (16 cards left: about a week). The phase recursion
+(:mod:`exact.one_handed.phase`) can be run from the current row: the row below the top window is
+only ever popped, so ``phase`` tables of the windows ``(w_{i-2}, w_{i-1}, w_i)`` of the row and of the
+windows made of cards still to come give the answer. But its cost is a subset convolution
+(``3**k``) per window, and from a 52-card position there are about ``k**3`` windows of cards still
+to come with little relabelling symmetry to share (a whole 4x4 deck has 576 relabellings, 16 cards
+drawn from 52 few): an estimated ``10**10`` table operations for ``k = 16``. It is not implemented; exact odds are computed up to :data:`MAX_EXACT_CARDS` cards left (auto:
+:data:`AUTO_EXACT_CARDS`), and simulated beyond.
+
+Variants: ``reverse=on`` and ``win=any`` exactly (a prefix that already emptied the row is won);
+``first4=reversed`` holds the first four cards reversed, so with 1 to 3 cards dealt the row is not
+yet a stack: the exact method then sums over the ordered choices of the cards that complete the
+first four.
+
+Simulated: the cards still to come are shuffled by numpy's PCG64 from ``seed`` in chunks of
+:data:`CHUNK` games and played out in numba; the interval is Wilson's (Clopper-Pearson for fewer
+than 10 wins or losses), :func:`sim.stats.binomial_interval`.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import permutations
+
+import numpy as np
+
+from exact.invariants import require
+from sim._jit import jit
+from sim.cards import format_cards, parse_cards
+from sim.checks import check_games, check_seed
+from sim.deck import Deck
+from sim.errors import UsageError
+from sim.rules import one_handed as rules
+from sim.variant import Variant
+
+#: cards left at most for the exact method (beyond, hours on one core)
+MAX_EXACT_CARDS = 13
+#: cards left at most for which ``method="auto"`` computes exactly (seconds to a minute)
+AUTO_EXACT_CARDS = 11
+#: a state with this many cards left or fewer is finished by playing out every order of them
+PLAY_OUT_CARDS = 8
+#: games per chunk of the simulation
+CHUNK = 1 << 16
+DEFAULT_GAMES = 1_000_000
+
+
+@dataclass(frozen=True)
+class OddsResult:
+    """The odds from one position: the score distribution over the orders of the cards to come."""
+
+    deck: Deck
+    variant: Variant
+    dealt: tuple[int, ...]  #: the cards dealt so far, in order
+    method: str  #: "exact" or "simulated"
+    score_counts: tuple[int, ...]  #: orders (exact) or games (simulated) per final score
+    wins: int  #: orders or games won (score 0, or with win=any ever emptied)
+    ci95: tuple[float, float] | None = None  #: simulated only
+    seed: int | None = None  #: simulated only
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def remaining(self) -> int:
+        return self.deck.size - len(self.dealt)
+
+    @property
+    def total(self) -> int:
+        return sum(self.score_counts)
+
+    @property
+    def p_win(self) -> Fraction | float:
+        """A Fraction when exact, a float when simulated."""
+        return Fraction(self.wins, self.total) if self.method == "exact" else self.wins / self.total
+
+    def to_dict(self) -> dict:
+        """SPEC §6 ``odds`` keys (plus ``suits``, ``ranks``, ``variant``, ``games``/``seed`` when simulated)."""
+        p = self.p_win
+        out = {"dealt": format_cards(self.dealt, self.deck), "remaining": self.remaining,
+               "p_win": f"{p.numerator}/{p.denominator}" if self.method == "exact" else p,
+               "method": self.method, "score_counts": list(self.score_counts),
+               "suits": self.deck.suits, "ranks": self.deck.ranks, "variant": str(self.variant)}
+        if self.method == "simulated":
+            out.update(ci95=list(self.ci95), games=self.total, seed=self.seed)
+        return out
+
+
+def _labels(cards, deck: Deck) -> list[tuple[int, int]]:
+    return [(deck.suit(c), deck.rank(c)) for c in cards]
+
+
+def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_empty: bool = False,
+                    stats: dict | None = None):
+    """Exact final-score counts over every order of ``undealt`` dealt onto the settled ``row``.
+
+    Parameters
+    ----------
+    row : cards of the settled row, first dealt first
+    undealt : the cards still to deal (a set: their order does not matter)
+    two_suit : True for the plain game, False for ``reverse=on``
+    track_empty : also count the orders in which a removal empties the row (``win=any``)
+    stats : if given, receives ``states`` (reduced states searched, those played out included) and
+        ``prefixes`` (the dealt prefixes they stand for, down to the play-out: what plain
+        enumeration would visit)
+
+    Returns
+    -------
+    score_counts : list of Python ints, index = final score, summing to ``len(undealt)!``
+    emptied : the orders in which a removal empties the row (0 unless ``track_empty``)
+    """
+    from exact.one_handed.dp import _decode, _settle, canonical_key
+    from exact.one_handed.finish import play_out_distribution
+
+    ranks = deck.ranks
+    memo: dict = {}
+
+    def counts(key):
+        """(counts by final length of the reduced row, orders emptying it) for a canonical key."""
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        r, u = _decode(key, ranks)
+        k = len(u)
+        if k <= PLAY_OUT_CARDS:
+            hist, emptied = play_out_distribution(r, u, two_suit=two_suit, track_empty=track_empty)
+            result = (hist, emptied)
+        else:
+            hist: list[int] = []
+            emptied = 0
+            rest_orders = math.factorial(k - 1)
+            for i, card in enumerate(u):
+                new_row = r + [card]
+                removed, removals = _settle(new_row, two_suit)
+                require(removed % 2 == 0, "each removal takes 2 or 4 cards")
+                child_key, cut = canonical_key(new_row, u[:i] + u[i + 1:], ranks, two_suit=two_suit)
+                child, child_emptied = counts(child_key)
+                if len(hist) < cut + len(child):
+                    hist.extend([0] * (cut + len(child) - len(hist)))
+                for s, c in enumerate(child):
+                    if c:
+                        hist[s + cut] += c
+                if removals and not new_row:
+                    emptied += rest_orders  # emptied now: every order of the rest counts
+                elif cut == 0:
+                    emptied += child_emptied
+            result = (hist, emptied)
+        memo[key] = result
+        return result
+
+    key, cut = canonical_key(_labels(row, deck), _labels(undealt, deck), ranks, two_suit=two_suit)
+    hist, emptied = counts(key)
+    if stats is not None:
+        k = len(undealt)
+        stats["states"] = len(memo)
+        stats["prefixes"] = sum(math.perm(k, t) for t in range(max(0, k - PLAY_OUT_CARDS) + 1))
+    score_counts = [0] * (deck.size + 1)
+    for s, c in enumerate(hist):
+        if c:
+            score_counts[s + cut] += c
+    require(sum(score_counts) == math.factorial(len(undealt)), "odds counts must add up to k!")
+    return score_counts, (emptied if cut == 0 else 0)
+
+
+def _position(dealt, deck: Deck, variant: Variant) -> tuple[list[int], bool]:
+    """The settled row after ``dealt`` (at least 4 cards, or first4=kept), and whether it was
+    emptied by a removal."""
+    row: list[int] = []
+    emptied = False
+    for card in rules.dealing_order(dealt, variant):
+        row.append(card)
+        if rules.settle(row, deck, variant) and not row:
+            emptied = True
+    return row, emptied
+
+
+def _exact(dealt, deck: Deck, variant: Variant) -> tuple[list[int], int]:
+    n = deck.size
+    two_suit = not variant.rules.reverse
+    win_any = variant.rules.win_any
+    undealt = [c for c in range(n) if c not in set(dealt)]
+    if not dealt:
+        variant = Variant.make("one-handed", **{**variant.as_dict(), "first4": "kept"})  # equal in distribution
+    if variant.rules.first4_reversed and 0 < len(dealt) < 4 and len(undealt) > 0:
+        # the first four are held reversed: complete them in every way, then go on from the stack
+        need = min(4, n) - len(dealt)
+        total = [0] * (n + 1)
+        wins = 0
+        for head in permutations(undealt, need):
+            sub_counts, sub_wins = _exact(tuple(dealt) + head, deck, variant)
+            total = [a + b for a, b in zip(total, sub_counts)]
+            wins += sub_wins
+        return total, wins
+    row, emptied_before = _position(dealt, deck, variant)
+    score_counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=win_any)
+    if not win_any:
+        return score_counts, score_counts[0]
+    if emptied_before:
+        return score_counts, math.factorial(len(undealt))
+    return score_counts, emptied if undealt else score_counts[0]
+
+
+@jit
+def _play_orders(row_s, row_r, length, orders_s, orders_r, two_suit, hist):
+    """Deal each row of ``orders_*`` onto a copy of the row; count final lengths in ``hist``;
+    return the number of games in which a removal emptied the row."""
+    games, k = orders_s.shape
+    rs = np.empty(length + k + 1, dtype=np.int64)
+    rr = np.empty(length + k + 1, dtype=np.int64)
+    emptied_games = 0
+    for g in range(games):
+        for j in range(length):
+            rs[j] = row_s[j]
+            rr[j] = row_r[j]
+        n = length
+        emptied = False
+        for j in range(k):
+            rs[n] = orders_s[g, j]
+            rr[n] = orders_r[g, j]
+            n += 1
+            while n >= 4:
+                same_suit = rs[n - 1] == rs[n - 4]
+                same_rank = rr[n - 1] == rr[n - 4]
+                two = same_suit if two_suit else same_rank
+                four = same_rank if two_suit else same_suit
+                if two:
+                    rs[n - 3] = rs[n - 1]
+                    rr[n - 3] = rr[n - 1]
+                    n -= 2
+                elif four:
+                    n -= 4
+                else:
+                    break
+                if n == 0:
+                    emptied = True
+        hist[n] += 1
+        if emptied:
+            emptied_games += 1
+    return emptied_games
+
+
+def _simulate(dealt, deck: Deck, variant: Variant, games: int, seed: int) -> tuple[list[int], int]:
+    n = deck.size
+    two_suit = not variant.rules.reverse
+    undealt = np.array([c for c in range(n) if c not in set(dealt)], dtype=np.int64)
+    reversed_head = variant.rules.first4_reversed and len(dealt) < 4
+    if reversed_head:  # deal everything from an empty row, the first four reversed
+        row, emptied_before = [], False
+    else:
+        row, emptied_before = _position(dealt, deck, variant)
+    row_s = np.array([deck.suit(c) for c in row] + [0], dtype=np.int64)
+    row_r = np.array([deck.rank(c) for c in row] + [0], dtype=np.int64)
+    hist = np.zeros(n + 1, dtype=np.int64)
+    emptied = 0
+    rng = np.random.Generator(np.random.PCG64(seed))
+    done = 0
+    while done < games:
+        size = min(CHUNK, games - done)
+        orders = rng.permuted(np.broadcast_to(undealt, (size, len(undealt))), axis=1)
+        if reversed_head:
+            orders = np.concatenate([np.broadcast_to(np.array(dealt, dtype=np.int64), (size, len(dealt))), orders],
+                                    axis=1)
+            orders[:, :4] = orders[:, 3::-1] if orders.shape[1] >= 4 else orders[:, ::-1]
+        orders = np.ascontiguousarray(orders)
+        emptied += _play_orders(row_s, row_r, len(row), orders // deck.ranks, orders % deck.ranks, two_suit, hist)
+        done += size
+    score_counts = hist.tolist()
+    if not variant.rules.win_any:
+        return score_counts, score_counts[0]
+    return score_counts, games if emptied_before else (emptied if len(undealt) else score_counts[0])
+
+
+METHODS = ("auto", "exact", "simulate")
+
+
+def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, *, method: str = "auto",
+         games: int = DEFAULT_GAMES, seed: int | None = None) -> OddsResult:
+    """The odds from here: final-score distribution and ``p_win`` over every order of the cards still
+    to come, given the cards dealt so far (One-Handed Solitaire).
+
+    Parameters
+    ----------
+    dealt : the cards dealt so far, in order (card numbers, or text in card notation, :mod:`sim.cards`)
+    deck : default ``Deck(4, 13)``
+    variant : One-Handed variant (default: the rules as written)
+    method : ``"auto"`` (exact with at most :data:`AUTO_EXACT_CARDS` cards left, or at the empty prefix
+        of a deck :func:`exact.exact_distribution` reaches; else simulated), ``"exact"`` (refused beyond
+        :data:`MAX_EXACT_CARDS` cards left) or ``"simulate"``
+    games, seed : the simulation's games and seed (default: a fresh seed, reported)
+
+    Examples
+    --------
+    >>> r = odds("AS 2S", Deck(2, 3))
+    >>> r.remaining, r.p_win, r.score_counts
+    (4, Fraction(1, 6), (4, 0, 10, 0, 6, 0, 4))
+    """
+    deck = deck if deck is not None else Deck()
+    variant = Variant.coerce(variant, "one-handed")
+    if method not in METHODS:
+        raise UsageError(f"unknown odds method {method!r}: choose one of {', '.join(METHODS)}")
+    dealt = parse_cards(dealt, deck, complete=False, what="--dealt")
+    k = deck.size - len(dealt)
+    t0 = time.perf_counter()
+    if method == "auto":
+        method = "exact" if k <= AUTO_EXACT_CARDS or (not dealt and _whole_deck_exact(deck, variant)) else "simulate"
+    if method == "exact":
+        if not dealt and _whole_deck_exact(deck, variant):
+            from exact.one_handed import exact_distribution
+
+            whole = exact_distribution(deck, variant)
+            score_counts, wins = list(whole.score_counts), whole.wins
+        elif k > MAX_EXACT_CARDS:
+            raise UsageError(f"{k} cards still to come: exact odds are computed for at most {MAX_EXACT_CARDS} "
+                             f"cards left; use --method simulate (or deal more cards)")
+        else:
+            score_counts, wins = _exact(dealt, deck, variant)
+        from exact.one_handed.parity import check_parity
+
+        require(check_parity(score_counts, deck.size), "a score with the wrong parity")
+        return OddsResult(deck, variant, dealt, "exact", tuple(score_counts), wins,
+                          seconds=time.perf_counter() - t0)
+    from sim.stats import binomial_interval
+
+    games = check_games(games)
+    seed = check_seed(seed)
+    score_counts, wins = _simulate(dealt, deck, variant, games, seed)
+    ci, _ = binomial_interval(wins, games)
+    return OddsResult(deck, variant, dealt, "simulated", tuple(score_counts), wins, ci95=tuple(ci), seed=seed,
+                      seconds=time.perf_counter() - t0)
+
+
+def _whole_deck_exact(deck: Deck, variant: Variant) -> bool:
+    """Whether ``exact_distribution`` takes this deck with its automatic method (in seconds: up to 16
+    cards; 4x5 takes minutes)."""
+    from exact.one_handed.limits import choose_method
+
+    if deck.size > 16:
+        return False
+    try:
+        choose_method(deck, "auto", variant)
+    except UsageError:
+        return False
+    return True
+
+
+def odds_each(order, deck: Deck | None = None, variant: Variant | str | None = None, *, method: str = "auto",
+              games: int = DEFAULT_GAMES, seed: int | None = None) -> list[OddsResult]:
+    """The odds after every card of one full deck order (0, 1, ..., all cards dealt): how the chance
+    of winning rose and fell during one game. Simulated positions use seeds ``seed, seed + 1, ...``."""
+    deck = deck if deck is not None else Deck()
+    order = parse_cards(order, deck, complete=True)
+    seed = check_seed(seed)
+    return [odds(order[:t], deck, variant, method=method, games=games, seed=seed + t)
+            for t in range(deck.size + 1)]

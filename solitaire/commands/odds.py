@@ -1,0 +1,78 @@
+"""``solitaire odds``: One-Handed Solitaire, the chance of winning from the cards dealt so far."""
+from __future__ import annotations
+
+import click
+
+from sim.errors import UsageError
+
+from ..options import deck_options, emit_json, json_option, seed_option, variant_option
+
+
+@click.command("odds")
+@click.option("--game", type=click.Choice(["one-handed"]), default="one-handed", show_default=True,
+              help="Odds from a position are implemented for One-Handed Solitaire.")
+@deck_options
+@variant_option
+@click.option("--dealt", default=None, metavar="CARDS",
+              help="The cards dealt so far, in order, in card notation (\"KS 7H 10D\"; see `solitaire play "
+                   "--help`) or as card numbers. Empty: the odds before the first card.")
+@click.option("--each", "each_order", default=None, metavar="CARDS",
+              help="A full deck order: the odds after every card of it (a table; --figure draws it).")
+@click.option("--method", type=click.Choice(["auto", "exact", "simulate"]), default="auto", show_default=True,
+              help="auto: exact (fractions) with at most 11 cards to come, or before the first card of a "
+                   "deck of up to 16 cards; simulated with a 95% interval beyond. exact: up to 13 cards to come.")
+@click.option("--games", type=int, default=None,
+              help="Games per simulated position [default: 1,000,000; with --each 100,000].")
+@seed_option
+@click.option("--figure", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg",
+              help="With --each: draw the chance of winning after every card.")
+@json_option
+def odds_command(game, suits, ranks, variants, dealt, each_order, method, games, seed, figure, as_json):
+    """The odds from here: given the cards dealt so far, the probability of winning and the whole
+    distribution of the final score over every order of the cards still to come, exact while
+    few cards are left, simulated beyond.
+
+    --each ORDER: the odds after every card of one game (how the chance of winning rose and fell).
+    """
+    from exact.one_handed.odds import odds, odds_each
+    from sim import Deck, Variant
+
+    deck, variant = Deck(suits, ranks), Variant.from_options(game, variants)
+    if (dealt is None) == (each_order is None) and not (dealt is None and each_order is None):
+        raise UsageError("give --dealt or --each, not both")
+    if figure is not None and each_order is None:
+        raise UsageError("--figure draws the odds after every card: give --each ORDER")
+    if each_order is not None:
+        results = odds_each(each_order, deck, variant, method=method, games=100_000 if games is None else games, seed=seed)
+        rows = [r.to_dict() for r in results]
+        if figure is not None:
+            from ..figures import odds_curve
+
+            odds_curve(rows, figure, f"{variant}, {deck}: P(win) after each card")
+        if as_json:
+            emit_json({"suits": deck.suits, "ranks": deck.ranks, "variant": str(variant), "each": rows})
+            return
+        click.echo(f"{variant}  deck {deck}")
+        click.echo(f"{'dealt':>5}  {'card':>4}  {'p_win':>10}  method")
+        for t, r in enumerate(results):
+            card = r.to_dict()["dealt"].split()[-1] if t else "-"
+            low_high = f"  [{r.ci95[0]:.4%}, {r.ci95[1]:.4%}]" if r.ci95 else ""
+            exact = f"  = {r.p_win}" if r.method == "exact" and r.p_win not in (0, 1) else ""
+            click.echo(f"{t:5d}  {card:>4}  {float(r.p_win):10.4%}  {r.method}{low_high}{exact}")
+        if figure is not None:
+            click.echo(f"figure: {figure}")
+        return
+    result = odds(dealt or "", deck, variant, method=method, games=1_000_000 if games is None else games, seed=seed)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    record = result.to_dict()
+    click.echo(f"{variant}  deck {deck}  dealt {len(result.dealt)}: {record['dealt'] or '(none)'}")
+    what = f"{result.remaining} cards to come, {result.total:,} " + (
+        "orders" if result.method == "exact" else f"simulated games (seed {result.seed})")
+    click.echo(what)
+    if result.method == "exact":
+        click.echo(f"p_win {result.p_win} = {float(result.p_win):.6%}")
+    else:
+        click.echo(f"p_win {result.p_win:.4%}  95% CI [{result.ci95[0]:.4%}, {result.ci95[1]:.4%}]")
+    click.echo("score distribution: " + ", ".join(f"{s}:{c}" for s, c in enumerate(result.score_counts) if c))

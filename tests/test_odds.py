@@ -1,0 +1,168 @@
+"""The odds from here (exact.one_handed.odds, ``solitaire odds``): exact against brute force and the
+whole-deck engines, simulation against exact."""
+import json
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact.one_handed import exact_distribution
+from exact.one_handed import odds as odds_module
+from exact.one_handed.odds import odds, odds_each, position_counts
+from sim.cards import format_cards
+from sim.deck import Deck
+from sim.errors import UsageError
+from sim.rules import one_handed as rules
+from sim.variant import Variant
+from solitaire.cli import main
+
+from .naive import brute_force_from
+from .strategies import deck_orders, decks, variants
+
+
+def brute_force(dealt, deck, variant):
+    result = brute_force_from(dealt, deck, variant)
+    return list(result.score_counts), result.wins
+
+
+@pytest.mark.parametrize("deck", [Deck(1, 6), Deck(2, 3), Deck(3, 2), Deck(2, 4), Deck(3, 3), Deck(2, 5)], ids=str)
+def test_empty_prefix_equals_exact_distribution(deck):
+    for variant in (Variant.make("one-handed"), Variant.make("one-handed", reverse="on", win="any"),
+                    Variant.make("one-handed", first4="reversed")):
+        whole = exact_distribution(deck, variant, method="dp")
+        counts, emptied = position_counts([], list(range(deck.size)), deck,
+                                          two_suit=variant["reverse"] == "off", track_empty=True)
+        assert tuple(counts) == whole.score_counts
+        if variant["win"] == "any":
+            assert emptied == whole.wins
+        result = odds("", deck, variant)
+        assert result.method == "exact" and result.score_counts == whole.score_counts
+        assert result.p_win == whole.p_win
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), variant=variants("one-handed"),
+       left=st.integers(0, 7))
+def test_k_left_equals_brute_force(data, deck, variant, left):
+    order = data.draw(deck_orders(deck))
+    dealt = tuple(order[:max(0, deck.size - left)])
+    expected_counts, expected_wins = brute_force(dealt, deck, variant)
+    result = odds(dealt, deck, variant, method="exact")
+    assert list(result.score_counts) == expected_counts
+    assert result.wins == expected_wins
+    assert result.p_win == Fraction(expected_wins, math.factorial(deck.size - len(dealt)))
+
+
+@settings(max_examples=15, deadline=None)
+@given(data=st.data(), variant=variants("one-handed"), left=st.integers(1, 7))
+def test_k_left_equals_brute_force_52(data, variant, left):
+    deck = Deck(4, 13)
+    order = data.draw(deck_orders(deck))
+    dealt = tuple(order[:52 - left])
+    counts, wins = brute_force(dealt, deck, variant)
+    result = odds(format_cards(dealt, deck), deck, variant)
+    assert (list(result.score_counts), result.wins) == (counts, wins)
+
+
+def test_memoised_search_equals_play_out_of_every_order():
+    """Beyond PLAY_OUT_CARDS the search deals card by card; compare it with the numba play-out of all
+    k! orders (exact.one_handed.finish), from positions of a 52-card deck."""
+    from exact.one_handed.finish import play_out_distribution
+
+    import numpy as np
+
+    deck = Deck(4, 13)
+    long_row = [(7 * i + 3) % 52 for i in range(52)]
+    long_row = long_row[::2] + long_row[1::2]  # 35 cards in the row with 9 left
+    short_row = np.random.default_rng(5).permutation(52).tolist()  # 3 cards with 9 left: can be emptied
+    emptied_total = 0
+    for order, left, two_suit in ((long_row, 9, True), (long_row, 10, True), (long_row, 9, False),
+                                  (short_row, 9, True), (short_row, 9, False)):
+        variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+        row, _ = odds_module._position(order[:52 - left], deck, variant)
+        undealt = order[52 - left:]
+        counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
+        labels = lambda cards: [(deck.suit(c), deck.rank(c)) for c in cards]
+        hist, hist_emptied = play_out_distribution(labels(row), labels(undealt), two_suit=two_suit, track_empty=True)
+        assert counts[:len(hist)] == hist and not any(counts[len(hist):])
+        assert emptied == hist_emptied
+        emptied_total += emptied
+    assert emptied_total > 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=52, max_suits=4, max_ranks=13), variant=variants("one-handed"))
+def test_after_the_whole_deck_odds_are_the_outcome(data, deck, variant):
+    order = data.draw(deck_orders(deck))
+    result = odds(order, deck, variant)
+    outcome = rules.play(order, deck, variant)
+    assert result.method == "exact" and result.remaining == 0
+    assert result.p_win == (1 if outcome.won else 0)
+    assert result.score_counts[outcome.score] == 1 and sum(result.score_counts) == 1
+
+
+def test_simulated_intervals_cover_exact():
+    """20 seeds: the 95% intervals cover the exact p_win at least 15 times (fails by chance with
+    probability about 3e-4), and the whole distribution is close to the exact one."""
+    deck = Deck(2, 5)
+    variant = Variant.make("one-handed", win="any")
+    dealt = (3, 7)
+    exact = odds(dealt, deck, variant, method="exact")
+    exact_share = [c / exact.total for c in exact.score_counts]
+    covered = 0
+    for seed in range(20):
+        simulated = odds(dealt, deck, variant, method="simulate", games=50_000, seed=seed)
+        low, high = simulated.ci95
+        covered += low <= float(exact.p_win) <= high
+        assert sum(simulated.score_counts) == 50_000
+        assert max(abs(c / 50_000 - e) for c, e in zip(simulated.score_counts, exact_share)) < 0.015
+    assert covered >= 15
+    again = odds(dealt, deck, variant, method="simulate", games=50_000, seed=19)
+    assert again.score_counts == simulated.score_counts  # reproducible from the seed
+
+
+def test_each_starts_at_exact_and_ends_at_the_outcome():
+    deck = Deck(2, 4)
+    order = [0, 5, 2, 7, 1, 4, 3, 6]
+    rows = odds_each(order, deck)
+    assert len(rows) == 9
+    assert rows[0].p_win == exact_distribution(deck).p_win
+    assert rows[-1].p_win == (1 if rules.play(order, deck).won else 0)
+
+
+def test_exact_refused_beyond_its_limit():
+    with pytest.raises(UsageError, match="exact odds are computed for at most"):
+        odds("AS", Deck(4, 13), method="exact")
+
+
+def test_cli_odds_json_keys(capsys):
+    assert main(["odds", "--suits", "2", "--ranks", "4", "--dealt", "AS 2H", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert set(record) >= {"dealt", "remaining", "p_win", "method", "score_counts"}
+    assert record["method"] == "exact" and record["remaining"] == 6 and "ci95" not in record
+    counts, wins = brute_force((0, 5), Deck(2, 4), Variant.make("one-handed"))
+    assert record["score_counts"] == counts and Fraction(record["p_win"]) == Fraction(wins, 720)
+    assert main(["odds", "--dealt", "KS 7H", "--games", "20000", "--seed", "3", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["method"] == "simulated" and isinstance(record["p_win"], float) and len(record["ci95"]) == 2
+
+
+def test_cli_odds_each_figure(tmp_path, capsys):
+    path = tmp_path / "odds.png"
+    assert main(["odds", "--suits", "2", "--ranks", "3", "--each", "AS 2S 3S AH 2H 3H", "--figure", str(path)]) == 0
+    assert "exact" in capsys.readouterr().out
+    assert path.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("args, message", [
+    (["odds", "--dealt", "AS ZZ"], "--dealt, card 2 'ZZ': not a card"),
+    (["odds", "--dealt", "AS 2S AS"], "--dealt, card 3 'AS': AS was already given as card 1"),
+    (["odds", "--suits", "2", "--ranks", "3", "--each", "AS 2S"], "missing 4"),
+    (["odds", "--dealt", "AS", "--each", "AS"], "give --dealt or --each, not both"),
+])
+def test_cli_odds_errors(capsys, args, message):
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err and captured.err.count("\n") == 1
