@@ -18,18 +18,29 @@ from typing import Callable, ClassVar
 
 import numpy as np
 
-from . import provenance, rng
+from . import interrupts, provenance, rng
 from .deck import Deck
 from .checks import check_games, check_seed, check_workers, non_negative_number, positive_int
 from .errors import UsageError
 from .games import get_game
 from .stats import binomial_interval, mean_and_se
+from .store import StoreWriteError
 from .variant import Variant
 
 #: Games per chunk (part of the chunk plan, so part of what a seed means).
 DEFAULT_CHUNK_GAMES = 1 << 18
 #: Largest deck the kernels accept (card codes are 32-bit; rows are allocated per lane).
 MAX_SIM_CARDS = 4096
+#: Most chunks a run may have: 2^24 chunks of the default size are 4.4 * 10^12 games (days on a
+#: laptop); a run's bookkeeping is one flag per chunk, so this bounds it to 16 MB. Larger runs are
+#: refused up front (split them by seed, or give a larger ``chunk_games``).
+MAX_CHUNKS = 1 << 24
+#: Runs estimated (by a short timed sample) to take longer than this ask to be confirmed
+#: (``max_hours``; the CLI's ``--yes``).
+DEFAULT_MAX_HOURS = 24.0
+#: Runs of at least this many games are timed on a sample before they start (shorter ones cannot
+#: take long enough to matter).
+ESTIMATE_FROM_GAMES = 10**9
 
 ChunkRunner = Callable[[np.ndarray, int], dict]
 
@@ -137,22 +148,25 @@ def run_chunks(runner: ChunkRunner, seed: int, plan: ChunkPlan, chunks, *, worke
     :func:`play_chunk`) and draws chunk ``k``'s stream exactly as here. Only this (the parent)
     process sees the counts. Returns a few facts about where the chunks ran, for provenance.
     """
-    chunks = list(chunks)
     if backend == "dask":
-        return _run_chunks_dask(spec, seed, plan, chunks, workers=workers, scheduler=scheduler, on_done=on_done)
+        return _run_chunks_dask(spec, seed, plan, iter(chunks), workers=workers, scheduler=scheduler,
+                                on_done=on_done)
     from joblib import Parallel, delayed
-
-    if not chunks:
-        return {}
 
     def task(k: int):
         state = rng.chunk_states(seed, k, 1)[0]
         return k, runner(state, plan.size(k))
 
-    if workers == 1 or len(chunks) == 1:
-        for k in chunks:
+    chunks = iter(chunks)
+    first = next(chunks, None)
+    if first is None:
+        return {}
+    second = next(chunks, None)
+    if workers == 1 or second is None:
+        for k in itertools.chain([first], [] if second is None else [second], chunks):
             on_done(*task(k))
         return {}
+    chunks = itertools.chain([first, second], chunks)
     parallel = Parallel(n_jobs=workers, prefer="threads", return_as="generator_unordered")
     for k, counts in parallel(delayed(task)(k) for k in chunks):
         on_done(k, counts)
@@ -200,6 +214,12 @@ def check_backend(backend: str, scheduler) -> None:
         raise UsageError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
         raise UsageError("a Dask scheduler was given but the backend is local: add --backend dask")
+    if backend == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise UsageError("the dask backend needs dask.distributed, which is not installed: "
+                             "pip install 'solitaire-odds[dask]'") from None
 
 
 @contextlib.contextmanager
@@ -232,8 +252,10 @@ def shared_scheduler(backend: str = "local", scheduler=None, workers: int | None
 def _run_chunks_dask(spec, seed, plan, chunks, *, workers, scheduler, on_done) -> dict:
     from distributed import as_completed
 
-    if not chunks:
+    first = next(chunks, None)
+    if first is None:
         return {}
+    chunks = itertools.chain([first], chunks)
     client, to_close = _dask_client(scheduler, workers)
     try:
         threads = sum(client.nthreads().values()) or 1
@@ -293,7 +315,8 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
              options: dict | None = None, out=None, resume: bool = True, reuse: bool = False,
              backend: str = "local", scheduler=None,
              checkpoint_seconds: float = DEFAULT_CHECKPOINT_SECONDS,
-             notify: Callable[[str], None] | None = None) -> SimulationResult:
+             notify: Callable[[str], None] | None = None,
+             max_hours: float | None = None) -> SimulationResult:
     """Play ``games`` uniformly shuffled games and report the counts with 95% intervals.
 
     Parameters
@@ -320,6 +343,14 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
         with ``backend="dask"`` starts a local cluster
     checkpoint_seconds : with ``out``: least time between two checkpoints
     notify : called with one-line messages (e.g. that a run resumes); default: silent
+    max_hours : refuse a run estimated (from a timed sample, for runs of at least
+        :data:`ESTIMATE_FROM_GAMES` games) to take longer than this; ``None``: no limit. Runs of more
+        than :data:`MAX_CHUNKS` chunks are refused whatever it is.
+
+    A run writing to a store holds that run's lock (a second process asking for the same run waits,
+    then finds it stored), checkpoints at most every ``checkpoint_seconds`` and when it stops: on
+    any exception, and on SIGINT or SIGTERM under :func:`sim.interrupts.handling_signals` (the CLI),
+    which stop it between two chunks with :class:`sim.interrupts.Interrupted` saying what was saved.
 
     Examples
     --------
@@ -339,38 +370,92 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
         raise UsageError(f"deck {deck} has {deck.size} cards; the simulator handles at most {MAX_SIM_CARDS}")
     check_backend(backend, scheduler)
     checkpoint_seconds = non_negative_number("checkpoint_seconds", checkpoint_seconds)
+    plan = ChunkPlan(games, chunk_games)
+    if plan.n_chunks > MAX_CHUNKS:
+        raise UsageError(f"{games:,} games would be {plan.n_chunks:,} chunks of {chunk_games:,}; a run has at most "
+                         f"{MAX_CHUNKS:,} chunks ({MAX_CHUNKS * chunk_games:,} games): split it into runs with "
+                         "different seeds, or give larger chunks")
     options = dict(options or {})
     try:
         options_json = json.dumps(options, sort_keys=True)
     except TypeError:
         raise UsageError(f"game options must be plain values (numbers, strings), got {options!r}") from None
     runner = load_runner(deck, variant, options)  # validates the options here, before any work
-    plan = ChunkPlan(games, int(chunk_games))
 
-    store, identity, checkpoint = None, None, None
+    store = None
     if out is not None:
         from .store import ResultsStore
 
         store = out if isinstance(out, ResultsStore) else ResultsStore(out)
-        identity = run_identity(deck, variant, seed=None, games=games, chunk_games=plan.chunk_games,
-                                options=options)
-        if seed is None and resume:
-            seed = store.latest_checkpoint_seed(identity)
-        seed = check_seed(seed)
-        identity["seed"] = seed
+        store.check_writable()  # a damaged store or an unwritable place is refused before any work
+    if games >= ESTIMATE_FROM_GAMES:
+        _check_duration(runner, plan, workers, max_hours, notify)
+    if store is None:
+        return _play(runner, deck, variant, check_seed(seed), plan, workers=workers, progress=progress,
+                     options=options, backend=backend, scheduler=scheduler, options_json=options_json)
+
+    identity = run_identity(deck, variant, seed=None, games=games, chunk_games=plan.chunk_games, options=options)
+    if seed is None and resume:
+        seed = store.latest_checkpoint_seed(identity)
+    seed = check_seed(seed)
+    identity["seed"] = seed
+    with store.run_lock(identity, on_wait=notify):
         if reuse:
             found = store.find_run(identity)
             if found is not None:
                 if notify:
                     notify(f"this run (seed {seed}) is already in {store.path} as {found}: shown from there")
                 return SimulationResult.from_record(store.load(found))
+        checkpoint = None
         if resume:
             checkpoint = store.load_checkpoint(identity)
         elif store.discard_checkpoint(identity) and notify:
             notify(f"discarded the unfinished run with seed {seed} (--no-resume)")
-    else:
-        seed = check_seed(seed)
+        return _play(runner, deck, variant, seed, plan, workers=workers, progress=progress, options=options,
+                     backend=backend, scheduler=scheduler, options_json=options_json, store=store,
+                     identity=identity, checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds,
+                     notify=notify)
 
+
+def estimate_seconds(runner: ChunkRunner, plan: ChunkPlan, workers: int) -> float:
+    """Wall time of the run, estimated from a timed sample of games (a throwaway stream, not the
+    run's own), assuming ``min(workers, cores)`` cores busy."""
+    sample = min(plan.chunk_games, 1 << 15)
+    state = rng.chunk_states(0, 0, 1)[0]
+    runner(state.copy(), min(sample, 64))  # compile first
+    t0 = time.perf_counter()
+    runner(state.copy(), sample)
+    per_game = (time.perf_counter() - t0) / sample
+    return per_game * plan.games / max(1, min(workers, os.cpu_count() or 1))
+
+
+def _hours_text(seconds: float) -> str:
+    return f"{seconds / 3600:,.1f} hours" if seconds >= 3600 else f"{seconds / 60:,.0f} minutes"
+
+
+def _check_duration(runner, plan: ChunkPlan, workers: int, max_hours, notify) -> None:
+    """Refuse a run estimated to take longer than ``max_hours`` (None: no limit), and say how long
+    a long one will take."""
+    seconds = estimate_seconds(runner, plan, workers)
+    if max_hours is not None and seconds > max_hours * 3600:
+        raise UsageError(f"{plan.games:,} games would take about {_hours_text(seconds)} on {workers} worker(s) "
+                         f"(timed on a sample), more than {max_hours:g} hours: confirm with --yes (the run "
+                         "checkpoints and resumes), or play fewer games")
+    if notify and seconds >= 600:
+        notify(f"{plan.games:,} games: about {_hours_text(seconds)} on {workers} worker(s) (timed on a sample)")
+
+
+def _pending(done: np.ndarray, block: int = 1 << 16):
+    """Indices of the chunks not done yet, in order, without a list of them all."""
+    for start in range(0, len(done), block):
+        for k in np.flatnonzero(~done[start:start + block]):
+            yield start + int(k)
+
+
+def _play(runner, deck, variant, seed, plan: ChunkPlan, *, workers, progress, options, backend, scheduler,
+          options_json, store=None, identity=None, checkpoint=None, checkpoint_seconds=None,
+          notify=None) -> SimulationResult:
+    """Play the run's chunks (those not in ``checkpoint``), checkpointing to ``store``; its result."""
     started = provenance.now()
     session = {"started": started, "backend": backend, "workers": workers,
                "git_commit": provenance.git_commit(), "package_version": provenance.package_version()}
@@ -384,10 +469,9 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
         done, total = np.zeros(plan.n_chunks, dtype=bool), {}
         seconds_before, first_started, sessions = 0.0, started, []
     games_done = _games_in(plan, done)
-    todo = np.flatnonzero(~done).tolist()
 
     t0 = time.perf_counter()
-    progress_state = {"unsaved": 0, "last_write": time.monotonic()}
+    state = {"unsaved": 0, "last_write": time.monotonic(), "saved": int(done.sum())}
 
     def write_checkpoint():
         from .store import Checkpoint
@@ -396,29 +480,34 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
             identity=identity, n_chunks=plan.n_chunks, done=done, counts=total,
             seconds=seconds_before + time.perf_counter() - t0, started=first_started,
             sessions=sessions + [dict(session, stopped=provenance.now())]))
-        progress_state["unsaved"] = 0
-        progress_state["last_write"] = time.monotonic()
+        state["unsaved"] = 0
+        state["last_write"] = time.monotonic()
+        state["saved"] = int(done.sum())
 
     spec = (deck.suits, deck.ranks, str(variant), options_json)
     try:
-        with _progress_bar(games, progress, initial=games_done) as bar:
+        with _progress_bar(plan.games, progress, initial=games_done) as bar, interrupts.deferred():
             def on_done(k, counts):
                 if done[k]:  # cannot happen: a chunk is submitted once; guard the no-double-count rule
                     raise RuntimeError(f"chunk {k} finished twice")
                 add_counts(total, counts)
                 done[k] = True
                 bar.update(plan.size(k))
-                progress_state["unsaved"] += 1
-                if store is not None and time.monotonic() - progress_state["last_write"] >= checkpoint_seconds:
+                state["unsaved"] += 1
+                if store is not None and time.monotonic() - state["last_write"] >= checkpoint_seconds:
                     write_checkpoint()
+                interrupts.check()  # a signal stops the run here, between two chunks
 
-            where = run_chunks(runner, seed, plan, todo, workers=workers, on_done=on_done, backend=backend,
-                               scheduler=scheduler, spec=spec)
-    except BaseException:
-        # Interrupted (Ctrl-C, a worker lost...): keep what was counted, then stop.
-        if store is not None and progress_state["unsaved"]:
+            where = run_chunks(runner, seed, plan, _pending(done), workers=workers, on_done=on_done,
+                               backend=backend, scheduler=scheduler, spec=spec)
+    except BaseException as exc:
+        # Interrupted (a signal, Ctrl-C, a worker lost...): keep what was counted, then stop.
+        if store is not None and state["unsaved"] and not isinstance(exc, StoreWriteError):
             with contextlib.suppress(Exception):
                 write_checkpoint()
+        if isinstance(exc, interrupts.Interrupted) and store is not None:
+            exc.saved = (f"{state['saved']} of {plan.n_chunks} chunks saved to {store.path}; "
+                         "run the same command to resume")
         raise
     seconds = seconds_before + time.perf_counter() - t0
     sessions = sessions + [dict(session, stopped=provenance.now())]

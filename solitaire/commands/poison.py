@@ -22,7 +22,7 @@ RUN_KEYS = ("trapped", "poison_set_sizes", "poison_set_leftovers", "unwinnable",
 @click.option("--game", type=click.Choice(["hand"]), default="hand", show_default=True,
               help="Poison sets are a Hand Solitaire notion.")
 @deck_options
-@variant_option
+@variant_option(games=("hand",))
 @click.option("--decks", type=int, default=None,
               help=f"Random start decks, one run each [default: {DEFAULT_DECKS:,}; with --all: none, "
                    "unless --decks is given].")

@@ -7,10 +7,10 @@ import click
 from click.core import ParameterSource
 
 from sim import simulate as run_simulation
-from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS, DEFAULT_CHUNK_GAMES
+from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS, DEFAULT_CHUNK_GAMES, DEFAULT_MAX_HOURS
 
 from ..options import (backend_options, deck_options, emit_json, game_option, json_option, make_deck_variant,
-                       seed_option, store_options, store_path, variant_option, workers_option)
+                       seed_option, store_options, store_path, variant_option, workers_option, yes_option)
 
 
 @click.command("simulate")
@@ -30,9 +30,10 @@ from ..options import (backend_options, deck_options, emit_json, game_option, js
               help="Games per chunk: part of the chunk plan, so the counts of a seed depend on it.")
 @click.option("--checkpoint-seconds", type=float, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
               help="With a store: least time between two checkpoints.")
+@yes_option
 @json_option
 def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, progress, out, store, resume, backend,
-                     scheduler, chunk_games, checkpoint_seconds, as_json):
+                     scheduler, chunk_games, checkpoint_seconds, yes, as_json):
     """Estimate the win probability by playing uniformly shuffled games.
 
     Reports wins, p_win with a 95% interval (Wilson; Clopper-Pearson when wins or losses number
@@ -40,11 +41,12 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     The same --seed gives the same counts for any --workers and --backend.
 
     With a results store (--out FILE, or any run of 10,000,000 games or more, to
-    results/solitaire.h5), finished chunks are checkpointed: a run that was killed resumes when the
+    results/runs.h5), finished chunks are checkpointed: a run that was killed resumes when the
     same command is run again, and ends with the counts an uninterrupted run would give; a run
     with --seed that is already stored is shown from the store. Without --seed, the latest
     unfinished run with the same parameters is resumed. --no-resume plays it again. `solitaire runs`
-    lists the store.
+    lists the store. Ctrl-C or SIGTERM stops the run between two chunks and saves them (exit status
+    130 or 143); the same command resumes it.
     """
     if game != "hand" and click.get_current_context().get_parameter_source("cap") != ParameterSource.DEFAULT:
         raise click.UsageError(f"--cap is for --game hand only (the iteration cap of a run), not {game}")
@@ -54,6 +56,7 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
                             out=path, resume=resume, reuse=resume, backend=backend, scheduler=scheduler,
                             chunk_games=chunk_games, checkpoint_seconds=checkpoint_seconds,
                             options={"cap": cap} if game == "hand" else None,
+                            max_hours=None if yes else DEFAULT_MAX_HOURS,
                             notify=lambda message: click.echo(f"solitaire: {message}", err=True))
     if game == "hand":
         from sim.kernels.hand import with_iteration_statistics
