@@ -13,6 +13,7 @@ import itertools
 import json
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Callable, ClassVar
 
@@ -168,8 +169,16 @@ def run_chunks(runner: ChunkRunner, seed: int, plan: ChunkPlan, chunks, *, worke
         return {}
     chunks = itertools.chain([first, second], chunks)
     parallel = Parallel(n_jobs=workers, prefer="threads", return_as="generator_unordered")
-    for k, counts in parallel(delayed(task)(k) for k in chunks):
-        on_done(k, counts)
+    with warnings.catch_warnings():
+        # Stopping early (a signal) leaves chunks played but not counted: they are played again
+        # on resume, so joblib's warning about them says nothing the user needs.
+        warnings.filterwarnings("ignore", message=".*tasks have been successfully executed", category=UserWarning)
+        results = parallel(delayed(task)(k) for k in chunks)
+        try:
+            for k, counts in results:
+                on_done(k, counts)
+        finally:
+            results.close()
     return {}
 
 

@@ -306,6 +306,10 @@ class ResultsStore:
         except (OSError, KeyError, ValueError, TypeError, RuntimeError) as exc:
             raise self._refuse(f"damaged results store ({_short(exc)})") from None
 
+    def exists(self) -> bool:
+        """Whether anything was written here yet: finished results, or runs under way (the journal)."""
+        return self.path.exists() or self.journal.is_dir()
+
     def check(self) -> "ResultsStore":
         """Refuse at once a file that is damaged, not ours or of another schema (reads the header
         only, whatever the store holds); returns the store. A missing file passes."""

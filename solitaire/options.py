@@ -125,7 +125,7 @@ def open_store(out, *, must_exist: bool = False, write: bool = True):
     from sim.store import ResultsStore
 
     store = ResultsStore(out)
-    if must_exist and not store.path.exists():
+    if must_exist and not store.exists():
         raise UsageError(f"no results store at {store.path}: check the name (`solitaire runs --out FILE` lists one)")
     return store.check_writable() if write else store.check()
 

@@ -148,7 +148,7 @@ def runs_command(out, game, as_json):
     if as_json:
         emit_json({"store": str(store.path), "results": rows, "unfinished": unfinished})
         return
-    if not store.path.exists():
+    if not store.exists():
         click.echo(f"no results store at {store.path} yet")
         return
     click.echo(f"{store.path}: {len(rows)} result(s), {len(unfinished)} unfinished run(s)")
