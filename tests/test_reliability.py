@@ -36,7 +36,7 @@ def _wait_for_checkpoint(proc, store, timeout=120):
 # --- signals ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("signum, workers", [(signal.SIGINT, 1), (signal.SIGTERM, 2)])
-def test_signal_saves_the_run_says_so_and_the_same_command_resumes(tmp_path, signum, workers):
+def test_signal_saves_the_run_and_says_so(tmp_path, signum, workers):
     path = tmp_path / "s.h5"
     store = ResultsStore(path)
     proc = subprocess.Popen(_command(path, workers=workers), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -51,13 +51,7 @@ def test_signal_saves_the_run_says_so_and_the_same_command_resumes(tmp_path, sig
     assert match, err
     [unfinished] = store.checkpoints()
     assert unfinished["chunks_done"] == int(match.group(1)) and match.group(2) == str(path)
-    if signum == signal.SIGTERM:  # once is enough: resuming gives the counts of an uninterrupted run
-        finished = subprocess.run(_command(path, workers=workers), capture_output=True, text=True, timeout=300)
-        assert finished.returncode == 0, finished.stderr
-        reference = simulate(Deck(4, 13), games=3_000_000, seed=5, chunk_games=10_000, progress=False)
-        resumed = json.loads(finished.stdout)
-        assert (resumed["wins"], tuple(resumed["score_counts"])) == (reference.wins, reference.score_counts)
-        assert store.checkpoints() == [] and len(store.list()) == 1
+    # Resuming after a stop gives the counts of an uninterrupted run: test_resume.py (SIGKILL).
 
 
 # --- disk full, unwritable store ----------------------------------------------------------------
@@ -108,6 +102,7 @@ def test_a_failed_write_leaves_the_store_as_it_was(tmp_path, monkeypatch):
 
 # --- one run, one record --------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_two_processes_asking_for_one_run_make_one_record(tmp_path):
     path = tmp_path / "s.h5"
     command = _command(path, seed=11, games=6_000_000)
