@@ -120,6 +120,8 @@ class SimulationResult:
         derived = {"kind", "p_win", "games_per_second", "provenance", "saved"}
         known = {f for f in cls.__dataclass_fields__ if f not in ("deck", "extra", "provenance")}
         extra = {k: v for k, v in record.items() if k not in known | derived | {"suits", "ranks"}}
+        extra = derived_statistics(record["game"], extra, record["games"],
+                                   dict(record.get("provenance", {})).get("options") or {})
         return cls(game=record["game"], deck=Deck(record["suits"], record["ranks"]),
                    variant=Variant.parse(record["variant"]), seed=record["seed"], games=record["games"],
                    wins=record["wins"], score_counts=tuple(record["score_counts"]),
@@ -127,6 +129,30 @@ class SimulationResult:
                    mean_score=record["mean_score"], mean_score_se=record["mean_score_se"],
                    seconds=record["seconds"], workers=record["workers"], chunk_games=record["chunk_games"],
                    extra=extra, provenance=dict(record.get("provenance", {})))
+
+
+def derived_statistics(game: str, extra: dict, games: int, options: dict) -> dict:
+    """``extra`` (a run's game-specific counts) with the statistics derived from them, computed once
+    when the result is built, so that the store, ``--json`` and the report read one record:
+
+    * every count ``wins_<name>`` (e.g. Prisoner's Patience's ``wins_moves_physical``, the same decks
+      played under the other move policy) gets ``ci95_<name>``, its 95% interval as for ``ci95``;
+    * Hand Solitaire's ``iterations_to_win`` gets ``cap`` and ``iteration_stats``
+      (:func:`sim.kernels.hand.iteration_statistics`).
+
+    Keys already present are kept (a stored record is not recomputed).
+    """
+    out = dict(extra)
+    for key, wins in extra.items():
+        if key.startswith("wins_") and f"ci95_{key[5:]}" not in out:
+            out[f"ci95_{key[5:]}"] = list(binomial_interval(int(wins), games)[0])
+    if game == "hand" and "iterations_to_win" in extra and "iteration_stats" not in out:
+        from .kernels.hand import iteration_statistics
+
+        if "cap" in options:
+            out["cap"] = int(options["cap"])
+        out["iteration_stats"] = iteration_statistics(extra["iterations_to_win"], games, int(extra.get("capped", 0)))
+    return out
 
 
 #: Where chunks run: ``local`` (joblib threads in this process) or ``dask`` (a Dask cluster).
@@ -550,8 +576,9 @@ def summarize(deck, variant, seed, plan: ChunkPlan, total: dict, seconds: float,
     assert sum(counts) == plan.games, "chunk counts do not add up to the games played"
     ci, method = binomial_interval(wins, plan.games)
     mean, se = mean_and_se(counts)
-    extra = {key: (value.tolist() if isinstance(value, np.ndarray) else value)
+    extra = {key: (value.tolist() if isinstance(value, np.ndarray) else int(value))
              for key, value in total.items() if key not in ("score_counts", "wins")}
+    extra = derived_statistics(variant.game, extra, plan.games, prov.get("options") or {})
     prov = dict(prov, seed=seed, games=plan.games, chunk_games=plan.chunk_games, n_chunks=plan.n_chunks)
     return SimulationResult(game=variant.game, deck=deck, variant=variant, seed=seed, games=plan.games,
                             wins=wins, score_counts=tuple(counts), ci95=ci, interval_method=method,

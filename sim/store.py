@@ -17,6 +17,13 @@ Layout (schema 1)::
         provenance/                   group; attrs: the result's provenance (package_version,
                                       git_commit, libraries, started, finished, command_line, seed,
                                       games, chunk_games, n_chunks, backend...) + _json_keys
+    /index                            JSON text: one entry per result in save order, its name, _seq
+                                      and the fields of :data:`INDEX_FIELDS` (kind, game, deck,
+                                      variant, seed, games, run_key...), rewritten by every
+                                      transaction that adds results, so that finding a result or a
+                                      run reads one dataset, not every record (absent in stores
+                                      written before it: they are scanned, and indexed by their
+                                      next write or by ``scripts/migrate_store.py``)
     /checkpoints/<run_key>            a run under way, as stores written before the journal kept it
                                       (read, never written now; see :class:`Checkpoint`)
         attrs: identity (canonical JSON), family (hash of the identity without the seed), game,
@@ -79,6 +86,7 @@ RUNS_PATH = Path("results") / "runs.h5"
 
 _RESULTS = "results"
 _CHECKPOINTS = "checkpoints"
+_INDEX = "index"
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 #: A store is rewritten compactly once it exceeds twice its compacted size plus this (bytes).
 _COMPACT_SLACK = 1 << 20
@@ -325,10 +333,16 @@ class ResultsStore:
         writable_file(self.path)
         return self.check()
 
-    def _records(self, kind: str | None = None) -> list[tuple[str, dict]]:
-        """Every stored ``(name, record)`` (oldest first), reading only records not cached yet."""
+    def _records(self, kind: str | None = None, wanted: dict | None = None) -> list[tuple[str, dict]]:
+        """Stored ``(name, record)`` pairs (oldest first), reading only records not cached yet; with
+        ``wanted`` (fields of :data:`INDEX_FIELDS`), only the records whose index entry matches."""
         with self._reader() as f, self._damage_is_refused():
-            names = _names(f, kind)
+            index = _index(f)
+            if index is not None and wanted is not None:
+                names = [e["name"] for e in index if (kind is None or e["kind"] == kind)
+                         and all(e.get(k) == v for k, v in wanted.items())]
+            else:
+                names = _names(f, kind)
             cache = _RECORD_CACHE.setdefault(_file_id(self.path, f), {})
             for name in names:
                 if name not in cache:
@@ -357,13 +371,19 @@ class ResultsStore:
         wanted = {"game": game, "suits": suits, "ranks": ranks,
                   "variant": None if variant is None else str(variant), **fields}
         wanted = {k: _plain(v) for k, v in wanted.items() if v is not None}
-        return [(name, record) for name, record in self._records(kind)
+        indexed = {k: v for k, v in wanted.items() if k in INDEX_FIELDS}
+        return [(name, record) for name, record in self._records(kind, indexed)
                 if all(record.get(k) == v for k, v in wanted.items())]
 
     def find_run(self, identity: dict) -> str | None:
         """Name of the newest finished run with this identity (see :class:`Checkpoint`), or None."""
         key = run_key(identity)
-        found = [n for n, r in self._records() if r.get("provenance", {}).get("run_key") == key]
+        with self._reader() as f, self._damage_is_refused():
+            index = _index(f)
+        if index is not None:
+            found = [e["name"] for e in index if e.get("run_key") == key]
+        else:
+            found = [n for n, r in self._records() if r.get("provenance", {}).get("run_key") == key]
         return found[-1] if found else None
 
     def list(self) -> list[dict]:
@@ -525,6 +545,7 @@ class ResultsStore:
                     new.attrs["package_version"] = _provenance.package_version()
                     new.require_group(_RESULTS)
                     yield new
+                    _update_index(new)
                 if compact or old is None:
                     with h5py.File(tmp, "r+") as new:
                         new.attrs["compacted_size"] = np.int64(tmp.stat().st_size)
@@ -543,6 +564,12 @@ class ResultsStore:
         returns its name in the store."""
         with self.transaction() as f:
             return _write_result(f, result, name)
+
+    def save_many(self, results) -> list[str]:
+        """Store several finished results in one transaction (one copy of the file, not one per
+        result); returns their names."""
+        with self.transaction() as f:
+            return [_write_result(f, result, None) for result in results]
 
     def write_checkpoint(self, checkpoint: Checkpoint) -> None:
         """Record a run's progress in its journal file (replacing its previous checkpoint): the
@@ -620,9 +647,55 @@ class ResultsStore:
         return found or legacy
 
 
+#: Fields of each result kept in the index (``/index``), so that finding a result reads only the
+#: records that match instead of every record.
+INDEX_FIELDS = ("kind", "game", "suits", "ranks", "variant", "seed", "games", "decks", "method", "run_key")
+
+
+def _index(f) -> list[dict] | None:
+    """The index of the stored results in save order (``{"name", "seq", field: value...}``), or None
+    for a store written before the index (read by scanning every result)."""
+    if f is None or _INDEX not in f:
+        return None
+    return json.loads(f[_INDEX][()].decode() if isinstance(f[_INDEX][()], bytes) else f[_INDEX][()])
+
+
+def _index_entry(name: str, group) -> dict:
+    a = group.attrs
+    entry = {"name": name, "seq": int(a.get("_seq", -1)), "kind": str(a["_kind"])}
+    json_keys = set(json.loads(a.get("_json_keys", "[]")))
+    for key in INDEX_FIELDS[1:-1]:
+        if key in a:
+            value = a[key]
+            entry[key] = json.loads(value) if key in json_keys else _plain(value.decode() if isinstance(value, bytes) else value)
+    if "provenance" in group and "run_key" in group["provenance"].attrs:
+        entry["run_key"] = str(group["provenance"].attrs["run_key"])
+    return entry
+
+
+def _update_index(f) -> None:
+    """Bring ``/index`` up to date with ``/results`` (inside a transaction): entries for the results
+    not indexed yet are added (all of them, once, in a store written before the index)."""
+    import h5py
+
+    entries = _index(f) or []
+    known = {e["name"] for e in entries}
+    group = f[_RESULTS]
+    new = [_index_entry(n, group[n]) for n in group if n not in known]
+    if not new and _INDEX in f:
+        return
+    entries = sorted(entries + new, key=lambda e: e["seq"])
+    if _INDEX in f:
+        del f[_INDEX]
+    f.create_dataset(_INDEX, data=json.dumps(entries, separators=(",", ":")), dtype=h5py.string_dtype())
+
+
 def _names(f, kind: str | None = None) -> list[str]:
     if f is None or _RESULTS not in f:
         return []
+    index = _index(f)
+    if index is not None:
+        return [e["name"] for e in index if kind is None or e["kind"] == kind]
     group = f[_RESULTS]
     rows = [(int(group[n].attrs.get("_seq", -1)), n) for n in group
             if kind is None or group[n].attrs.get("_kind") == kind]

@@ -198,3 +198,15 @@ def test_fresh_seeds_survive_json_readers_that_use_doubles():
     seeds = [simulate(Deck(2, 2), games=10, progress=False).seed for _ in range(20)]
     assert all(0 <= s < 2**53 and int(float(s)) == s for s in seeds)
     assert len(set(seeds)) == 20
+
+
+@pytest.mark.parametrize("game, args", [("prisoners", ("--suits", "2", "--ranks", "3")),
+                                        ("hand", ("--suits", "2", "--ranks", "3", "--cap", "20"))])
+def test_json_and_the_stored_record_are_one_record(cli_run, tmp_path, game, args):
+    code, out, err = cli_run("simulate", "--game", game, *args, "--games", "2000", "--seed", "3", "--out",
+                             str(tmp_path / "s.h5"), "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    [stored] = ResultsStore(tmp_path / "s.h5").list()
+    derived = [k for k in shown if k.startswith("ci95_") or k in ("iteration_stats", "cap")]
+    assert derived and all(stored[k] == shown[k] for k in derived)

@@ -58,13 +58,10 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
                             options={"cap": cap} if game == "hand" else None,
                             max_hours=None if yes else DEFAULT_MAX_HOURS,
                             notify=lambda message: click.echo(f"solitaire: {message}", err=True))
-    if game == "hand":
-        from sim.kernels.hand import with_iteration_statistics
-
-        result = with_iteration_statistics(result, cap)
-    paired = _paired_intervals(result) if game == "prisoners" else {}
+    # Derived statistics (Hand Solitaire's iteration figures, Prisoner's Patience's interval of the
+    # other move policy) are part of the result as built and stored: sim.montecarlo.derived_statistics.
     if as_json:
-        emit_json({**result.to_dict(), **paired})
+        emit_json(result.to_dict())
         return
     low, high = result.ci95
     click.echo(f"{variant}  deck {deck}  seed {result.seed}")
@@ -80,19 +77,10 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
         from sim.kernels.hand import describe_iteration_statistics
 
         click.echo(describe_iteration_statistics(result.extra))
-    if paired:
+    if game == "prisoners":
         other = "physical" if variant.rules.reverse_piles else "published"
-        wins, (low, high) = result.extra[f"wins_moves_{other}"], paired[f"ci95_moves_{other}"]
+        wins, (low, high) = result.extra[f"wins_moves_{other}"], result.extra[f"ci95_moves_{other}"]
         click.echo(f"moves={other} on the same decks: wins {wins:,}  p_win {wins / result.games:.6%}  "
                    f"95% CI [{low:.6%}, {high:.6%}]")
     if path is not None:
         click.echo(f"stored as {result.provenance['stored_as']} in {path}")
-
-
-def _paired_intervals(result) -> dict:
-    """Prisoner's Patience plays each deck with both move policies: ``ci95_moves_<policy>`` (the 95%
-    interval, as for ``ci95``) of each ``wins_moves_<policy>`` count."""
-    from sim.stats import binomial_interval
-
-    return {f"ci95_{key[len('wins_'):]}": list(binomial_interval(int(wins), result.games)[0])
-            for key, wins in result.extra.items() if key.startswith("wins_moves_")}
