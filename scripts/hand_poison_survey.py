@@ -1,11 +1,12 @@
 """Which small deck shapes have Hand Solitaire poison sets, and how many: the whole deck-order graph
 of every S x R deck up to a number of cards, for each variant, as a markdown table with a summary.
 
-Usage: python scripts/hand_poison_survey.py [MAX_CARDS] [--min-cards N] [--out FILE | --no-out] [--json]
+Usage: python scripts/hand_poison_survey.py [MAX_CARDS] [--min-cards N] [--out FILE] [--json]
 
 MAX_CARDS defaults to 8 and may be at most exact.hand.limits.MAX_GRAPH_CARDS. The table rows are printed
 as they are computed; the table, preceded by a summary generated from it (which shapes have poison
-sets, and how their number grows), is written to --out (default results/hand_poison_survey.md).
+sets, and how their number grows), is written to --out FILE when it is given (nothing is written
+otherwise; the project's table is ``--out results/hand_poison_survey.md``, a tracked file).
 --json prints the rows as one JSON list instead and writes no file.
 """
 from __future__ import annotations
@@ -107,8 +108,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("max_cards", nargs="?", type=int, default=8)
     parser.add_argument("--min-cards", type=int, default=1)
-    parser.add_argument("--out", default="results/hand_poison_survey.md")
-    parser.add_argument("--no-out", action="store_true", help="write no markdown file")
+    parser.add_argument("--out", default=None, metavar="FILE",
+                        help="write the table and its summary to FILE (default: write nothing; the project's "
+                             "table is results/hand_poison_survey.md)")
+    parser.add_argument("--no-out", action="store_true", help="write no markdown file (the default; kept for scripts)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON (and write no file)")
     args = parser.parse_args(argv)
     if not 1 <= args.min_cards <= args.max_cards <= MAX_GRAPH_CARDS:
@@ -123,7 +126,7 @@ def main(argv=None):
     if args.json:
         print(json.dumps(rows))
         return
-    if not args.no_out:
+    if args.out is not None and not args.no_out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(summary(rows, args.max_cards, args.min_cards))
         print(f"written to {args.out}", file=sys.stderr)
