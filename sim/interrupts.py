@@ -1,12 +1,18 @@
 """Ctrl-C (SIGINT) and SIGTERM, turned into one exception raised where it is safe to stop.
 
-The console command installs :func:`handling_signals`: both signals then raise :class:`Interrupted`
-(SIGTERM is what ``timeout``, systemd and container runtimes send, and by default it would kill the
-process with nothing saved). Inside :func:`deferred` (a Monte Carlo run writing checkpoints) the
-signal is only recorded, and :func:`check` raises it between two chunks, after the finished chunk
-has been counted, so the checkpoint written on the way out holds every chunk that finished and the
-exception never surfaces inside a compiled kernel. A second signal while one is pending stops at
-once.
+The console command installs :func:`handling_signals` for SIGINT and SIGTERM (SIGTERM is what
+``timeout``, systemd and container runtimes send, and by default it would kill the process with
+nothing saved). A Python signal handler runs between two bytecodes of the main thread, and that may
+be inside a Python callback of compiled (numba) code: an exception raised there becomes a
+``SystemError`` or worse, a crash. So the handler never raises:
+
+* inside :func:`deferred` (work that saves its progress: a Monte Carlo run's chunks, a validation's
+  cases) the signal is recorded, and :func:`check`, called where stopping is safe (between two
+  chunks, after the finished one is counted), raises :class:`Interrupted`; the run saves its
+  checkpoint on the way out and the CLI prints one line saying what was saved;
+* elsewhere (work with nothing to save: an exact count, a search) the process prints one line and
+  exits at once with status 128 + the signal number, as does a second signal while one is pending.
+  Files are safe either way: every write to a store is atomic (a killed write leaves the old file).
 
 Without :func:`handling_signals` (the Python API), Python's own Ctrl-C handling applies
 (``KeyboardInterrupt``), and a run still writes its checkpoint before the exception propagates.
@@ -14,6 +20,7 @@ Without :func:`handling_signals` (the Python API), Python's own Ctrl-C handling 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 
@@ -50,22 +57,28 @@ _pending: list[int] = []  # signals received while deferred (main thread only)
 _depth = [0]
 
 
+_prefix = ["interrupted"]
+
+
 def _handler(signum, frame):
     if _depth[0] > 0 and not _pending:
-        _pending.append(signum)  # raised by check() between two chunks
+        _pending.append(signum)  # raised by check() where stopping is safe
         return
-    _pending.clear()
-    raise Interrupted(signum)
+    again = " again: stopped at once, the last checkpoint kept" if _pending else ""
+    os.write(2, f"{_prefix[0]}{again}\n".encode())
+    os._exit(128 + signum)
 
 
 @contextlib.contextmanager
-def handling_signals():
-    """SIGINT and SIGTERM raise :class:`Interrupted` in the main thread while the block runs (no-op
-    outside the main thread); the previous handlers are restored afterwards."""
+def handling_signals(prog: str | None = None):
+    """While the block runs (in the main thread; a no-op elsewhere), SIGINT and SIGTERM stop the
+    work as the module docstring says; ``prog`` prefixes the line printed on an immediate stop. The
+    previous handlers are restored afterwards."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = {s: signal.getsignal(s) for s in SIGNALS}
+    _prefix[0] = f"{prog}: interrupted" if prog else "interrupted"
     for s in SIGNALS:
         signal.signal(s, _handler)
     try:
@@ -74,11 +87,6 @@ def handling_signals():
         for s, h in previous.items():
             signal.signal(s, h)
         _pending.clear()
-
-
-def installed() -> bool:
-    """Whether :func:`handling_signals` is in force (in the main thread)."""
-    return threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is _handler
 
 
 @contextlib.contextmanager

@@ -60,7 +60,7 @@ def _interrupted(exc: Interrupted | None) -> int:
 def main(argv=None) -> int:
     """Entry point: runs the CLI and maps user errors to one line and exit status 2."""
     try:
-        with handling_signals():
+        with handling_signals("solitaire"):
             rv = cli.main(args=argv, prog_name="solitaire", standalone_mode=False)
     except Interrupted as exc:
         return _interrupted(exc)

@@ -38,7 +38,7 @@ from fractions import Fraction
 import numpy as np
 from scipy import stats
 
-from sim import Deck, UsageError, Variant, provenance, rng, simulate
+from sim import Deck, UsageError, Variant, interrupts, provenance, rng, simulate
 from sim.stats import binomial_interval
 from sim.games import REGISTRY
 from sim.variant import GAMES
@@ -337,16 +337,32 @@ def validate(cases=None, *, games: int = 200_000, seed: int = 0, coverage: int =
 
 def _validate_cases(cases, games, seed, coverage, coverage_games, alpha, workers, exact_source, progress,
                     done=None, on_case=None) -> ValidationReport:
-    from tqdm.auto import tqdm
-
     if exact_source is None:
         exact_source = exact_for
     done = done or {}
     started = provenance.now()
     checks: list[Check] = []
     intervals = []  # (covered, runs, coverage per run) for the pooled check
+    with interrupts.deferred():  # a signal stops the validation between two cases (see sim.interrupts)
+        _play_cases(cases, games, seed, coverage, coverage_games, workers, exact_source, progress, done, on_case,
+                    checks, intervals)
+    if intervals:
+        checks.append(pooled_coverage_check(intervals))
+    tested = [i for i, c in enumerate(checks) if c.tested]
+    rejected = holm([checks[i].p_value for i in tested], alpha)
+    for i, r in zip(tested, rejected):
+        checks[i] = dataclasses.replace(checks[i], rejected=r)
+    return ValidationReport(tuple(checks), alpha, games, seed,
+                            provenance.collect(started=started, finished=provenance.now()))
+
+
+def _play_cases(cases, games, seed, coverage, coverage_games, workers, exact_source, progress, done, on_case,
+                checks, intervals) -> None:
+    from tqdm.auto import tqdm
+
     for i, (deck, variant) in enumerate(tqdm(cases, desc="validate", delay=3, disable=progress is False,
                                              leave=False)):
+        interrupts.check()
         if str(i) in done:  # finished before an interruption
             checks.extend(Check.from_dict(_finite_back(c)) for c in done[str(i)]["checks"])
             intervals.extend(tuple(t) for t in done[str(i)]["intervals"])
@@ -365,14 +381,6 @@ def _validate_cases(cases, games, seed, coverage, coverage_games, alpha, workers
         intervals.extend(case_intervals)
         if on_case is not None:
             on_case(i, {"checks": [_json_safe(c.to_dict()) for c in case_checks], "intervals": case_intervals})
-    if intervals:
-        checks.append(pooled_coverage_check(intervals))
-    tested = [i for i, c in enumerate(checks) if c.tested]
-    rejected = holm([checks[i].p_value for i in tested], alpha)
-    for i, r in zip(tested, rejected):
-        checks[i] = dataclasses.replace(checks[i], rejected=r)
-    return ValidationReport(tuple(checks), alpha, games, seed,
-                            provenance.collect(started=started, finished=provenance.now()))
 
 
 def _json_safe(d: dict) -> dict:

@@ -4,6 +4,7 @@ huge runs are refused up front, and fresh seeds survive JSON readers that use do
 import collections
 import errno
 import json
+import os
 import re
 import signal
 import subprocess
@@ -52,6 +53,31 @@ def test_signal_saves_the_run_and_says_so(tmp_path, signum, workers):
     [unfinished] = store.checkpoints()
     assert unfinished["chunks_done"] == int(match.group(1)) and match.group(2) == str(path)
     # Resuming after a stop gives the counts of an uninterrupted run: test_resume.py (SIGKILL).
+
+
+def _wait_for_cpu_seconds(proc, seconds: float, timeout: float = 120) -> None:
+    stat = f"/proc/{proc.pid}/stat"
+    if not os.path.exists(stat):
+        pytest.skip("needs /proc to see how far the child is")
+    deadline = time.monotonic() + timeout
+    while True:
+        assert proc.poll() is None, "the child ended before it could be stopped"
+        fields = open(stat).read().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds:
+            return
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_a_signal_with_nothing_to_save_stops_at_once_in_one_line():
+    # poison's search runs compiled code that calls back into Python: an exception raised from the
+    # signal handler there became a SystemError traceback or a segfault; the handler never raises
+    proc = subprocess.Popen([sys.executable, "-m", "solitaire.cli", "poison", "--decks", "10000000", "--seed", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for_cpu_seconds(proc, 2.0)  # past the imports (1.1 CPU-s; main() installs the handler)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (130, "", "solitaire: interrupted\n")
 
 
 # --- disk full, unwritable store ----------------------------------------------------------------
