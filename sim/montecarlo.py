@@ -11,6 +11,7 @@ import contextlib
 import functools
 import itertools
 import json
+import os
 import sys
 import time
 import warnings
@@ -251,7 +252,7 @@ def check_backend(backend: str, scheduler) -> None:
         raise UsageError("a Dask scheduler was given but the backend is local: add --backend dask")
     if backend == "dask":
         try:
-            import distributed  # noqa: F401
+            import distributed  # noqa: F401 (only whether it is installed)
         except ImportError:
             raise UsageError("the dask backend needs dask.distributed, which is not installed: "
                              "pip install 'solitaire-odds[dask]'") from None

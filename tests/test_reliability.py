@@ -62,7 +62,8 @@ def _wait_for_cpu_seconds(proc, seconds: float, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while True:
         assert proc.poll() is None, "the child ended before it could be stopped"
-        fields = open(stat).read().rsplit(")", 1)[1].split()
+        with open(stat) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
         if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds:
             return
         assert time.monotonic() < deadline
@@ -186,7 +187,7 @@ def test_an_interrupted_validation_resumes_by_case(tmp_path, monkeypatch):
 # --- the journal ------------------------------------------------------------------------------
 
 def test_checkpoints_never_rewrite_the_store_file(tmp_path, monkeypatch):
-    import sim.montecarlo as montecarlo
+    from sim import montecarlo
 
     store = ResultsStore(tmp_path / "s.h5")
     store.save(simulate(Deck(2, 3), games=1000, seed=1, progress=False))
