@@ -94,6 +94,8 @@ _COMPACT_SLACK = 1 << 20
 _SPACE_MARGIN = 16 << 20
 #: Records read so far, per store file (records never change once written).
 _RECORD_CACHE: dict = {}
+#: The last index parsed (see :func:`_index`).
+_INDEX_CACHE: dict = {}
 
 
 class StoreError(UsageError):
@@ -654,10 +656,22 @@ INDEX_FIELDS = ("kind", "game", "suits", "ranks", "variant", "seed", "games", "d
 
 def _index(f) -> list[dict] | None:
     """The index of the stored results in save order (``{"name", "seq", field: value...}``), or None
-    for a store written before the index (read by scanning every result)."""
+    for a store written before the index (read by scanning every result). Parsed once per version of
+    the file (its path, inode, size and modification time: every write replaces the file)."""
     if f is None or _INDEX not in f:
         return None
-    return json.loads(f[_INDEX][()].decode() if isinstance(f[_INDEX][()], bytes) else f[_INDEX][()])
+    try:
+        st = os.stat(f.filename)
+        key = (os.path.realpath(f.filename), st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        key = None
+    if key is not None and _INDEX_CACHE.get("key") == key:
+        return _INDEX_CACHE["index"]
+    raw = f[_INDEX][()]
+    index = json.loads(raw.decode() if isinstance(raw, bytes) else raw)
+    if key is not None:
+        _INDEX_CACHE.update(key=key, index=index)
+    return index
 
 
 def _index_entry(name: str, group) -> dict:
