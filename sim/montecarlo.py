@@ -102,7 +102,7 @@ class SimulationResult:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def to_dict(self) -> dict:
-        """The ``--json`` object of ``solitaire simulate`` (SPEC section 6)."""
+        """The ``--json`` object of ``solitaire simulate`` (its keys are tested in tests/test_cli_json.py)."""
         out = {
             "game": self.game, "suits": self.deck.suits, "ranks": self.deck.ranks,
             "variant": str(self.variant), "seed": self.seed, "games": self.games, "wins": self.wins,

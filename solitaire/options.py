@@ -1,4 +1,4 @@
-"""Options shared by the subcommands, with the same names everywhere (SPEC section 6)."""
+"""Options shared by the subcommands, with the same names everywhere."""
 from __future__ import annotations
 
 import json
