@@ -64,7 +64,7 @@ def run_chunks(runner: ChunkRunner, seed: int, plan, chunks, *, workers: int,
     with warnings.catch_warnings():
         # Stopping early (a signal) leaves chunks played but not counted: they are played again
         # on resume, so joblib's warning about them says nothing the user needs.
-        warnings.filterwarnings("ignore", message=".*tasks have been successfully executed", category=UserWarning)
+        warnings.filterwarnings("ignore", message=r"\d+ tasks", category=UserWarning, module="joblib")
         results = parallel(delayed(task)(k) for k in chunks)
         try:
             for k, counts in results:

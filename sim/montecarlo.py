@@ -317,8 +317,8 @@ def _check_duration(runner, plan: ChunkPlan, workers: int, max_hours, notify) ->
     seconds = estimate_seconds(runner, plan, workers)
     if max_hours is not None and seconds > max_hours * 3600:
         raise UsageError(f"{plan.games:,} games would take about {_hours_text(seconds)} on {workers} worker(s) "
-                         f"(timed on a sample), more than {max_hours:g} hours: confirm with --yes (the run "
-                         "checkpoints and resumes), or play fewer games")
+                         f"(timed on a sample), more than {max_hours:g} hours: confirm with --yes (with a store the "
+                         "run checkpoints and resumes), or play fewer games")
     if notify and seconds >= 600:
         notify(f"{plan.games:,} games: about {_hours_text(seconds)} on {workers} worker(s) (timed on a sample)")
 
