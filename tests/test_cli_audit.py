@@ -62,6 +62,19 @@ BAD_INVOCATIONS = [
     (["solve", "--decks", "0"], "decks"),
     (["solve", "--all"], "--decks"),
     (["solve", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--out", "bad.h5"], "bad.h5"),
+    # play
+    (["play", "--suits", "0"], "suits"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,x"], "order"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2"], "order"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--seed", "3"], "seed"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--figure", "afile/f.png"], "afile"),
+    # odds
+    (["odds", "--dealt", "AS", "--each", "AS"], "--each"),
+    (["odds", "--figure", "f.png", "--dealt", "AS"], "--figure"),
+    (["odds", "--dealt", "AS", "--games", "0"], "games"),
+    (["odds", "--dealt", "ZZ"], "ZZ"),
+    (["odds", "--variant", "moves=physical"], "moves"),
+    (["odds", "--each", "0,1,2,3", "--suits", "1", "--ranks", "4", "--figure", "afile/f.png"], "afile"),
     # runs
     (["runs", "--out", "nope.h5"], "nope.h5"),
     (["runs", "--out", "bad.h5"], "bad.h5"),
