@@ -1,6 +1,7 @@
 """One-Handed Solitaire Monte Carlo: our engine against the published numba peer, per CPU core.
 
-Runs the peer (``/work/shared/peers/seed002_numba.py`` by default) in a subprocess with
+Runs the peer (the published numba simulator ``seed002_numba.py``: ``--peer PATH``, or the file of
+that name in the folder named by the environment variable ``SOLITAIRE_PEERS``) in a subprocess with
 ``NUMBA_NUM_THREADS=1``: the child loads the peer's module unchanged and calls its own functions the
 way its ``main()`` does (``create_deck``, a 1000-game warm-up call of ``simulation_loop`` to compile,
 then the timed call), measuring CPU seconds (``time.process_time``) as well as the wall seconds the
@@ -26,7 +27,16 @@ import tempfile
 import time
 from pathlib import Path
 
-DEFAULT_PEER = Path("/work/shared/peers/seed002_numba.py")
+#: The peer's file name, looked up in the folder named by $SOLITAIRE_PEERS when --peer is not given.
+PEER_NAME = "seed002_numba.py"
+
+
+def find_peer(given: Path | None) -> Path | None:
+    """``--peer``, else ``$SOLITAIRE_PEERS/seed002_numba.py``, else None."""
+    if given is not None:
+        return given
+    folder = os.environ.get("SOLITAIRE_PEERS")
+    return Path(folder) / PEER_NAME if folder else None
 
 # Runs in the child: the peer's own functions, timed by CPU and wall clock, best of `repeats`.
 _PEER_CHILD = r"""
@@ -93,9 +103,15 @@ def main(argv=None) -> int:
     parser.add_argument("--shapes", default="4x13,4x5,8x13", help="comma-separated SUITSxRANKS")
     parser.add_argument("--games", type=int, default=4_000_000, help="games per timed run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per measurement (best kept)")
-    parser.add_argument("--peer", type=Path, default=DEFAULT_PEER, help="peer script to compare with")
+    parser.add_argument("--peer", type=Path, default=None,
+                        help=f"peer script to compare with [default: $SOLITAIRE_PEERS/{PEER_NAME}]")
     parser.add_argument("--json", type=Path, help="also write the measurements to this file")
     args = parser.parse_args(argv)
+    args.peer = find_peer(args.peer)
+    if args.peer is None or not args.peer.is_file():
+        print(f"no peer to compare with ({args.peer or 'none given'}): give --peer PATH to the published numba "
+              f"simulator, or set SOLITAIRE_PEERS to the folder holding {PEER_NAME}; skipping the benchmark")
+        return 0
 
     rows = []
     print(f"games per run: {args.games:,}; best of {args.repeats}; CPU: {os.cpu_count()} cores; "

@@ -89,3 +89,38 @@ def check_budget(name: str, budget, *, unit: str) -> int:
     if isinstance(budget, bool) or not isinstance(budget, numbers.Integral) or budget < 1:
         raise UsageError(f"{name} must be a positive integer ({unit}), got {budget!r}")
     return int(budget)
+
+
+def writable_file(path, *, option: str = "--out") -> None:
+    """Refuse, before any work, a file that could not be created or replaced at ``path``: its
+    folder (or the nearest folder above it that exists) must be a folder we may write in. Nothing is
+    created."""
+    import os
+    from pathlib import Path
+
+    path = Path(path)
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder: give {option} a file name such as {path / 'solitaire.h5'}")
+    parent = path.parent if str(path.parent) else Path(".")
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise UsageError(f"cannot write {path}: {parent} is a file, not a folder: choose another {option}")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write {path}: no permission to write in {parent}: choose another {option}")
+
+
+def writable_folder(path, *, option: str = "--dir") -> None:
+    """Refuse, before any work, a folder that could not be created or written at ``path`` (nothing
+    is created)."""
+    import os
+    from pathlib import Path
+
+    path = Path(path)
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise UsageError(f"cannot write in {path}: {existing} is a file, not a folder: choose another {option}")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write in {path}: no permission to write in {existing}: choose another {option}")

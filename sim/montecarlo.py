@@ -1,4 +1,6 @@
-"""Monte Carlo engine: plan chunks, run kernels in parallel, aggregate counts, report intervals.
+"""Monte Carlo engine: plan chunks, play them (where: :mod:`sim.backends`), aggregate counts, report
+intervals; a run writing to a store checkpoints to the store's journal and resumes from it
+(:mod:`sim.store`), and stops cleanly on a signal (:mod:`sim.interrupts`).
 
 The chunk plan depends only on the number of games and ``chunk_games``; chunk ``k`` draws from its
 own stream (:func:`sim.rng.chunk_states`), so a seed gives the same counts whatever the number of
@@ -8,9 +10,8 @@ does not matter either.
 from __future__ import annotations
 
 import contextlib
-import functools
-import itertools
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -18,18 +19,30 @@ from typing import Callable, ClassVar
 
 import numpy as np
 
-from . import provenance, rng
+from . import interrupts, provenance, rng
 from .deck import Deck
 from .checks import check_games, check_seed, check_workers, non_negative_number, positive_int
 from .errors import UsageError
 from .games import get_game
 from .stats import binomial_interval, mean_and_se
+from .backends import BACKENDS, check_backend, play_chunk, run_chunks, shared_scheduler  # noqa: F401 (re-exported)
+from .store import StoreWriteError
 from .variant import Variant
 
 #: Games per chunk (part of the chunk plan, so part of what a seed means).
 DEFAULT_CHUNK_GAMES = 1 << 18
 #: Largest deck the kernels accept (card codes are 32-bit; rows are allocated per lane).
 MAX_SIM_CARDS = 4096
+#: Most chunks a run may have: 2^24 chunks of the default size are 4.4 * 10^12 games (days on a
+#: laptop); a run's bookkeeping is one flag per chunk, so this bounds it to 16 MB. Larger runs are
+#: refused up front (split them by seed, or give a larger ``chunk_games``).
+MAX_CHUNKS = 1 << 24
+#: Runs estimated (by a short timed sample) to take longer than this ask to be confirmed
+#: (``max_hours``; the CLI's ``--yes``).
+DEFAULT_MAX_HOURS = 24.0
+#: Runs of at least this many games are timed on a sample before they start (shorter ones cannot
+#: take long enough to matter).
+ESTIMATE_FROM_GAMES = 10**9
 
 ChunkRunner = Callable[[np.ndarray, int], dict]
 
@@ -89,7 +102,7 @@ class SimulationResult:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def to_dict(self) -> dict:
-        """The ``--json`` object of ``solitaire simulate`` (SPEC section 6)."""
+        """The ``--json`` object of ``solitaire simulate`` (its keys are tested in tests/test_cli_json.py)."""
         out = {
             "game": self.game, "suits": self.deck.suits, "ranks": self.deck.ranks,
             "variant": str(self.variant), "seed": self.seed, "games": self.games, "wins": self.wins,
@@ -108,6 +121,8 @@ class SimulationResult:
         derived = {"kind", "p_win", "games_per_second", "provenance", "saved"}
         known = {f for f in cls.__dataclass_fields__ if f not in ("deck", "extra", "provenance")}
         extra = {k: v for k, v in record.items() if k not in known | derived | {"suits", "ranks"}}
+        extra = derived_statistics(record["game"], extra, record["games"],
+                                   dict(record.get("provenance", {})).get("options") or {})
         return cls(game=record["game"], deck=Deck(record["suits"], record["ranks"]),
                    variant=Variant.parse(record["variant"]), seed=record["seed"], games=record["games"],
                    wins=record["wins"], score_counts=tuple(record["score_counts"]),
@@ -117,147 +132,32 @@ class SimulationResult:
                    extra=extra, provenance=dict(record.get("provenance", {})))
 
 
-#: Where chunks run: ``local`` (joblib threads in this process) or ``dask`` (a Dask cluster).
-BACKENDS = ("local", "dask")
+def derived_statistics(game: str, extra: dict, games: int, options: dict) -> dict:
+    """``extra`` (a run's game-specific counts) with the statistics derived from them, computed once
+    when the result is built, so that the store, ``--json`` and the report read one record:
+
+    * every count ``wins_<name>`` (e.g. Prisoner's Patience's ``wins_moves_physical``, the same decks
+      played under the other move policy) gets ``ci95_<name>``, its 95% interval as for ``ci95``;
+    * Hand Solitaire's ``iterations_to_win`` gets ``cap`` and ``iteration_stats``
+      (:func:`sim.kernels.hand.iteration_statistics`).
+
+    Keys already present are kept (a stored record is not recomputed).
+    """
+    out = dict(extra)
+    for key, wins in extra.items():
+        if key.startswith("wins_") and f"ci95_{key[5:]}" not in out:
+            out[f"ci95_{key[5:]}"] = list(binomial_interval(int(wins), games)[0])
+    if game == "hand" and "iterations_to_win" in extra and "iteration_stats" not in out:
+        from .kernels.hand import iteration_statistics
+
+        if "cap" in options:
+            out["cap"] = int(options["cap"])
+        out["iteration_stats"] = iteration_statistics(extra["iterations_to_win"], games, int(extra.get("capped", 0)))
+    return out
+
+
 #: A run writing to a store checkpoints at most this often (seconds), and when it stops.
 DEFAULT_CHECKPOINT_SECONDS = 10.0
-#: How long to try reaching a Dask scheduler before giving up.
-DASK_CONNECT_TIMEOUT = "20s"
-
-
-def run_chunks(runner: ChunkRunner, seed: int, plan: ChunkPlan, chunks, *, workers: int,
-               on_done: Callable[[int, dict], None], backend: str = "local", scheduler=None,
-               spec: tuple | None = None) -> dict:
-    """Run the given chunk indices, calling ``on_done(k, counts)`` in the parent as each finishes.
-
-    ``local``: kernels release the GIL, so joblib's threading backend runs them in parallel without
-    pickling or recompiling in other processes. ``dask``: chunks are submitted to a Dask
-    distributed cluster (``scheduler``: an address, a ``distributed.Client``, or None for a
-    ``LocalCluster`` of ``workers`` processes); each worker builds the runner from ``spec`` (see
-    :func:`play_chunk`) and draws chunk ``k``'s stream exactly as here. Only this (the parent)
-    process sees the counts. Returns a few facts about where the chunks ran, for provenance.
-    """
-    chunks = list(chunks)
-    if backend == "dask":
-        return _run_chunks_dask(spec, seed, plan, chunks, workers=workers, scheduler=scheduler, on_done=on_done)
-    from joblib import Parallel, delayed
-
-    if not chunks:
-        return {}
-
-    def task(k: int):
-        state = rng.chunk_states(seed, k, 1)[0]
-        return k, runner(state, plan.size(k))
-
-    if workers == 1 or len(chunks) == 1:
-        for k in chunks:
-            on_done(*task(k))
-        return {}
-    parallel = Parallel(n_jobs=workers, prefer="threads", return_as="generator_unordered")
-    for k, counts in parallel(delayed(task)(k) for k in chunks):
-        on_done(k, counts)
-    return {}
-
-
-@functools.lru_cache(maxsize=8)
-def _spec_runner(suits: int, ranks: int, variant: str, options_json: str) -> ChunkRunner:
-    return load_runner(Deck(suits, ranks), Variant.parse(variant), json.loads(options_json))
-
-
-def play_chunk(spec: tuple, seed: int, k: int, games: int) -> tuple[int, dict]:
-    """Chunk ``k`` of a run, played wherever this is called (a Dask worker): the runner is rebuilt
-    from ``spec = (suits, ranks, variant string, options JSON)`` and cached per process, and the
-    stream is chunk ``k``'s, so the counts are those the local backend gets."""
-    runner = _spec_runner(*spec)
-    return k, runner(rng.chunk_states(seed, k, 1)[0], games)
-
-
-def _dask_client(scheduler, workers: int):
-    """(client, things to close): a given Client is used as is; an address is connected to; None
-    starts a LocalCluster of ``workers`` single-threaded processes."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise UsageError("the dask backend needs dask.distributed: pip install 'solitaire-odds[dask]'") from None
-    if scheduler is None:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
-        return client, [client, cluster]
-    if isinstance(scheduler, str):
-        try:
-            client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
-        except (OSError, ValueError) as exc:
-            raise UsageError(f"cannot reach the Dask scheduler at {scheduler!r} ({' '.join(str(exc).split())[:120]}): "
-                             "check --scheduler (e.g. tcp://host:8786)") from None
-        return client, [client]
-    return scheduler, []
-
-
-def check_backend(backend: str, scheduler) -> None:
-    """Refuse an unknown backend, or a scheduler given with the local backend."""
-    if backend not in BACKENDS:
-        raise UsageError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-    if scheduler is not None and backend != "dask":
-        raise UsageError("a Dask scheduler was given but the backend is local: add --backend dask")
-
-
-@contextlib.contextmanager
-def shared_scheduler(backend: str = "local", scheduler=None, workers: int | None = None):
-    """For many runs in a row (a sweep's cells): yields ``get()``, the ``scheduler`` to give each
-    :func:`simulate` call.
-
-    With ``dask``, the first ``get()`` opens one client (connecting to the address, or starting a
-    ``LocalCluster`` of ``workers`` processes when ``scheduler`` is None) and every run uses it, so a
-    cluster is not started and stopped per run; it is closed on exit. Nothing is started if no run
-    asks. With ``local``, ``get()`` returns None.
-    """
-    check_backend(backend, scheduler)
-    opened: list = []  # [client, things to close] once opened
-
-    def get():
-        if backend != "dask" or (scheduler is not None and not isinstance(scheduler, str)):
-            return scheduler
-        if not opened:
-            opened.extend(_dask_client(scheduler, check_workers(workers)))
-        return opened[0]
-
-    try:
-        yield get
-    finally:
-        for closable in opened[1] if opened else []:
-            closable.close()
-
-
-def _run_chunks_dask(spec, seed, plan, chunks, *, workers, scheduler, on_done) -> dict:
-    from distributed import as_completed
-
-    if not chunks:
-        return {}
-    client, to_close = _dask_client(scheduler, workers)
-    try:
-        threads = sum(client.nthreads().values()) or 1
-        info = {"dask_scheduler": str(client.scheduler.address), "dask_threads": threads}
-        pending = iter(chunks)
-        # A bounded window of futures keeps the scheduler light however many chunks there are.
-        window = [client.submit(play_chunk, spec, seed, k, plan.size(k), pure=False)
-                  for k in itertools.islice(pending, max(2 * threads, 4))]
-        queue = as_completed(window)
-        try:
-            for future in queue:
-                k, counts = future.result()
-                future.release()
-                on_done(k, counts)
-                following = next(pending, None)
-                if following is not None:
-                    queue.add(client.submit(play_chunk, spec, seed, following, plan.size(following), pure=False))
-        except BaseException:
-            client.cancel(list(queue.futures))
-            raise
-        return info
-    finally:
-        for closable in to_close:
-            closable.close()
 
 
 def add_counts(total: dict, counts: dict) -> None:
@@ -293,7 +193,8 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
              options: dict | None = None, out=None, resume: bool = True, reuse: bool = False,
              backend: str = "local", scheduler=None,
              checkpoint_seconds: float = DEFAULT_CHECKPOINT_SECONDS,
-             notify: Callable[[str], None] | None = None) -> SimulationResult:
+             notify: Callable[[str], None] | None = None,
+             max_hours: float | None = None) -> SimulationResult:
     """Play ``games`` uniformly shuffled games and report the counts with 95% intervals.
 
     Parameters
@@ -320,6 +221,14 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
         with ``backend="dask"`` starts a local cluster
     checkpoint_seconds : with ``out``: least time between two checkpoints
     notify : called with one-line messages (e.g. that a run resumes); default: silent
+    max_hours : refuse a run estimated (from a timed sample, for runs of at least
+        :data:`ESTIMATE_FROM_GAMES` games) to take longer than this; ``None``: no limit. Runs of more
+        than :data:`MAX_CHUNKS` chunks are refused whatever it is.
+
+    A run writing to a store holds that run's lock (a second process asking for the same run waits,
+    then finds it stored), checkpoints at most every ``checkpoint_seconds`` and when it stops: on
+    any exception, and on SIGINT or SIGTERM under :func:`sim.interrupts.handling_signals` (the CLI),
+    which stop it between two chunks with :class:`sim.interrupts.Interrupted` saying what was saved.
 
     Examples
     --------
@@ -339,38 +248,92 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
         raise UsageError(f"deck {deck} has {deck.size} cards; the simulator handles at most {MAX_SIM_CARDS}")
     check_backend(backend, scheduler)
     checkpoint_seconds = non_negative_number("checkpoint_seconds", checkpoint_seconds)
+    plan = ChunkPlan(games, chunk_games)
+    if plan.n_chunks > MAX_CHUNKS:
+        raise UsageError(f"{games:,} games would be {plan.n_chunks:,} chunks of {chunk_games:,}; a run has at most "
+                         f"{MAX_CHUNKS:,} chunks ({MAX_CHUNKS * chunk_games:,} games): split it into runs with "
+                         "different seeds, or give larger chunks")
     options = dict(options or {})
     try:
         options_json = json.dumps(options, sort_keys=True)
     except TypeError:
         raise UsageError(f"game options must be plain values (numbers, strings), got {options!r}") from None
     runner = load_runner(deck, variant, options)  # validates the options here, before any work
-    plan = ChunkPlan(games, int(chunk_games))
 
-    store, identity, checkpoint = None, None, None
+    store = None
     if out is not None:
         from .store import ResultsStore
 
         store = out if isinstance(out, ResultsStore) else ResultsStore(out)
-        identity = run_identity(deck, variant, seed=None, games=games, chunk_games=plan.chunk_games,
-                                options=options)
-        if seed is None and resume:
-            seed = store.latest_checkpoint_seed(identity)
-        seed = check_seed(seed)
-        identity["seed"] = seed
+        store.check_writable()  # a damaged store or an unwritable place is refused before any work
+    if games >= ESTIMATE_FROM_GAMES:
+        _check_duration(runner, plan, workers, max_hours, notify)
+    if store is None:
+        return _play(runner, deck, variant, check_seed(seed), plan, workers=workers, progress=progress,
+                     options=options, backend=backend, scheduler=scheduler, options_json=options_json)
+
+    identity = run_identity(deck, variant, seed=None, games=games, chunk_games=plan.chunk_games, options=options)
+    if seed is None and resume:
+        seed = store.latest_checkpoint_seed(identity)
+    seed = check_seed(seed)
+    identity["seed"] = seed
+    with store.run_lock(identity, on_wait=notify):
         if reuse:
             found = store.find_run(identity)
             if found is not None:
                 if notify:
                     notify(f"this run (seed {seed}) is already in {store.path} as {found}: shown from there")
                 return SimulationResult.from_record(store.load(found))
+        checkpoint = None
         if resume:
             checkpoint = store.load_checkpoint(identity)
         elif store.discard_checkpoint(identity) and notify:
             notify(f"discarded the unfinished run with seed {seed} (--no-resume)")
-    else:
-        seed = check_seed(seed)
+        return _play(runner, deck, variant, seed, plan, workers=workers, progress=progress, options=options,
+                     backend=backend, scheduler=scheduler, options_json=options_json, store=store,
+                     identity=identity, checkpoint=checkpoint, checkpoint_seconds=checkpoint_seconds,
+                     notify=notify)
 
+
+def estimate_seconds(runner: ChunkRunner, plan: ChunkPlan, workers: int) -> float:
+    """Wall time of the run, estimated from a timed sample of games (a throwaway stream, not the
+    run's own), assuming ``min(workers, cores)`` cores busy."""
+    sample = min(plan.chunk_games, 1 << 15)
+    state = rng.chunk_states(0, 0, 1)[0]
+    runner(state.copy(), min(sample, 64))  # compile first
+    t0 = time.perf_counter()
+    runner(state.copy(), sample)
+    per_game = (time.perf_counter() - t0) / sample
+    return per_game * plan.games / max(1, min(workers, os.cpu_count() or 1))
+
+
+def _hours_text(seconds: float) -> str:
+    return f"{seconds / 3600:,.1f} hours" if seconds >= 3600 else f"{seconds / 60:,.0f} minutes"
+
+
+def _check_duration(runner, plan: ChunkPlan, workers: int, max_hours, notify) -> None:
+    """Refuse a run estimated to take longer than ``max_hours`` (None: no limit), and say how long
+    a long one will take."""
+    seconds = estimate_seconds(runner, plan, workers)
+    if max_hours is not None and seconds > max_hours * 3600:
+        raise UsageError(f"{plan.games:,} games would take about {_hours_text(seconds)} on {workers} worker(s) "
+                         f"(timed on a sample), more than {max_hours:g} hours: confirm with --yes (with a store the "
+                         "run checkpoints and resumes), or play fewer games")
+    if notify and seconds >= 600:
+        notify(f"{plan.games:,} games: about {_hours_text(seconds)} on {workers} worker(s) (timed on a sample)")
+
+
+def _pending(done: np.ndarray, block: int = 1 << 16):
+    """Indices of the chunks not done yet, in order, without a list of them all."""
+    for start in range(0, len(done), block):
+        for k in np.flatnonzero(~done[start:start + block]):
+            yield start + int(k)
+
+
+def _play(runner, deck, variant, seed, plan: ChunkPlan, *, workers, progress, options, backend, scheduler,
+          options_json, store=None, identity=None, checkpoint=None, checkpoint_seconds=None,
+          notify=None) -> SimulationResult:
+    """Play the run's chunks (those not in ``checkpoint``), checkpointing to ``store``; its result."""
     started = provenance.now()
     session = {"started": started, "backend": backend, "workers": workers,
                "git_commit": provenance.git_commit(), "package_version": provenance.package_version()}
@@ -384,10 +347,9 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
         done, total = np.zeros(plan.n_chunks, dtype=bool), {}
         seconds_before, first_started, sessions = 0.0, started, []
     games_done = _games_in(plan, done)
-    todo = np.flatnonzero(~done).tolist()
 
     t0 = time.perf_counter()
-    progress_state = {"unsaved": 0, "last_write": time.monotonic()}
+    state = {"unsaved": 0, "last_write": time.monotonic(), "saved": int(done.sum())}
 
     def write_checkpoint():
         from .store import Checkpoint
@@ -396,29 +358,34 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
             identity=identity, n_chunks=plan.n_chunks, done=done, counts=total,
             seconds=seconds_before + time.perf_counter() - t0, started=first_started,
             sessions=sessions + [dict(session, stopped=provenance.now())]))
-        progress_state["unsaved"] = 0
-        progress_state["last_write"] = time.monotonic()
+        state["unsaved"] = 0
+        state["last_write"] = time.monotonic()
+        state["saved"] = int(done.sum())
 
     spec = (deck.suits, deck.ranks, str(variant), options_json)
     try:
-        with _progress_bar(games, progress, initial=games_done) as bar:
+        with _progress_bar(plan.games, progress, initial=games_done) as bar, interrupts.deferred():
             def on_done(k, counts):
                 if done[k]:  # cannot happen: a chunk is submitted once; guard the no-double-count rule
                     raise RuntimeError(f"chunk {k} finished twice")
                 add_counts(total, counts)
                 done[k] = True
                 bar.update(plan.size(k))
-                progress_state["unsaved"] += 1
-                if store is not None and time.monotonic() - progress_state["last_write"] >= checkpoint_seconds:
+                state["unsaved"] += 1
+                if store is not None and time.monotonic() - state["last_write"] >= checkpoint_seconds:
                     write_checkpoint()
+                interrupts.check()  # a signal stops the run here, between two chunks
 
-            where = run_chunks(runner, seed, plan, todo, workers=workers, on_done=on_done, backend=backend,
-                               scheduler=scheduler, spec=spec)
-    except BaseException:
-        # Interrupted (Ctrl-C, a worker lost...): keep what was counted, then stop.
-        if store is not None and progress_state["unsaved"]:
+            where = run_chunks(runner, seed, plan, _pending(done), workers=workers, on_done=on_done,
+                               backend=backend, scheduler=scheduler, spec=spec)
+    except BaseException as exc:
+        # Interrupted (a signal, Ctrl-C, a worker lost...): keep what was counted, then stop.
+        if store is not None and state["unsaved"] and not isinstance(exc, StoreWriteError):
             with contextlib.suppress(Exception):
                 write_checkpoint()
+        if isinstance(exc, interrupts.Interrupted) and store is not None:
+            exc.saved = (f"{state['saved']} of {plan.n_chunks} chunks saved to {store.path}; "
+                         "run the same command to resume")
         raise
     seconds = seconds_before + time.perf_counter() - t0
     sessions = sessions + [dict(session, stopped=provenance.now())]
@@ -452,8 +419,9 @@ def summarize(deck, variant, seed, plan: ChunkPlan, total: dict, seconds: float,
     assert sum(counts) == plan.games, "chunk counts do not add up to the games played"
     ci, method = binomial_interval(wins, plan.games)
     mean, se = mean_and_se(counts)
-    extra = {key: (value.tolist() if isinstance(value, np.ndarray) else value)
+    extra = {key: (value.tolist() if isinstance(value, np.ndarray) else int(value))
              for key, value in total.items() if key not in ("score_counts", "wins")}
+    extra = derived_statistics(variant.game, extra, plan.games, prov.get("options") or {})
     prov = dict(prov, seed=seed, games=plan.games, chunk_games=plan.chunk_games, n_chunks=plan.n_chunks)
     return SimulationResult(game=variant.game, deck=deck, variant=variant, seed=seed, games=plan.games,
                             wins=wins, score_counts=tuple(counts), ci95=ci, interval_method=method,

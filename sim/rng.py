@@ -56,9 +56,15 @@ def spawn_seeds(seed: int, n: int) -> list[int]:
             for j in range(n)]
 
 
+#: Fresh seeds are drawn below 2^53, so that every JSON reader keeps them exact: tools that read
+#: numbers as doubles (jq 1.6, JavaScript) round larger integers, and a rounded seed cannot be
+#: replayed. Seeds given by the user may be any non-negative integer (printed exactly).
+SEED_BITS = 53
+
+
 def new_seed() -> int:
-    """A fresh 128-bit seed from the OS, to report with a run that was given none."""
-    return int(np.random.SeedSequence().entropy)
+    """A fresh seed from the OS, below 2^53 (:data:`SEED_BITS`), to report with a run that was given none."""
+    return int(np.random.SeedSequence().entropy) >> (128 - SEED_BITS)
 
 
 # --- kernel side -----------------------------------------------------------------------------

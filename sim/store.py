@@ -17,12 +17,28 @@ Layout (schema 1)::
         provenance/                   group; attrs: the result's provenance (package_version,
                                       git_commit, libraries, started, finished, command_line, seed,
                                       games, chunk_games, n_chunks, backend...) + _json_keys
-    /checkpoints/<run_key>            a run under way (see :class:`Checkpoint`)
+    /index                            JSON text: one entry per result in save order, its name, _seq
+                                      and the fields of :data:`INDEX_FIELDS` (kind, game, deck,
+                                      variant, seed, games, run_key...), rewritten by every
+                                      transaction that adds results, so that finding a result or a
+                                      run reads one dataset, not every record (absent in stores
+                                      written before it: they are scanned, and indexed by their
+                                      next write or by ``scripts/migrate_store.py``)
+    /checkpoints/<run_key>            a run under way, as stores written before the journal kept it
+                                      (read, never written now; see :class:`Checkpoint`)
         attrs: identity (canonical JSON), family (hash of the identity without the seed), game,
                variant, suits, ranks, seed, games, chunk_games, n_chunks, chunks_done, seconds,
                started, updated, sessions (JSON)
         done                          uint8, ``np.packbits`` of one flag per chunk (1 = counted)
         counts/<key>                  int64 sums over the done chunks (0-d for scalars)
+
+The journal (``<file>.journal/``, a folder beside the store) holds the runs under way, one small
+HDF5 file per run, ``<run_key>.h5``, with the layout of a ``/checkpoints/<run_key>`` group at its
+root; a checkpoint rewrites only its run's file (written to ``.tmp`` and ``os.replace``-d), so its
+cost does not grow with the results the store holds. ``<run_key>.lock`` is the run's lock: one
+process at a time plays a run, and a second one asking for it waits (and is then served the stored
+result). A finished run is committed to the store first and its journal file removed after, so a
+journal file whose run is already stored is stale and is ignored and removed.
 
 Attribute values are stored natively when they are a str, bool, float or an int that fits in int64;
 anything else (a bigger int, a list, a dict, None) is stored as JSON text and its name listed in
@@ -35,6 +51,12 @@ leaves either the old file or the new one, never a half-written store; a stale `
 read and is removed by the next transaction. Writers take an advisory lock (``<file>.lock``) so two
 processes never lose each other's updates; readers need no lock. A file that cannot be read, is
 not ours or has another schema version is refused with :class:`StoreError` and never overwritten.
+A write that fails (disk full, no permission) leaves the old file (and the last checkpoint) as it
+was and raises :class:`StoreWriteError`, one line; before a write the free space is checked against
+what the write needs, so HDF5 is not left to meet a full disk half-way.
+
+Reading: records never change once written (names are unique), so each process caches the records
+it has read, per file; listing and finding read only the records it has not seen yet.
 """
 from __future__ import annotations
 
@@ -55,18 +77,36 @@ from .errors import UsageError
 
 FORMAT = "solitaire-odds results store"
 SCHEMA_VERSION = 1
-#: The results store used when none is named (the CLI's ``--out`` default too).
+#: The project's results store (tracked: every number in results/README.md is read from it): what
+#: ``ResultsStore()``, ``solitaire report`` and ``solitaire runs`` use when none is named.
 DEFAULT_PATH = Path("results") / "solitaire.h5"
+#: Where ad-hoc runs are stored when none is named (``solitaire simulate`` of 10^7 games or more,
+#: without ``--out``): an untracked file, so examples never write into the project's store.
+RUNS_PATH = Path("results") / "runs.h5"
 
 _RESULTS = "results"
 _CHECKPOINTS = "checkpoints"
+_INDEX = "index"
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 #: A store is rewritten compactly once it exceeds twice its compacted size plus this (bytes).
 _COMPACT_SLACK = 1 << 20
+#: Free space kept beyond what a write needs (bytes): below it, writes are refused up front.
+_SPACE_MARGIN = 16 << 20
+#: Records read so far, per store file (records never change once written).
+_RECORD_CACHE: dict = {}
+#: The last index parsed (see :func:`_index`).
+_INDEX_CACHE: dict = {}
 
 
 class StoreError(UsageError):
     """The store file cannot be used (damaged, not ours, other schema, unknown name)."""
+
+
+class StoreWriteError(StoreError):
+    """The store could not be written (disk full, no permission): nothing was changed, the last
+    checkpoint is kept. Not a user mistake, so the CLI exits with status 1."""
+
+    exit_status = 1
 
 
 # --- value encoding ----------------------------------------------------------------------------
@@ -276,6 +316,41 @@ class ResultsStore:
         except (OSError, KeyError, ValueError, TypeError, RuntimeError) as exc:
             raise self._refuse(f"damaged results store ({_short(exc)})") from None
 
+    def exists(self) -> bool:
+        """Whether anything was written here yet: finished results, or runs under way (the journal)."""
+        return self.path.exists() or self.journal.is_dir()
+
+    def check(self) -> "ResultsStore":
+        """Refuse at once a file that is damaged, not ours or of another schema (reads the header
+        only, whatever the store holds); returns the store. A missing file passes."""
+        with self._reader():
+            pass
+        return self
+
+    def check_writable(self) -> "ResultsStore":
+        """:meth:`check`, and refuse a location where the store could not be written (its folder
+        is a file, or not writable); nothing is created."""
+        from .checks import writable_file
+
+        writable_file(self.path)
+        return self.check()
+
+    def _records(self, kind: str | None = None, wanted: dict | None = None) -> list[tuple[str, dict]]:
+        """Stored ``(name, record)`` pairs (oldest first), reading only records not cached yet; with
+        ``wanted`` (fields of :data:`INDEX_FIELDS`), only the records whose index entry matches."""
+        with self._reader() as f, self._damage_is_refused():
+            index = _index(f)
+            if index is not None and wanted is not None:
+                names = [e["name"] for e in index if (kind is None or e["kind"] == kind)
+                         and all(e.get(k) == v for k, v in wanted.items())]
+            else:
+                names = _names(f, kind)
+            cache = _RECORD_CACHE.setdefault(_file_id(self.path, f), {})
+            for name in names:
+                if name not in cache:
+                    cache[name] = _read_result(f[_RESULTS][name])
+            return [(name, dict(cache[name])) for name in names]
+
     def names(self, kind: str | None = None) -> list[str]:
         """Names of the stored results (oldest first), optionally of one kind only."""
         with self._reader() as f, self._damage_is_refused():
@@ -298,47 +373,88 @@ class ResultsStore:
         wanted = {"game": game, "suits": suits, "ranks": ranks,
                   "variant": None if variant is None else str(variant), **fields}
         wanted = {k: _plain(v) for k, v in wanted.items() if v is not None}
-        out = []
-        with self._reader() as f, self._damage_is_refused():
-            for name in _names(f, kind):
-                record = _read_result(f[_RESULTS][name])
-                if all(record.get(k) == v for k, v in wanted.items()):
-                    out.append((name, record))
-        return out
+        indexed = {k: v for k, v in wanted.items() if k in INDEX_FIELDS}
+        return [(name, record) for name, record in self._records(kind, indexed)
+                if all(record.get(k) == v for k, v in wanted.items())]
 
     def find_run(self, identity: dict) -> str | None:
         """Name of the newest finished run with this identity (see :class:`Checkpoint`), or None."""
         key = run_key(identity)
         with self._reader() as f, self._damage_is_refused():
-            found = [n for n in _names(f)
-                     if "provenance" in f[_RESULTS][n] and f[_RESULTS][n]["provenance"].attrs.get("run_key") == key]
+            index = _index(f)
+        if index is not None:
+            found = [e["name"] for e in index if e.get("run_key") == key]
+        else:
+            found = [n for n, r in self._records() if r.get("provenance", {}).get("run_key") == key]
         return found[-1] if found else None
 
     def list(self) -> list[dict]:
-        """One summary row per stored result (oldest first): what ``solitaire runs`` prints."""
-        rows = []
+        """One dict per stored result (oldest first): its record (as :meth:`load`) and ``name``."""
+        return [{"name": name, **record} for name, record in self._records()]
+
+    # -- the journal: runs under way --------------------------------------------------------------
+
+    @property
+    def journal(self) -> Path:
+        """The folder of the runs under way (one file per run; see the module docstring)."""
+        return self.path.with_name(self.path.name + ".journal")
+
+    def _journal_file(self, key: str) -> Path:
+        return self.journal / f"{key}.h5"
+
+    def _journal_groups(self):
+        """``(key, h5py group)`` of every run under way: journal files, then checkpoints kept
+        inside stores written before the journal. Stale journal files (their run is stored) are
+        skipped."""
+        import h5py
+
+        finished = None
+        files = sorted(self.journal.glob("run-*.h5")) if self.journal.is_dir() else []
+        for path in files:
+            if finished is None:
+                finished = {r.get("provenance", {}).get("run_key") for _, r in self._records()}
+            if path.stem in finished:
+                continue
+            try:
+                with h5py.File(path, "r") as f:
+                    yield path.stem, f
+            except OSError as exc:
+                raise StoreError(f"{path}: unreadable journal file ({_short(exc)}): remove it to "
+                                 "start that run again") from None
         with self._reader() as f, self._damage_is_refused():
-            for name in _names(f):
-                rows.append(_summary_row(name, _read_result(f[_RESULTS][name])))
-        return rows
+            if f is not None and _CHECKPOINTS in f:
+                for key in f[_CHECKPOINTS]:
+                    yield key, f[_CHECKPOINTS][key]
 
     def checkpoints(self) -> list[dict]:
         """Runs under way (a checkpoint and no result yet): identity, chunks done, last update."""
         rows = []
-        with self._reader() as f, self._damage_is_refused():
-            if f is None or _CHECKPOINTS not in f:
-                return []
-            for key in f[_CHECKPOINTS]:
-                a = f[_CHECKPOINTS][key].attrs
-                identity = json.loads(a["identity"])
-                rows.append({"run": key, **identity, "chunks_done": int(a["chunks_done"]),
-                             "n_chunks": int(a["n_chunks"]), "seconds": float(a["seconds"]),
-                             "updated": str(a["updated"])})
+        for key, group in self._journal_groups():
+            a = group.attrs
+            identity = json.loads(a["identity"])
+            rows.append({"run": key, **identity, "chunks_done": int(a["chunks_done"]),
+                         "n_chunks": int(a["n_chunks"]), "seconds": float(a["seconds"]),
+                         "updated": str(a["updated"])})
         return sorted(rows, key=lambda r: r["updated"])
 
     def load_checkpoint(self, identity: dict) -> Checkpoint | None:
-        """The checkpoint of the run with this identity, or None."""
+        """The checkpoint of the run with this identity, or None (also when the run is stored
+        already: its journal file is then stale and removed)."""
+        import h5py
+
         key = run_key(identity)
+        path = self._journal_file(key)
+        if path.exists():
+            if self.find_run(identity) is not None:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                return None
+            try:
+                with h5py.File(path, "r") as f:
+                    return _read_checkpoint(f)
+            except (OSError, KeyError, ValueError) as exc:
+                raise StoreError(f"{path}: unreadable journal file ({_short(exc)}): remove it to start that run "
+                                 "again") from None
         with self._reader() as f, self._damage_is_refused():
             if f is None or _CHECKPOINTS not in f or key not in f[_CHECKPOINTS]:
                 return None
@@ -348,14 +464,41 @@ class ResultsStore:
         """Seed of the most recently updated unfinished run that matches ``identity`` but for its
         seed (None if there is none): how a run given no seed finds the run it should resume."""
         family = family_key(identity)
-        with self._reader() as f, self._damage_is_refused():
-            if f is None or _CHECKPOINTS not in f:
-                return None
-            found = [(str(g.attrs["updated"]), json.loads(g.attrs["identity"])["seed"])
-                     for g in f[_CHECKPOINTS].values() if g.attrs.get("family") == family]
+        found = [(str(g.attrs["updated"]), json.loads(g.attrs["identity"])["seed"])
+                 for _, g in self._journal_groups() if g.attrs.get("family") == family]
         return max(found)[1] if found else None
 
+    @contextlib.contextmanager
+    def run_lock(self, identity: dict, on_wait=None):
+        """Hold the lock of the run with this identity while the block runs: a second process
+        asking for the same run waits here (``on_wait(message)`` is called once if it has to), and
+        then finds the run stored or its checkpoint."""
+        if _writable_dir(self.journal):
+            self.journal.mkdir(parents=True, exist_ok=True)
+        if not self.journal.is_dir():  # a read-only location: nothing will be written there either
+            yield
+            return
+        lock = self.journal / f"{run_key(identity)}.lock"
+        with _locked(lock, on_wait=lambda: on_wait and on_wait(
+                f"this run is under way in another process (lock {lock}): waiting for it to finish")):
+            yield
+
     # -- writing --------------------------------------------------------------------------------
+
+    def _write_failed(self, exc: BaseException, what: str = "the results store") -> StoreWriteError:
+        return StoreWriteError(f"cannot write {what} {self.path} ({_short(exc)}); nothing was changed, the last "
+                               "checkpoint is kept: free space or fix permissions, then run the same command")
+
+    def _need_space(self, folder: Path, size: int) -> None:
+        """Refuse a write of about ``size`` bytes to a disk without room for it (with a margin)."""
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError:
+            return
+        if free < size + _SPACE_MARGIN:
+            raise StoreWriteError(f"cannot write the results store {self.path}: {free:,} bytes free on its disk, "
+                                  f"a write needs about {size + _SPACE_MARGIN:,}; nothing was changed, the last "
+                                  "checkpoint is kept: free space, then run the same command")
 
     @contextlib.contextmanager
     def transaction(self):
@@ -365,6 +508,7 @@ class ResultsStore:
         The new file is a byte copy of the old one, changed in place (a few ms). HDF5 does not
         reuse the space of deleted objects, so when the file has grown past twice its size at the
         last compaction, the transaction instead copies the live objects into a fresh file.
+        A failed write (disk full, no permission) raises :class:`StoreWriteError`.
         """
         import h5py
 
@@ -374,10 +518,11 @@ class ResultsStore:
             with open(self.path.with_name(self.path.name + ".lock"), "a"):
                 pass
         except OSError as exc:
-            raise StoreError(f"cannot write the results store {self.path} ({_short(exc)}): choose another --out") from None
+            raise StoreWriteError(f"cannot write the results store {self.path} ({_short(exc)}): choose another --out") from None
         with _locked(self.path.with_name(self.path.name + ".lock")):
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()  # left by a writer that was killed: never part of the store
+            self._need_space(self.path.parent, 2 * (self.path.stat().st_size if self.path.exists() else 0))
             try:
                 with self._reader() as old:  # refuses a damaged or foreign file before anything is written
                     compact = old is not None and (self.path.stat().st_size >
@@ -396,21 +541,24 @@ class ResultsStore:
                         if old is not None:
                             with self._damage_is_refused():
                                 for name in old:
-                                    old.copy(old[name], new, name=name)
+                                    if name != _CHECKPOINTS or len(old[name]):
+                                        old.copy(old[name], new, name=name)
                 with new:
                     new.attrs["package_version"] = _provenance.package_version()
-                    for name in (_RESULTS, _CHECKPOINTS):
-                        new.require_group(name)
+                    new.require_group(_RESULTS)
                     yield new
+                    _update_index(new)
                 if compact or old is None:
                     with h5py.File(tmp, "r+") as new:
                         new.attrs["compacted_size"] = np.int64(tmp.stat().st_size)
                 _fsync(tmp)
-            except BaseException:
+                os.replace(tmp, self.path)
+            except BaseException as exc:
                 with contextlib.suppress(FileNotFoundError):
                     tmp.unlink()
+                if isinstance(exc, OSError):
+                    raise self._write_failed(exc) from None
                 raise
-            os.replace(tmp, self.path)
             _fsync_dir(self.path.parent)
 
     def save(self, result, *, name: str | None = None) -> str:
@@ -419,34 +567,149 @@ class ResultsStore:
         with self.transaction() as f:
             return _write_result(f, result, name)
 
-    def write_checkpoint(self, checkpoint: Checkpoint) -> None:
-        """Record a run's progress (replacing its previous checkpoint)."""
+    def save_many(self, results) -> list[str]:
+        """Store several finished results in one transaction (one copy of the file, not one per
+        result); returns their names."""
         with self.transaction() as f:
-            _write_checkpoint(f, checkpoint)
+            return [_write_result(f, result, None) for result in results]
+
+    def write_checkpoint(self, checkpoint: Checkpoint) -> None:
+        """Record a run's progress in its journal file (replacing its previous checkpoint): the
+        cost does not depend on what the store holds."""
+        import h5py
+
+        path = self._journal_file(run_key(checkpoint.identity))
+        tmp = path.with_name(path.name + ".tmp")
+        try:
+            self.journal.mkdir(parents=True, exist_ok=True)
+            self._need_space(self.journal, checkpoint.n_chunks // 8 + (1 << 16))
+            with h5py.File(tmp, "w") as f:
+                _write_checkpoint(f, checkpoint)
+            _fsync(tmp)
+            os.replace(tmp, path)
+        except BaseException as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            if isinstance(exc, OSError):
+                raise self._write_failed(exc, "the checkpoint of") from None
+            raise
+
+    def load_parts(self, identity: dict) -> dict:
+        """The parts saved so far by an unfinished computation made of parts (a validation's cases):
+        ``{key: JSON value}``, empty when there are none (or the computation is stored already)."""
+        path = self.journal / f"{run_key(identity)}.json"
+        if not path.exists() or self.find_run(identity) is not None:
+            return {}
+        try:
+            return json.loads(path.read_text())["parts"]
+        except (OSError, ValueError, KeyError) as exc:
+            raise StoreError(f"{path}: unreadable journal file ({_short(exc)}): remove it to start again") from None
+
+    def write_parts(self, identity: dict, parts: dict) -> None:
+        """Save the finished parts of a computation (replacing what was saved before), atomically,
+        in its journal file; the cost does not depend on what the store holds."""
+        path = self.journal / f"{run_key(identity)}.json"
+        tmp = path.with_name(path.name + ".tmp")
+        text = json.dumps({"identity": _plain(identity), "updated": _provenance.now(), "parts": _plain(parts)})
+        try:
+            self.journal.mkdir(parents=True, exist_ok=True)
+            self._need_space(self.journal, len(text))
+            tmp.write_text(text)
+            _fsync(tmp)
+            os.replace(tmp, path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise self._write_failed(exc, "the journal of") from None
 
     def commit(self, result, identity: dict, *, name: str | None = None) -> str:
-        """Store a finished run's result and delete its checkpoint, in one atomic step."""
+        """Store a finished run's result (atomically) and then forget its checkpoint."""
+        key = run_key(identity)
         with self.transaction() as f:
             name = _write_result(f, result, name)
-            key = run_key(identity)
-            if key in f[_CHECKPOINTS]:
+            if _CHECKPOINTS in f and key in f[_CHECKPOINTS]:
                 del f[_CHECKPOINTS][key]
-            return name
+        for leftover in (self._journal_file(key), self.journal / f"{key}.json"):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+        return name
 
     def discard_checkpoint(self, identity: dict) -> bool:
         """Forget a run's progress; True if there was any."""
         key = run_key(identity)
+        found = False
+        with contextlib.suppress(FileNotFoundError):
+            self._journal_file(key).unlink()
+            found = True
         with self._reader() as f, self._damage_is_refused():
-            if f is None or _CHECKPOINTS not in f or key not in f[_CHECKPOINTS]:
-                return False
-        with self.transaction() as f:
-            del f[_CHECKPOINTS][key]
-        return True
+            legacy = f is not None and _CHECKPOINTS in f and key in f[_CHECKPOINTS]
+        if legacy:
+            with self.transaction() as f:
+                del f[_CHECKPOINTS][key]
+        return found or legacy
+
+
+#: Fields of each result kept in the index (``/index``), so that finding a result reads only the
+#: records that match instead of every record.
+INDEX_FIELDS = ("kind", "game", "suits", "ranks", "variant", "seed", "games", "decks", "method", "run_key")
+
+
+def _index(f) -> list[dict] | None:
+    """The index of the stored results in save order (``{"name", "seq", field: value...}``), or None
+    for a store written before the index (read by scanning every result). Parsed once per version of
+    the file (its path, inode, size and modification time: every write replaces the file)."""
+    if f is None or _INDEX not in f:
+        return None
+    try:
+        st = os.stat(f.filename)
+        key = (os.path.realpath(f.filename), st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        key = None
+    if key is not None and _INDEX_CACHE.get("key") == key:
+        return _INDEX_CACHE["index"]
+    raw = f[_INDEX][()]
+    index = json.loads(raw.decode() if isinstance(raw, bytes) else raw)
+    if key is not None:
+        _INDEX_CACHE.update(key=key, index=index)
+    return index
+
+
+def _index_entry(name: str, group) -> dict:
+    a = group.attrs
+    entry = {"name": name, "seq": int(a.get("_seq", -1)), "kind": str(a["_kind"])}
+    json_keys = set(json.loads(a.get("_json_keys", "[]")))
+    for key in INDEX_FIELDS[1:-1]:
+        if key in a:
+            value = a[key]
+            entry[key] = json.loads(value) if key in json_keys else _plain(value.decode() if isinstance(value, bytes) else value)
+    if "provenance" in group and "run_key" in group["provenance"].attrs:
+        entry["run_key"] = str(group["provenance"].attrs["run_key"])
+    return entry
+
+
+def _update_index(f) -> None:
+    """Bring ``/index`` up to date with ``/results`` (inside a transaction): entries for the results
+    not indexed yet are added (all of them, once, in a store written before the index)."""
+    import h5py
+
+    entries = _index(f) or []
+    known = {e["name"] for e in entries}
+    group = f[_RESULTS]
+    new = [_index_entry(n, group[n]) for n in group if n not in known]
+    if not new and _INDEX in f:
+        return
+    entries = sorted(entries + new, key=lambda e: e["seq"])
+    if _INDEX in f:
+        del f[_INDEX]
+    f.create_dataset(_INDEX, data=json.dumps(entries, separators=(",", ":")), dtype=h5py.string_dtype())
 
 
 def _names(f, kind: str | None = None) -> list[str]:
     if f is None or _RESULTS not in f:
         return []
+    index = _index(f)
+    if index is not None:
+        return [e["name"] for e in index if kind is None or e["kind"] == kind]
     group = f[_RESULTS]
     rows = [(int(group[n].attrs.get("_seq", -1)), n) for n in group
             if kind is None or group[n].attrs.get("_kind") == kind]
@@ -503,65 +766,8 @@ def _read_result(group) -> dict:
     return record
 
 
-#: Kinds of result that are exact answers (fractions over every deck order), not estimates.
-EXACT_KINDS = ("exact", "hand-graph")
-
-
-def _summary_row(name: str, record: dict) -> dict:
-    prov = record.get("provenance", {})
-    kind = record["kind"]
-    row = {"name": name, "kind": kind, "game": record.get("game"), "suits": record.get("suits"),
-           "ranks": record.get("ranks"), "variant": record.get("variant"),
-           "method": record.get("method") or prov.get("method") or ("monte-carlo" if kind == "simulation" else kind),
-           "games": record.get("games"), "orders": record.get("orders"), "wins": record.get("wins"),
-           "p_win": record.get("p_win"), "ci95": record.get("ci95"), "exact": kind in EXACT_KINDS,
-           "seed": record.get("seed"), "date": prov.get("finished") or record.get("saved")}
-    # What each kind is about, so that every row says something (``solitaire runs``).
-    if record.get("decks") is not None:
-        row["decks"] = record["decks"]
-    if kind == "poison":
-        row.update(trapped=record.get("trapped"), undecided=record.get("undecided"),
-                   ci95_trapped=record.get("ci95_trapped"))
-    elif kind == "validation":
-        checks = record.get("checks") or []
-        tested = record.get("tested")
-        row.update(passed=record.get("passed"), alpha=record.get("alpha"),
-                   comparisons=tested if tested is not None else sum(bool(c.get("tested", True)) for c in checks),
-                   rejected=sum(bool(c.get("rejected")) for c in checks))
-    elif kind == "sweep":
-        cells = record.get("cells") or []
-        sources: dict = {}
-        for cell in cells:
-            sources[cell.get("source")] = sources.get(cell.get("source"), 0) + 1
-        row.update(grid=_grid_text(cells), cells=len(cells), games_per_cell=record.get("games"),
-                   cell_sources=sources)
-    return row
-
-
-def _values_text(values) -> str:
-    """``[3, 4, 5, 7]`` -> ``"3-5,7"``."""
-    runs: list[list[int]] = []
-    for v in sorted(set(values)):
-        if runs and v == runs[-1][1] + 1:
-            runs[-1][1] = v
-        else:
-            runs.append([v, v])
-    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
-
-
-def _grid_text(cells: list) -> str | None:
-    """A sweep's grid as ``SUITSxRANKS`` ranges, e.g. ``3-7x9-15``."""
-    if not cells:
-        return None
-    return f"{_values_text(c['suits'] for c in cells)}x{_values_text(c['ranks'] for c in cells)}"
-
-
-def _write_checkpoint(f, cp: Checkpoint) -> None:
-    key = run_key(cp.identity)
-    groups = f[_CHECKPOINTS]
-    if key in groups:
-        del groups[key]
-    group = groups.create_group(key)
+def _write_checkpoint(group, cp: Checkpoint) -> None:
+    """Write a checkpoint into an empty group (the root of its journal file)."""
     ident = cp.identity
     _write_attrs(group, {"game": ident["game"], "variant": ident["variant"], "suits": ident["suits"],
                          "ranks": ident["ranks"], "seed": str(ident["seed"]), "games": ident["games"],
@@ -599,16 +805,38 @@ def _short(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:160]
 
 
+def _file_id(path: Path, f) -> tuple:
+    """What identifies one store file's content for the record cache: its resolved path and the
+    file's creation time (a file replaced by a transaction keeps its records and adds some)."""
+    return (str(Path(path).resolve()), str(f.attrs.get("created", "")) if f is not None else "")
+
+
+def _writable_dir(folder: Path) -> bool:
+    try:
+        from .checks import writable_folder
+
+        writable_folder(folder)
+        return True
+    except UsageError:
+        return False
+
+
 @contextlib.contextmanager
-def _locked(lock_path: Path):
-    """An exclusive advisory lock on ``lock_path`` (POSIX ``flock``; no-op where unavailable)."""
+def _locked(lock_path: Path, on_wait=None):
+    """An exclusive advisory lock on ``lock_path`` (POSIX ``flock``; no-op where unavailable);
+    ``on_wait()`` is called once if another process holds it."""
     try:
         import fcntl
     except ImportError:  # Windows: one writer is the documented rule
         yield
         return
     with open(lock_path, "a") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         try:
             yield
         finally:

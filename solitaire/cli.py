@@ -1,7 +1,10 @@
 """The ``solitaire`` console command.
 
 User mistakes (bad options, invalid decks, unknown variants, files that are not ours) end with one
-line on stderr and exit status 2, with nothing on stdout; a traceback means a bug.
+line on stderr and exit status 2, with nothing on stdout; a results store that cannot be written
+(disk full, no permission) ends with one line and exit status 1, the last checkpoint kept. SIGINT
+(Ctrl-C) and SIGTERM stop a run between two chunks, save its checkpoint and say so in one line
+(exit status 130 and 143). A traceback means a bug.
 """
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import sys
 import click
 
 from sim.errors import UsageError
+from sim.interrupts import Interrupted, handling_signals
 
 from .commands.exact import exact_command
 from .commands.odds import odds_command
@@ -40,16 +44,26 @@ for _command in COMMANDS:
     cli.add_command(_command)
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, status: int = 2) -> int:
     sys.stdout.flush()
     sys.stderr.write(f"solitaire: error: {message}\n")
-    return 2
+    return status
+
+
+def _interrupted(exc: Interrupted | None) -> int:
+    sys.stdout.flush()
+    saved = f": {exc.saved}" if exc is not None and exc.saved else ""
+    sys.stderr.write(f"solitaire: interrupted{saved}\n")
+    return exc.exit_status if exc is not None else 130
 
 
 def main(argv=None) -> int:
     """Entry point: runs the CLI and maps user errors to one line and exit status 2."""
     try:
-        rv = cli.main(args=argv, prog_name="solitaire", standalone_mode=False)
+        with handling_signals("solitaire"):
+            rv = cli.main(args=argv, prog_name="solitaire", standalone_mode=False)
+    except Interrupted as exc:
+        return _interrupted(exc)
     except click.exceptions.NoArgsIsHelpError as exc:
         click.echo(exc.ctx.get_help())
         return 0
@@ -58,12 +72,9 @@ def main(argv=None) -> int:
     except click.ClickException as exc:
         return _fail(" ".join(exc.format_message().split()))
     except UsageError as exc:
-        return _fail(" ".join(str(exc).split()))
-    except click.exceptions.Abort:
-        return _fail("aborted")
-    except KeyboardInterrupt:
-        sys.stderr.write("solitaire: interrupted\n")
-        return 130
+        return _fail(" ".join(str(exc).split()), getattr(exc, "exit_status", 2))
+    except (click.exceptions.Abort, KeyboardInterrupt):  # Ctrl-C outside handling_signals
+        return _interrupted(None)
     return rv if isinstance(rv, int) else 0
 
 

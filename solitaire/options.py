@@ -1,4 +1,4 @@
-"""Options shared by the subcommands, with the same names everywhere (SPEC section 6)."""
+"""Options shared by the subcommands, with the same names everywhere."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,7 @@ import sys
 import click
 
 from sim import GAMES, Deck, Variant
-from sim.store import DEFAULT_PATH
+from sim.store import DEFAULT_PATH, RUNS_PATH
 
 
 def game_option(default="one-handed"):
@@ -22,11 +22,18 @@ def deck_options(f):
     return f
 
 
-def variant_option(f):
+def variant_option(f=None, *, games=None):
+    """``--variant KEY=VALUE`` (repeatable); its help lists the keys of ``games`` (default: all).
+    Use as ``@variant_option`` or ``@variant_option(games=("hand",))``."""
+    if f is None:
+        return lambda g: variant_option(g, games=games)
+    shown = {g: GAMES[g] for g in (games or GAMES)}
+    example = "--variant win=any --variant reverse=on" if "one-handed" in shown else "--variant " + next(
+        f"{k}={v[-1]}" for p in shown.values() for k, v in p.items())
     return click.option("--variant", "variants", multiple=True, metavar="KEY=VALUE",
-                        help="Rule variant, repeatable (e.g. --variant win=any --variant reverse=on). "
+                        help=f"Rule variant, repeatable (e.g. {example}). "
                              "Keys: " + "; ".join(f"{g}: " + ", ".join(f"{k}={'|'.join(v)}" for k, v in p.items())
-                                                  for g, p in GAMES.items()) + ".")(f)
+                                                  for g, p in shown.items()) + ".")(f)
 
 
 def json_option(f):
@@ -63,9 +70,11 @@ def emit_json(obj) -> None:
     sys.stdout.write(json.dumps(_finite(obj), allow_nan=False) + "\n")
 
 
-#: Where results go when --out is not given: the store's own default (defined once, in sim.store),
-#: as the text click shows and passes on.
+#: The project's results store (defined once, in sim.store), as the text click shows and passes on:
+#: what `report` and `runs` read when --out is not given.
 DEFAULT_STORE = str(DEFAULT_PATH)
+#: Where long ad-hoc runs are stored when --out is not given (untracked; see sim.store.RUNS_PATH).
+RUNS_STORE = str(RUNS_PATH)
 #: Runs of at least this many games are stored (and resumable) even without --out.
 LONG_RUN_GAMES = 10_000_000
 
@@ -78,9 +87,10 @@ def store_options(f):
                           "same seed from the store; --no-resume plays it again.")(f)
     f = click.option("--store/--no-store", "store", default=None,
                      help=f"Write the result (and checkpoints) to the results store. Default: yes with --out, "
-                          f"and for runs of at least {LONG_RUN_GAMES:,} games (to {DEFAULT_STORE}).")(f)
+                          f"and for runs of at least {LONG_RUN_GAMES:,} games (to {RUNS_STORE}).")(f)
     f = click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-                     help=f"Results store (HDF5) to write to [default: {DEFAULT_STORE}].")(f)
+                     help=f"Results store (HDF5) to write to [default: {RUNS_STORE}; the project's store "
+                          f"{DEFAULT_STORE} only when named].")(f)
     return f
 
 
@@ -92,7 +102,7 @@ def store_path(out, store, games: int):
         return None
     if out is not None:
         return out
-    return DEFAULT_STORE if (store or games >= LONG_RUN_GAMES) else None
+    return RUNS_STORE if (store or games >= LONG_RUN_GAMES) else None
 
 
 def backend_options(f):
@@ -104,13 +114,23 @@ def backend_options(f):
     return f
 
 
-def open_store(out):
+def open_store(out, *, must_exist: bool = False, write: bool = True):
     """The results store named by ``--out`` (None if not given), checked before any work starts:
-    a damaged, foreign or other-schema file is refused at once with a one-line error."""
+    a damaged, foreign or other-schema file, or (``write``) a place where it could not be written,
+    is refused at once with a one-line error; so is a missing file with ``must_exist`` (a store
+    to read from: a misspelt name must not pass as an empty store). Only the header is read."""
     if out is None:
         return None
+    from sim.errors import UsageError
     from sim.store import ResultsStore
 
     store = ResultsStore(out)
-    store.list()
-    return store
+    if must_exist and not store.exists():
+        raise UsageError(f"no results store at {store.path}: check the name (`solitaire runs --out FILE` lists one)")
+    return store.check_writable() if write else store.check()
+
+
+def yes_option(f):
+    return click.option("--yes", is_flag=True,
+                        help="Start a run estimated to take more than a day (runs of 10^9 games or more are "
+                             "timed on a sample first and refused beyond that without --yes).")(f)

@@ -76,9 +76,8 @@ def _standard_section(store, out: Path, lines: list[str]) -> None:
         "### Is the win rate 1/√2 %?",
         "",
         f"1/√2 % = {_pct(claim, 6)}. The interval above, [{_pct(low, 6)}, {_pct(high, 6)}], from "
-        f"{sim['games']:,} games, is {width / published_width:.2f} times as wide as the published 10^9-game "
-        f"interval [{_pct(PUBLISHED_CI[0], 5)}, {_pct(PUBLISHED_CI[1], 5)}] ({published_width / width:.1f} times "
-        f"tighter); 1/√2 % lies **{verdict}** it"
+        f"{sim['games']:,} games, is {_width_comparison(width, published_width)} the published 10^9-game "
+        f"interval [{_pct(PUBLISHED_CI[0], 5)}, {_pct(PUBLISHED_CI[1], 5)}]; 1/√2 % lies **{verdict}** it"
         + (", so the claim is rejected at the 5% level." if verdict == "outside" else
            ", so these games cannot reject the claim.") + " " + _published_agreement(low, high),
         "",
@@ -95,6 +94,21 @@ def _standard_section(store, out: Path, lines: list[str]) -> None:
     relatives = [r for r in exact_records(store, variant) if r["suits"] == 4 and r["ranks"] <= 5]
     figures.score_distribution(sim, relatives, out / "score_distribution.png")
     lines += ["![score distribution](score_distribution.png)", ""]
+
+
+def _width_comparison(width: float, published_width: float) -> str:
+    """``"3.2 times as wide as"`` or ``"5.0 times tighter than"``: never "0.3 times tighter"."""
+    if width > published_width:
+        return f"{width / published_width:.1f} times as wide as"
+    return f"{published_width / width:.1f} times tighter than"
+
+
+def odds_text(p: float) -> str:
+    """``p`` as odds, "1 in N": N to three significant digits below 100 (never "1 in 1" for 0.7)."""
+    if p <= 0:
+        return "-"
+    n = 1 / p
+    return f"1 in {n:,.0f}" if n >= 100 else f"1 in {n:.3g}"
 
 
 def _mean_se(mean: float, se) -> str:
@@ -125,7 +139,7 @@ def _variants_section(store, lines: list[str]) -> None:
         if sim is not None:
             low, high = sim["ci95"]
             rows.append(f"| `{variant}` | {sim['games']:,} | {_pct(sim['p_win'], 4)} | "
-                        f"[{_pct(low, 4)}, {_pct(high, 4)}] | 1 in {1 / sim['p_win']:,.0f} | {_prov(sim, seed=True)} |"
+                        f"[{_pct(low, 4)}, {_pct(high, 4)}] | {odds_text(sim['p_win'])} | {_prov(sim, seed=True)} |"
                         if sim["p_win"] > 0 else f"| `{variant}` | {sim['games']:,} | 0 | | | {_prov(sim, seed=True)} |")
     if rows:
         lines += ["### Which rule reading gives which published figure", "",
@@ -291,8 +305,13 @@ def _prisoners_section(store, lines: list[str]) -> None:
 
 def write_report(store, out: Path | str = "results") -> Path:
     """Write ``out/README.md`` and its figures from the records in ``store``; return the README path."""
+    from sim.errors import UsageError
+
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot write the report in {out} ({exc.strerror or exc}): choose another --dir") from None
     lines = ["# Results", "",
              f"Written by `solitaire report` from the results store `{store.path}` on {provenance.now()} "
              f"(package {provenance.package_version()}, commit {provenance.git_commit()[:10]}). Every number below "
@@ -389,10 +408,10 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
         from .validate import exact_for
 
         cases = default_cases(va["max_cards"]) + default_cases(va["max_cards"], game="prisoners")
-        store.save(validate(cases, games=va["games"], seed=seed, coverage=va["coverage"],
-                            coverage_games=va["coverage_games"], workers=workers, progress=progress,
-                            exact_source=lambda d, v: (_stored_exact(store, d, v) if v.game == "one-handed"
-                                                       else exact_for(d, v))))
+        validate(cases, games=va["games"], seed=seed, coverage=va["coverage"], coverage_games=va["coverage_games"],
+                 workers=workers, progress=progress, out=store, notify=say,
+                 exact_source=lambda d, v: (_stored_exact(store, d, v) if v.game == "one-handed"
+                                            else exact_for(d, v)))
 
     if _have_game("hand") and plan["hand_runs"]:
         say(f"Hand Solitaire, {plan['hand_runs']:,} runs per reading")

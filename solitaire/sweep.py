@@ -57,21 +57,56 @@ class SweepResult:
                 "games": self.games, "exact_max_cards": self.exact_max_cards,
                 "cells": [c.to_dict() for c in self.cells]}
 
+    @classmethod
+    def from_record(cls, record: dict) -> "SweepResult":
+        """Rebuild a sweep from its stored ``to_dict()`` content (:meth:`sim.store.ResultsStore.load`)."""
+        cells = tuple(SweepCell(c["suits"], c["ranks"], c["source"], c["p_win"], tuple(c["ci95"]),
+                                None if c.get("p_win_exact") is None else Fraction(c["p_win_exact"]),
+                                c.get("games"), c.get("seed")) for c in record["cells"])
+        return cls(Variant.parse(record["variant"]), cells, record["seed"], record["games"],
+                   record["exact_max_cards"], dict(record.get("provenance", {})))
+
+
+def sweep_identity(suits, ranks, *, variant: Variant, games: int, seed: int, exact_max_cards: int) -> dict:
+    """What makes two sweeps the same sweep (a finished one is served from the store, not redone)."""
+    from sim.games import get_game
+
+    return {"kind": "sweep", "variant": str(variant), "suits": list(suits), "ranks": list(ranks), "games": games,
+            "seed": seed, "exact_max_cards": exact_max_cards, "package_version": provenance.package_version(),
+            "engine_version": get_game(variant.game).engine_version}
+
+
+#: Most cells a sweep may have (each is a deck to compute or simulate).
+MAX_CELLS = 10_000
+
 
 def parse_range(text: str, name: str) -> list[int]:
-    """``"3-7"``, ``"3,5,9"`` or ``"4"`` -> a sorted list of positive ints."""
+    """``"3-7"``, ``"3,5,9"`` or ``"4"`` -> a sorted list of positive ints.
+
+    Examples
+    --------
+    >>> parse_range("3-5,9", "--suits")
+    [3, 4, 5, 9]
+    >>> parse_range("7-3", "--suits")
+    Traceback (most recent call last):
+    ...
+    sim.errors.UsageError: --suits '7-3': the range 7-3 is reversed: write 3-7
+    """
     values: set[int] = set()
-    try:
-        for part in str(text).split(","):
-            part = part.strip()
-            if "-" in part:
-                low, high = (int(x) for x in part.split("-", 1))
-                values.update(range(low, high + 1))
-            elif part:
-                values.add(int(part))
-    except ValueError:
-        raise UsageError(f"{name} {text!r} is not a range: use e.g. 3-7 or 3,5,9") from None
-    if not values or min(values) < 1:
+    for part in str(text).split(","):
+        part = part.strip()
+        try:
+            low, high = (int(x) for x in part.split("-", 1)) if "-" in part[1:] else (int(part), int(part))
+        except ValueError:
+            what = "an empty item" if not part else f"{part!r}, which is not a number or a range"
+            raise UsageError(f"{name} {text!r} has {what}: use e.g. 3-7 or 3,5,9") from None
+        if low > high:
+            raise UsageError(f"{name} {text!r}: the range {low}-{high} is reversed: write {high}-{low}")
+        if high - low >= MAX_CELLS:
+            raise UsageError(f"{name} {text!r}: the range {low}-{high} is too long (a sweep has at most "
+                             f"{MAX_CELLS:,} cells)")
+        values.update(range(low, high + 1))
+    if min(values) < 1:
         raise UsageError(f"{name} {text!r} must name positive integers, e.g. 3-7")
     return sorted(values)
 
@@ -106,8 +141,20 @@ def sweep(suits, ranks, *, variant: Variant | None = None, games: int = 1_000_00
     ``dask``, one client serves every cell (:func:`sim.montecarlo.shared_scheduler`). The counts do
     not depend on the backend.
     """
-    from sim.montecarlo import shared_scheduler
+    from sim.checks import check_workers, positive_int
+    from sim.montecarlo import MAX_SIM_CARDS, shared_scheduler
 
+    # Every argument and every cell is checked before the first cell is played.
+    games, seed = positive_int("games", games), int(seed)
+    if workers is not None:
+        check_workers(workers)
+    if len(suits) * len(ranks) > MAX_CELLS:
+        raise UsageError(f"{len(suits)} suits x {len(ranks)} ranks is {len(suits) * len(ranks):,} cells; a sweep "
+                         f"has at most {MAX_CELLS:,}")
+    too_big = [Deck(s, r) for s in suits for r in ranks if s * r > MAX_SIM_CARDS]
+    if too_big:
+        raise UsageError(f"the grid holds decks of more than {MAX_SIM_CARDS} cards (e.g. {too_big[0]}, "
+                         f"{too_big[0].size} cards), more than the simulator handles: narrow --suits or --ranks")
     if simulate_cell is not None and (out is not None or backend != "local" or scheduler is not None):
         raise UsageError("sweep(): out, backend and scheduler apply to the default cell simulation; "
                          "give them to your simulate_cell instead")

@@ -38,7 +38,7 @@ from fractions import Fraction
 import numpy as np
 from scipy import stats
 
-from sim import Deck, UsageError, Variant, provenance, rng, simulate
+from sim import Deck, UsageError, Variant, interrupts, provenance, rng, simulate
 from sim.stats import binomial_interval
 from sim.games import REGISTRY
 from sim.variant import GAMES
@@ -58,6 +58,12 @@ class Check:
     detail: str
     rejected: bool = False  #: after Holm's correction
     tested: bool = True  #: False: shown for information, not part of the Holm family
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Check":
+        return cls(None if d["suits"] is None else Deck(d["suits"], d["ranks"]),
+                   None if d["variant"] is None else Variant.parse(d["variant"]), d["test"], d["statistic"],
+                   d["p_value"], d["detail"], d["rejected"], d["tested"])
 
     def to_dict(self) -> dict:
         return {"suits": None if self.deck is None else self.deck.suits,
@@ -80,11 +86,22 @@ class ValidationReport:
     def passed(self) -> bool:
         return not any(c.rejected for c in self.checks)
 
+    @classmethod
+    def from_record(cls, record: dict) -> "ValidationReport":
+        """Rebuild a report from its stored ``to_dict()`` content."""
+        return cls(tuple(Check.from_dict(_finite_back(c)) for c in record["checks"]), record["alpha"],
+                   record["games"], record["seed"], dict(record.get("provenance", {})))
+
     def to_dict(self) -> dict:
         games_validated = sorted({c.variant.game for c in self.checks if c.variant is not None})
         return {"game": ",".join(games_validated) or "none", "passed": self.passed, "alpha": self.alpha,
                 "games": self.games, "seed": self.seed, "correction": "holm",
                 "tested": sum(c.tested for c in self.checks), "checks": [c.to_dict() for c in self.checks]}
+
+
+def _finite_back(d: dict) -> dict:
+    """A check as stored: an infinite statistic went through JSON as null (strict JSON)."""
+    return {**d, "statistic": float("inf") if d.get("statistic") is None else d["statistic"]}
 
 
 def holm(p_values, alpha: float) -> list[bool]:
@@ -245,36 +262,90 @@ def default_cases(max_cards: int = 10, min_cards: int = 4, game: str = "one-hand
     return [(d, v) for d in decks for v in variants]
 
 
+def validation_identity(cases, *, games: int, seed: int, coverage: int, coverage_games: int, alpha: float) -> dict:
+    """What makes two validations the same (a finished one is served from the store, not redone)."""
+    from sim.games import get_game
+
+    games_played = sorted({variant.game for _, variant in cases})
+    return {"kind": "validation", "cases": [f"{deck}|{variant}" for deck, variant in cases], "games": games,
+            "seed": seed, "coverage": coverage, "coverage_games": coverage_games, "alpha": alpha,
+            "package_version": provenance.package_version(), "engine_versions": {g: get_game(g).engine_version for g in games_played}}
+
+
 def validate(cases=None, *, games: int = 200_000, seed: int = 0, coverage: int = 20,
              coverage_games: int = 20_000, alpha: float = 0.01, workers: int | None = None,
-             exact_source=None, progress: bool | None = None) -> ValidationReport:
+             exact_source=None, progress: bool | None = None, out=None, notify=None) -> ValidationReport:
     """Validate the simulator against exact values on ``cases`` (pairs of deck and variant).
 
     ``exact_source(deck, variant)`` gives the exact result (default: :func:`exact_for`, the exact
     engine of the variant's game). Each case is simulated with its own seed derived from ``seed``,
     deck and variant. What is tested and what is only displayed: see the module docstring.
-    """
-    from tqdm.auto import tqdm
 
-    if exact_source is None:
-        exact_source = exact_for
+    With ``out`` (a results store or its path) the report is stored there, and a validation with the
+    same cases and parameters already stored is returned from there instead of being run again; each
+    finished case is saved in the store's journal as it ends, so an interrupted validation resumes
+    from the next case when run again. ``notify(message)`` hears about both.
+    """
+    from sim.checks import check_workers, positive_int
+    from sim.interrupts import Interrupted
+    from sim.store import ResultsStore, run_key
+
     cases = list(cases if cases is not None else default_cases())
+    if not cases:
+        raise UsageError("no cases to validate: the deck sizes and variant filter leave none (decks have at least "
+                         "4 cards; check --max-cards and --variant)")
+    games, coverage_games = positive_int("games", games), positive_int("coverage_games", coverage_games)
+    if isinstance(coverage, bool) or not isinstance(coverage, int) or coverage < 0:
+        raise UsageError(f"coverage must be a non-negative integer, got {coverage!r}")
+    if not 0 < alpha < 1:
+        raise UsageError(f"alpha must lie strictly between 0 and 1, got {alpha!r}")
+    if workers is not None:
+        check_workers(workers)
     for game in {variant.game for _, variant in cases}:
         exact_source_for(game)
+    if out is None:
+        return _validate_cases(cases, games, seed, coverage, coverage_games, alpha, workers, exact_source, progress)
+    store = out if isinstance(out, ResultsStore) else ResultsStore(out)
+    store.check_writable()
+    identity = validation_identity(cases, games=games, seed=seed, coverage=coverage, coverage_games=coverage_games,
+                                   alpha=alpha)
+    with store.run_lock(identity, on_wait=notify):
+        found = store.find_run(identity)
+        if found is not None:
+            if notify:
+                notify(f"this validation is already in {store.path} as {found}: shown from there")
+            return ValidationReport.from_record(store.load(found))
+        parts = store.load_parts(identity)
+        if parts and notify:
+            notify(f"resuming the unfinished validation: {len(parts)} of {len(cases)} cases already done")
+
+        def save(i, part):
+            parts[str(i)] = part
+            store.write_parts(identity, parts)
+
+        try:
+            report = _validate_cases(cases, games, seed, coverage, coverage_games, alpha, workers, exact_source,
+                                     progress, done=parts, on_case=save)
+        except Interrupted as exc:
+            exc.saved = (f"{len(parts)} of {len(cases)} cases saved to {store.path}; run the same command to "
+                         "resume")
+            raise
+        report.provenance["run_key"] = run_key(identity)
+        store.commit(report, identity)
+        return report
+
+
+def _validate_cases(cases, games, seed, coverage, coverage_games, alpha, workers, exact_source, progress,
+                    done=None, on_case=None) -> ValidationReport:
+    if exact_source is None:
+        exact_source = exact_for
+    done = done or {}
     started = provenance.now()
     checks: list[Check] = []
     intervals = []  # (covered, runs, coverage per run) for the pooled check
-    for deck, variant in tqdm(cases, desc="validate", delay=3, disable=progress is False, leave=False):
-        exact = exact_source(deck, variant)
-        case_seed = case_seed_for(seed, deck, variant)
-        sim = simulate(deck, variant, games=games, seed=case_seed, workers=workers, progress=False)
-        runs = [simulate(deck, variant, games=coverage_games, seed=s, workers=1, progress=False)
-                for s in coverage_seeds(case_seed, coverage)]
-        checks.extend(compare(exact, sim, runs))
-        intervals.append((int(_covers(sim, exact.p_win)), 1, interval_coverage(exact.p_win, games)))
-        if runs:
-            intervals.append((sum(_covers(r, exact.p_win) for r in runs), len(runs),
-                              interval_coverage(exact.p_win, coverage_games)))
+    with interrupts.deferred():  # a signal stops the validation between two cases (see sim.interrupts)
+        _play_cases(cases, games, seed, coverage, coverage_games, workers, exact_source, progress, done, on_case,
+                    checks, intervals)
     if intervals:
         checks.append(pooled_coverage_check(intervals))
     tested = [i for i, c in enumerate(checks) if c.tested]
@@ -283,3 +354,36 @@ def validate(cases=None, *, games: int = 200_000, seed: int = 0, coverage: int =
         checks[i] = dataclasses.replace(checks[i], rejected=r)
     return ValidationReport(tuple(checks), alpha, games, seed,
                             provenance.collect(started=started, finished=provenance.now()))
+
+
+def _play_cases(cases, games, seed, coverage, coverage_games, workers, exact_source, progress, done, on_case,
+                checks, intervals) -> None:
+    from tqdm.auto import tqdm
+
+    for i, (deck, variant) in enumerate(tqdm(cases, desc="validate", delay=3, disable=progress is False,
+                                             leave=False)):
+        interrupts.check()
+        if str(i) in done:  # finished before an interruption
+            checks.extend(Check.from_dict(_finite_back(c)) for c in done[str(i)]["checks"])
+            intervals.extend(tuple(t) for t in done[str(i)]["intervals"])
+            continue
+        exact = exact_source(deck, variant)
+        case_seed = case_seed_for(seed, deck, variant)
+        sim = simulate(deck, variant, games=games, seed=case_seed, workers=workers, progress=False)
+        runs = [simulate(deck, variant, games=coverage_games, seed=s, workers=1, progress=False)
+                for s in coverage_seeds(case_seed, coverage)]
+        case_checks = compare(exact, sim, runs)
+        case_intervals = [(int(_covers(sim, exact.p_win)), 1, interval_coverage(exact.p_win, games))]
+        if runs:
+            case_intervals.append((sum(_covers(r, exact.p_win) for r in runs), len(runs),
+                                   interval_coverage(exact.p_win, coverage_games)))
+        checks.extend(case_checks)
+        intervals.extend(case_intervals)
+        if on_case is not None:
+            on_case(i, {"checks": [_json_safe(c.to_dict()) for c in case_checks], "intervals": case_intervals})
+
+
+def _json_safe(d: dict) -> dict:
+    """A check's dict with an infinite statistic as None (strict JSON; see :func:`_finite_back`)."""
+    stat = d["statistic"]
+    return {**d, "statistic": None if stat in (float("inf"), float("-inf")) else stat}

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+import sim.backends as backends
 import sim.montecarlo as montecarlo
 from sim import Deck, UsageError, simulate
 from sim.store import ResultsStore
@@ -67,7 +68,7 @@ def test_local_checkpoint_resumes_on_dask(client, tmp_path, monkeypatch):
 
 
 def test_unreachable_scheduler_is_a_usage_error(monkeypatch):
-    monkeypatch.setattr(montecarlo, "DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(backends, "DASK_CONNECT_TIMEOUT", "1s")
     with pytest.raises(UsageError, match="cannot reach the Dask scheduler"):
         simulate(Deck(2, 2), games=10, backend="dask", scheduler="tcp://127.0.0.1:9", progress=False)
 
@@ -115,7 +116,7 @@ def test_sweep_opens_one_dask_client_for_all_cells(monkeypatch):
         seen.append((backend, scheduler))
         return simulate(deck, variant, games=kwargs["games"], seed=kwargs["seed"], workers=1, progress=False)
 
-    monkeypatch.setattr(montecarlo, "_dask_client", fake_client)
+    monkeypatch.setattr(backends, "_dask_client", fake_client)
     monkeypatch.setattr("solitaire.sweep.simulate", fake_simulate)
     sweep([2], [4, 6], backend="dask", workers=3, games=1000, seed=1, exact_max_cards=0, progress=False)
     assert opened == [("opened", None, 3), "closed"]

@@ -107,6 +107,14 @@ def test_mean_with_standard_error_and_published_interval_wording():
     assert "overlap" in _published_agreement(low - 1e-6, low + 1e-6)
 
 
+def test_odds_and_interval_widths_read_as_words():
+    from solitaire.report import _width_comparison, odds_text
+
+    assert odds_text(0.7) == "1 in 1.43" and odds_text(0.00706) == "1 in 142" and odds_text(0) == "-"
+    assert _width_comparison(1.0, 3.0) == "3.0 times tighter than"  # never "0.3 times tighter"
+    assert _width_comparison(3.0, 1.0) == "3.0 times as wide as"
+
+
 def test_prisoners_best_play_estimates_are_reported(tmp_path):
     from exact.prisoners.solver import estimate_best_play
 

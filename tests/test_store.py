@@ -78,8 +78,8 @@ def test_find_and_list(store):
     assert [n for n, _ in store.find(suits=4, ranks=5)] == [b]
     assert store.find(game="prisoners") == []
     rows = {r["name"]: r for r in store.list()}
-    assert rows[a]["exact"] and rows[a]["orders"] == BIG and rows[a]["method"] == "dp"
-    assert rows[b]["games"] == 3000 and rows[b]["method"] == "monte-carlo" and len(rows[b]["ci95"]) == 2
+    assert rows[a]["kind"] == "exact" and rows[a]["orders"] == BIG and rows[a]["method"] == "dp"
+    assert rows[b]["games"] == 3000 and rows[b]["provenance"]["method"] == "monte-carlo" and len(rows[b]["ci95"]) == 2
 
 
 def test_failed_transaction_leaves_store_unchanged(store):
@@ -199,8 +199,9 @@ def test_cli_runs_lists_results(cli_run, tmp_path):
     assert (row["games"], row["wins"], row["seed"]) == (3000, simulated["wins"], 8)
     code, out, err = cli_run("runs", "--out", str(path))
     assert code == 0 and "4x5" in out and "3,000 games" in out and row["name"] in out
-    code, out, _ = cli_run("runs", "--out", str(tmp_path / "none.h5"), "--json")
-    assert code == 0 and json.loads(out)["results"] == [] and not (tmp_path / "none.h5").exists()
+    # a named store that does not exist is a misspelt name, not an empty store
+    code, out, err = cli_run("runs", "--out", str(tmp_path / "none.h5"), "--json")
+    assert code == 2 and out == "" and "no results store" in err and not (tmp_path / "none.h5").exists()
 
 
 def test_rewrites_do_not_grow_the_file_without_bound(store, monkeypatch):

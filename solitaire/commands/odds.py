@@ -12,7 +12,7 @@ from ..options import deck_options, emit_json, json_option, seed_option, variant
 @click.option("--game", type=click.Choice(["one-handed"]), default="one-handed", show_default=True,
               help="Odds from a position are implemented for One-Handed Solitaire.")
 @deck_options
-@variant_option
+@variant_option(games=("one-handed",))
 @click.option("--dealt", default=None, metavar="CARDS",
               help="The cards dealt so far, in order, in card notation (\"KS 7H 10D\"; see `solitaire play "
                    "--help`) or as card numbers. Empty: the odds before the first card.")
@@ -42,6 +42,10 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, games,
         raise UsageError("give --dealt or --each, not both")
     if figure is not None and each_order is None:
         raise UsageError("--figure draws the odds after every card: give --each ORDER")
+    if figure is not None:
+        from sim.checks import writable_file
+
+        writable_file(figure, option="--figure")  # refused before the odds are computed
     if each_order is not None:
         results = odds_each(each_order, deck, variant, method=method, games=100_000 if games is None else games, seed=seed)
         rows = [r.to_dict() for r in results]

@@ -47,6 +47,10 @@ def play_command(game, suits, ranks, variants, order, seed, choices, cap, line, 
         raise UsageError("--line (a line of moves) is for Prisoner's Patience only")
     if choices is not None and game != "hand":
         raise UsageError("--choices (leftover orders) is for Hand Solitaire only")
+    if figure is not None:
+        from sim.checks import writable_file
+
+        writable_file(figure, option="--figure")  # refused before the game is played
     if order is None:
         import numpy as np
 

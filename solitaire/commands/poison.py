@@ -14,7 +14,7 @@ DEFAULT_DECKS = 100_000
 #: lists go under ``poison_set_leftovers_exact``: ``poison_set_leftovers`` is the runs' table.
 GRAPH_KEYS = ("orders", "winning_orders", "unwinnable_orders", "poison_sets", "p_win", "p_trapped",
               "expected_iterations_given_win", "classes")
-#: The runs' keys of SPEC section 6, null when the random decks were not classified (--all alone).
+#: The runs' keys of the JSON object, null when the random decks were not classified (--all alone).
 RUN_KEYS = ("trapped", "poison_set_sizes", "poison_set_leftovers", "unwinnable", "undecided")
 
 
@@ -22,7 +22,7 @@ RUN_KEYS = ("trapped", "poison_set_sizes", "poison_set_leftovers", "unwinnable",
 @click.option("--game", type=click.Choice(["hand"]), default="hand", show_default=True,
               help="Poison sets are a Hand Solitaire notion.")
 @deck_options
-@variant_option
+@variant_option(games=("hand",))
 @click.option("--decks", type=int, default=None,
               help=f"Random start decks, one run each [default: {DEFAULT_DECKS:,}; with --all: none, "
                    "unless --decks is given].")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ..options import DEFAULT_STORE, workers_option
+from ..options import DEFAULT_STORE, open_store, workers_option
 
 
 @click.command("report")
@@ -19,7 +19,8 @@ from ..options import DEFAULT_STORE, workers_option
                    "One-Handed runs (20261123 is scripts/standard_deck_long_run.sh's seed, so those games would be "
                    "its first chunks); a given seed is used for all of them.")
 @workers_option
-@click.option("--progress/--no-progress", default=True, show_default=True)
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress lines and bars on stderr while computing.")
 def report_command(out, report_dir, compute, seed, workers, progress):
     """Write results/README.md and its figures from the results store.
 
@@ -30,11 +31,16 @@ def report_command(out, report_dir, compute, seed, workers, progress):
     Patience runs. Finished pieces are
     reused, interrupted ones resume. Every number in the report is read from the store.
     """
-    from sim.store import ResultsStore
+    from sim.checks import writable_folder
+    from sim.checks import check_workers
 
     from ..report import DEFAULT_SEED, STANDARD_SEED, compute_defaults, write_report
 
-    store = ResultsStore(out)
+    # Everything is checked before anything is computed, written or created.
+    if workers is not None:
+        check_workers(workers)
+    store = open_store(out, must_exist=not compute, write=compute)
+    writable_folder(report_dir)
     if compute:
         seeds = ({"seed": DEFAULT_SEED, "standard_seed": STANDARD_SEED} if seed is None
                  else {"seed": seed, "standard_seed": seed})

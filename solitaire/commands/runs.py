@@ -5,11 +5,14 @@ from decimal import Decimal
 from fractions import Fraction
 
 import click
+from click.core import ParameterSource
 
 from sim import GAMES
-from sim.store import ResultsStore
 
-from ..options import DEFAULT_STORE, emit_json, json_option
+from ..options import DEFAULT_STORE, emit_json, json_option, open_store
+
+#: Kinds of result that are exact answers (fractions over every deck order), not estimates.
+EXACT_KINDS = ("exact", "hand-graph")
 
 #: Columns of the table; every kind of result fills each of them with what it is about.
 HEADER = ("date", "kind", "deck", "variant", "method", "size", "result", "interval", "name")
@@ -68,6 +71,56 @@ def _columns(row: dict) -> tuple[str, str, str, str, str]:
     return deck, variant, size, _p_win_text(row), _interval(row.get("ci95"))
 
 
+def summary_row(record: dict) -> dict:
+    """One row of ``solitaire runs`` (and of its ``--json``) from a stored record (with its ``name``)."""
+    prov = record.get("provenance", {})
+    kind = record["kind"]
+    row = {"name": record["name"], "kind": kind, "game": record.get("game"), "suits": record.get("suits"),
+           "ranks": record.get("ranks"), "variant": record.get("variant"),
+           "method": record.get("method") or prov.get("method") or ("monte-carlo" if kind == "simulation" else kind),
+           "games": record.get("games"), "orders": record.get("orders"), "wins": record.get("wins"),
+           "p_win": record.get("p_win"), "ci95": record.get("ci95"), "exact": kind in EXACT_KINDS,
+           "seed": record.get("seed"), "date": prov.get("finished") or record.get("saved")}
+    # What each kind is about, so that every row says something.
+    if record.get("decks") is not None:
+        row["decks"] = record["decks"]
+    if kind == "poison":
+        row.update(trapped=record.get("trapped"), undecided=record.get("undecided"),
+                   ci95_trapped=record.get("ci95_trapped"))
+    elif kind == "validation":
+        checks = record.get("checks") or []
+        tested = record.get("tested")
+        row.update(passed=record.get("passed"), alpha=record.get("alpha"),
+                   comparisons=tested if tested is not None else sum(bool(c.get("tested", True)) for c in checks),
+                   rejected=sum(bool(c.get("rejected")) for c in checks))
+    elif kind == "sweep":
+        cells = record.get("cells") or []
+        sources: dict = {}
+        for cell in cells:
+            sources[cell.get("source")] = sources.get(cell.get("source"), 0) + 1
+        row.update(grid=_grid_text(cells), cells=len(cells), games_per_cell=record.get("games"),
+                   cell_sources=sources)
+    return row
+
+
+def _values_text(values) -> str:
+    """``[3, 4, 5, 7]`` -> ``"3-5,7"``."""
+    runs: list[list[int]] = []
+    for v in sorted(set(values)):
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def _grid_text(cells: list) -> str | None:
+    """A sweep's grid as ``SUITSxRANKS`` ranges, e.g. ``3-7x9-15``."""
+    if not cells:
+        return None
+    return f"{_values_text(c['suits'] for c in cells)}x{_values_text(c['ranks'] for c in cells)}"
+
+
 def _table(lines: list[tuple[str, ...]]) -> list[str]:
     widths = [max(len(line[i]) for line in lines) for i in range(len(HEADER))]
     return ["  ".join(text.ljust(w) for text, w in zip(line, widths)).rstrip() for line in lines]
@@ -87,14 +140,15 @@ def runs_command(out, game, as_json):
 
     --json prints {"store", "results": [...], "unfinished": [...]}; exact counts are integers.
     """
-    store = ResultsStore(out)
+    named = click.get_current_context().get_parameter_source("out") != ParameterSource.DEFAULT
+    store = open_store(out, must_exist=named, write=False)  # a misspelt --out is not an empty store
     # A validation may cover several games ("one-handed,prisoners").
-    rows = [r for r in store.list() if game is None or game in str(r.get("game") or "").split(",")]
+    rows = [summary_row(r) for r in store.list() if game is None or game in str(r.get("game") or "").split(",")]
     unfinished = [r for r in store.checkpoints() if game is None or r["game"] == game]
     if as_json:
         emit_json({"store": str(store.path), "results": rows, "unfinished": unfinished})
         return
-    if not store.path.exists():
+    if not store.exists():
         click.echo(f"no results store at {store.path} yet")
         return
     click.echo(f"{store.path}: {len(rows)} result(s), {len(unfinished)} unfinished run(s)")

@@ -7,10 +7,10 @@ import click
 from click.core import ParameterSource
 
 from sim import simulate as run_simulation
-from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS, DEFAULT_CHUNK_GAMES
+from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS, DEFAULT_CHUNK_GAMES, DEFAULT_MAX_HOURS
 
 from ..options import (backend_options, deck_options, emit_json, game_option, json_option, make_deck_variant,
-                       seed_option, store_options, store_path, variant_option, workers_option)
+                       seed_option, store_options, store_path, variant_option, workers_option, yes_option)
 
 
 @click.command("simulate")
@@ -30,9 +30,10 @@ from ..options import (backend_options, deck_options, emit_json, game_option, js
               help="Games per chunk: part of the chunk plan, so the counts of a seed depend on it.")
 @click.option("--checkpoint-seconds", type=float, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
               help="With a store: least time between two checkpoints.")
+@yes_option
 @json_option
 def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, progress, out, store, resume, backend,
-                     scheduler, chunk_games, checkpoint_seconds, as_json):
+                     scheduler, chunk_games, checkpoint_seconds, yes, as_json):
     """Estimate the win probability by playing uniformly shuffled games.
 
     Reports wins, p_win with a 95% interval (Wilson; Clopper-Pearson when wins or losses number
@@ -40,11 +41,12 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     The same --seed gives the same counts for any --workers and --backend.
 
     With a results store (--out FILE, or any run of 10,000,000 games or more, to
-    results/solitaire.h5), finished chunks are checkpointed: a run that was killed resumes when the
+    results/runs.h5), finished chunks are checkpointed: a run that was killed resumes when the
     same command is run again, and ends with the counts an uninterrupted run would give; a run
     with --seed that is already stored is shown from the store. Without --seed, the latest
     unfinished run with the same parameters is resumed. --no-resume plays it again. `solitaire runs`
-    lists the store.
+    lists the store. Ctrl-C or SIGTERM stops the run between two chunks and saves them (exit status
+    130 or 143); the same command resumes it.
     """
     if game != "hand" and click.get_current_context().get_parameter_source("cap") != ParameterSource.DEFAULT:
         raise click.UsageError(f"--cap is for --game hand only (the iteration cap of a run), not {game}")
@@ -54,14 +56,12 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
                             out=path, resume=resume, reuse=resume, backend=backend, scheduler=scheduler,
                             chunk_games=chunk_games, checkpoint_seconds=checkpoint_seconds,
                             options={"cap": cap} if game == "hand" else None,
+                            max_hours=None if yes else DEFAULT_MAX_HOURS,
                             notify=lambda message: click.echo(f"solitaire: {message}", err=True))
-    if game == "hand":
-        from sim.kernels.hand import with_iteration_statistics
-
-        result = with_iteration_statistics(result, cap)
-    paired = _paired_intervals(result) if game == "prisoners" else {}
+    # Derived statistics (Hand Solitaire's iteration figures, Prisoner's Patience's interval of the
+    # other move policy) are part of the result as built and stored: sim.montecarlo.derived_statistics.
     if as_json:
-        emit_json({**result.to_dict(), **paired})
+        emit_json(result.to_dict())
         return
     low, high = result.ci95
     click.echo(f"{variant}  deck {deck}  seed {result.seed}")
@@ -77,19 +77,10 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
         from sim.kernels.hand import describe_iteration_statistics
 
         click.echo(describe_iteration_statistics(result.extra))
-    if paired:
+    if game == "prisoners":
         other = "physical" if variant.rules.reverse_piles else "published"
-        wins, (low, high) = result.extra[f"wins_moves_{other}"], paired[f"ci95_moves_{other}"]
+        wins, (low, high) = result.extra[f"wins_moves_{other}"], result.extra[f"ci95_moves_{other}"]
         click.echo(f"moves={other} on the same decks: wins {wins:,}  p_win {wins / result.games:.6%}  "
                    f"95% CI [{low:.6%}, {high:.6%}]")
     if path is not None:
         click.echo(f"stored as {result.provenance['stored_as']} in {path}")
-
-
-def _paired_intervals(result) -> dict:
-    """Prisoner's Patience plays each deck with both move policies: ``ci95_moves_<policy>`` (the 95%
-    interval, as for ``ci95``) of each ``wins_moves_<policy>`` count."""
-    from sim.stats import binomial_interval
-
-    return {f"ci95_{key[len('wins_'):]}": list(binomial_interval(int(wins), result.games)[0])
-            for key, wins in result.extra.items() if key.startswith("wins_moves_")}

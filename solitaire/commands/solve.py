@@ -21,7 +21,7 @@ def _parse_order(text: str, deck) -> list[int]:
 @click.option("--game", type=click.Choice(["prisoners"]), default="prisoners", show_default=True,
               help="Which game (best play is implemented for Prisoner's Patience).")
 @deck_options
-@variant_option
+@variant_option(games=("prisoners",))
 @seed_option
 @click.option("--order", default=None, metavar="CARDS",
               help="Explicit deck order, first dealt first, in card notation (\"KS 7H 10D ...\", see "
@@ -57,6 +57,11 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     budget = DEFAULT_NODE_BUDGET if node_budget is None else node_budget
     if sum(x is not None and x is not False for x in (order, decks, all_orders or None)) > 1:
         raise UsageError("give at most one of --order, --decks and --all")
+    if seed is not None and (order is not None or all_orders):
+        raise UsageError(f"--seed has no effect with {'--order' if order is not None else '--all'} (it shuffles "
+                         "the deck of a single solve, or the decks of --decks): leave it out")
+    if all_orders:
+        _check_all_orders(deck)
     if decks is not None:
         check_decks(decks)
     store = open_store(out)  # a bad store is refused before any work
@@ -114,6 +119,18 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     else:
         click.echo(f"undecided: node budget of {budget:,} spent")
     _echo_stored(name, out)
+
+
+def _check_all_orders(deck) -> None:
+    """Refuse --all on a deck too large for exact best play, pointing to --decks."""
+    import math
+
+    from exact.prisoners.solver import MAX_BEST_PLAY_SEQUENCES
+
+    sequences = math.factorial(deck.size) // math.factorial(deck.suits) ** deck.ranks
+    if sequences > MAX_BEST_PLAY_SEQUENCES:
+        raise UsageError(f"--all: deck {deck} has {sequences:.3g} rank sequences, more than exact best play handles "
+                         f"({MAX_BEST_PLAY_SEQUENCES:,}): estimate it from random decks with --decks N instead")
 
 
 def _save(store, result) -> str | None:

@@ -38,15 +38,24 @@ def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards
     """
     from sim import Variant
 
-    from ..sweep import format_grid, parse_range, sweep
+    from sim.store import run_key
+
+    from ..sweep import SweepResult, format_grid, parse_range, sweep, sweep_identity
 
     variant = Variant.from_options(game, variants)
     suits, ranks = parse_range(suits_text, "--suits"), parse_range(ranks_text, "--ranks")
     store = open_store(out)
-    result = sweep(suits, ranks, variant=variant, games=games, seed=seed, exact_max_cards=exact_max_cards,
-                   workers=workers, out=store, backend=backend, scheduler=scheduler)
-    if store is not None:
-        store.save(result)
+    identity = sweep_identity(suits, ranks, variant=variant, games=games, seed=seed, exact_max_cards=exact_max_cards)
+    found = store.find_run(identity) if store is not None else None
+    if found is not None:  # a finished sweep is served from the store, not run and appended again
+        click.echo(f"solitaire: this sweep is already in {store.path} as {found}: shown from there", err=True)
+        result = SweepResult.from_record(store.load(found))
+    else:
+        result = sweep(suits, ranks, variant=variant, games=games, seed=seed, exact_max_cards=exact_max_cards,
+                       workers=workers, out=store, backend=backend, scheduler=scheduler)
+        if store is not None:
+            result.provenance["run_key"] = run_key(identity)
+            store.save(result)
     if as_json:
         emit_json(result.to_dict())
     else:

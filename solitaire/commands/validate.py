@@ -8,15 +8,16 @@ from ..options import emit_json, game_option, json_option, open_store, workers_o
 
 @click.command("validate")
 @game_option()
-@click.option("--max-cards", type=click.IntRange(1, 12), default=10, show_default=True,
-              help="Validate every deck with 4 <= S*R <= this many cards.")
+@click.option("--max-cards", type=click.IntRange(4, 12), default=10, show_default=True,
+              help="Validate every deck with 4 <= S*R <= this many cards (4 to 12).")
 @click.option("--variant", "variant_filter", multiple=True, metavar="KEY=VALUE",
               help="Only variants with these values (repeatable); default: every variant.")
 @click.option("--games", type=click.IntRange(min=1), default=200_000, show_default=True,
               help="Games per deck and variant.")
 @click.option("--coverage", type=click.IntRange(min=0), default=20, show_default=True,
               help="Repeated seeds per case for the pooled interval-coverage check (0: only each case's main interval is pooled).")
-@click.option("--coverage-games", type=click.IntRange(min=1), default=20_000, show_default=True)
+@click.option("--coverage-games", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="Games of each repeated-seed run of the coverage check.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.01,
               show_default=True, help="Family-wise error rate (Holm).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
@@ -53,10 +54,9 @@ def validate_command(game, max_cards, variant_filter, games, coverage, coverage_
     cases = [(d, v) for d, v in cases
              if all(v[k] == wanted[k] for k in given)]
     store = open_store(out)
-    report = validate(cases, games=games, seed=seed, coverage=coverage,
-                      coverage_games=coverage_games, alpha=alpha, workers=workers)
-    if store is not None:
-        store.save(report)
+    report = validate(cases, games=games, seed=seed, coverage=coverage, coverage_games=coverage_games, alpha=alpha,
+                      workers=workers, out=store,
+                      notify=lambda message: click.echo(f"solitaire: {message}", err=True))
     if as_json:
         emit_json(report.to_dict())
     else:

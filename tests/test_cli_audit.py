@@ -1,0 +1,136 @@
+"""The reliability audit of the command line, as a test: every bad invocation ends with exit status
+2, one line on stderr, nothing on stdout, no traceback, and no file created or changed."""
+import hashlib
+import shutil
+import sys
+from pathlib import Path
+
+import h5py
+import pytest
+
+from sim import Deck, simulate
+from sim.store import ResultsStore
+
+#: (arguments, a word the one-line message must contain). Run in a folder holding ``good.h5`` (a
+#: store with one result), ``bad.h5`` (an HDF5 file of another schema) and ``afile`` (a plain file).
+BAD_INVOCATIONS = [
+    # simulate
+    (["simulate", "--suits", "0"], "suits"),
+    (["simulate", "--ranks", "-2"], "ranks"),
+    (["simulate", "--games", "-5"], "games"),
+    (["simulate", "--games", "lots"], "games"),
+    (["simulate", "--games", str(10**15)], "games"),
+    (["simulate", "--variant", "colour=red"], "colour"),
+    (["simulate", "--variant", "win"], "win"),
+    (["simulate", "--game", "klondike"], "klondike"),
+    (["simulate", "--seed", "-1"], "seed"),
+    (["simulate", "--workers", "0", "--games", "1000"], "workers"),
+    (["simulate", "--chunk-games", "0", "--games", "1000"], "chunk"),
+    (["simulate", "--checkpoint-seconds", "nan", "--out", "new.h5", "--games", "1000"], "checkpoint"),
+    (["simulate", "--checkpoint-seconds", "-1", "--out", "new.h5", "--games", "1000"], "checkpoint"),
+    (["simulate", "--cap", "5", "--games", "1000"], "cap"),
+    (["simulate", "--out", "bad.h5", "--games", "1000"], "bad.h5"),
+    (["simulate", "--out", "afile/new.h5", "--games", "1000"], "afile"),
+    (["simulate", "--out", "new.h5", "--no-store", "--games", "1000"], "--no-store"),
+    (["simulate", "--scheduler", "tcp://127.0.0.1:1", "--games", "1000"], "dask"),
+    # exact
+    (["exact", "--suits", "4", "--ranks", "13"], "4x13"),
+    (["exact", "--method", "bogus"], "method"),
+    # sweep
+    (["sweep", "--suits", "0-2"], "suits"),
+    (["sweep", "--ranks", "a-b"], "ranks"),
+    (["sweep", "--ranks", "9,,10"], "ranks"),
+    (["sweep", "--suits", "7-3"], "7-3"),
+    (["sweep", "--suits", "1-100000", "--ranks", "9"], "suits"),
+    (["sweep", "--suits", "1-500", "--ranks", "9"], "4096"),
+    (["sweep", "--suits", "3", "--ranks", "3", "--workers", "0"], "workers"),
+    (["sweep", "--suits", "3", "--ranks", "3", "--out", "bad.h5"], "bad.h5"),
+    # validate
+    (["validate", "--max-cards", "40"], "max-cards"),
+    (["validate", "--max-cards", "3"], "max-cards"),
+    (["validate", "--game", "hand"], "hand"),
+    (["validate", "--max-cards", "4", "--workers", "0"], "workers"),
+    (["validate", "--max-cards", "4", "--out", "bad.h5"], "bad.h5"),
+    (["validate", "--max-cards", "4", "--variant", "win=sometimes"], "win"),
+    # poison
+    (["poison", "--decks", "0"], "decks"),
+    (["poison", "--variant", "win=any"], "win"),
+    (["poison", "--suits", "2", "--ranks", "2", "--decks", "10", "--out", "bad.h5"], "bad.h5"),
+    # solve
+    (["solve", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--seed", "3"], "--seed"),
+    (["solve", "--suits", "1", "--ranks", "4", "--order", "0,1,x"], "order"),
+    (["solve", "--decks", "0"], "decks"),
+    (["solve", "--all"], "--decks"),
+    (["solve", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--out", "bad.h5"], "bad.h5"),
+    # play
+    (["play", "--suits", "0"], "suits"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,x"], "order"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2"], "order"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--seed", "3"], "seed"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--figure", "afile/f.png"], "afile"),
+    # odds
+    (["odds", "--dealt", "AS", "--each", "AS"], "--each"),
+    (["odds", "--figure", "f.png", "--dealt", "AS"], "--figure"),
+    (["odds", "--dealt", "AS", "--games", "0"], "games"),
+    (["odds", "--dealt", "ZZ"], "ZZ"),
+    (["odds", "--variant", "moves=physical"], "moves"),
+    (["odds", "--each", "0,1,2,3", "--suits", "1", "--ranks", "4", "--figure", "afile/f.png"], "afile"),
+    # runs
+    (["runs", "--out", "nope.h5"], "nope.h5"),
+    (["runs", "--out", "bad.h5"], "bad.h5"),
+    # report
+    (["report", "--out", "good.h5", "--workers", "0", "--dir", "newdir"], "workers"),
+    (["report", "--out", "bad.h5", "--dir", "newdir"], "bad.h5"),
+    (["report", "--no-compute", "--out", "nope.h5", "--dir", "newdir"], "nope.h5"),
+    (["report", "--no-compute", "--out", "good.h5", "--dir", "afile/sub"], "afile"),
+    (["report", "--seed", "-1", "--dir", "newdir"], "seed"),
+    (["nonsense"], "nonsense"),
+]
+
+
+@pytest.fixture(scope="module")
+def good_store(tmp_path_factory):
+    path = tmp_path_factory.mktemp("audit") / "good.h5"
+    ResultsStore(path).save(simulate(Deck(2, 3), games=1000, seed=1, progress=False))
+    return path
+
+
+def _snapshot(folder: Path) -> dict:
+    """Every file and folder under ``folder``, with a hash of each file's bytes."""
+    return {str(p.relative_to(folder)): (hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir")
+            for p in sorted(folder.rglob("*"))}
+
+
+@pytest.fixture
+def audit_dir(tmp_path, good_store, monkeypatch):
+    shutil.copy(good_store, tmp_path / "good.h5")
+    with h5py.File(tmp_path / "bad.h5", "w") as f:
+        f.attrs["format"] = "solitaire-odds results store"
+        f.attrs["schema_version"] = 99
+        f.attrs["progress"] = "long"
+    (tmp_path / "afile").write_text("not a folder\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _assert_clean(code, out, err, word, before, after):
+    assert code == 2, err
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("solitaire: error: "), err
+    assert "Traceback" not in err
+    assert word.lower() in err.lower(), err
+    assert after == before, "a file was created or changed"
+
+
+@pytest.mark.parametrize("args, word", BAD_INVOCATIONS, ids=[" ".join(a) for a, _ in BAD_INVOCATIONS])
+def test_bad_invocation_is_clean(cli_run, audit_dir, args, word):
+    before = _snapshot(audit_dir)
+    code, out, err = cli_run(*args)
+    _assert_clean(code, out, err, word, before, _snapshot(audit_dir))
+
+
+def test_dask_backend_without_distributed_is_one_line(cli_run, audit_dir, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    before = _snapshot(audit_dir)
+    code, out, err = cli_run("simulate", "--backend", "dask", "--games", "1000", "--seed", "1")
+    _assert_clean(code, out, err, "distributed", before, _snapshot(audit_dir))
