@@ -80,15 +80,23 @@ def disconnected(row, neighbours, reverse: bool) -> bool:
     """Whether the link graph of the row's piles is disconnected (see the module docstring)."""
     if len(row) <= 1:
         return False
-    seen = {0}
+    holders: dict[int, list[int]] = {}
+    for p, pile in enumerate(row):
+        for r in set(_shown(pile, reverse)):
+            holders.setdefault(r, []).append(p)
+    seen, ranks_done = {0}, set()
     todo = [0]
-    while todo:
+    while todo:  # breadth over piles; each rank's holders are visited once
         p = todo.pop()
-        near = {s for r in _shown(row[p], reverse) for s in neighbours[r]}
-        for q, pile in enumerate(row):
-            if q not in seen and near.intersection(_shown(pile, reverse)):
-                seen.add(q)
-                todo.append(q)
+        for r in _shown(row[p], reverse):
+            for s in neighbours[r]:
+                if s in ranks_done or s not in holders:
+                    continue
+                ranks_done.add(s)
+                for q in holders[s]:
+                    if q not in seen:
+                        seen.add(q)
+                        todo.append(q)
     return len(seen) < len(row)
 
 
@@ -97,12 +105,15 @@ def uncoverable_cards(row, neighbours, reverse: bool) -> bool:
     always ``False`` with ``moves=published``."""
     if reverse or len(row) <= 1:
         return False
+    total: dict[int, int] = {}
+    for r in row:
+        total[r] = total.get(r, 0) + 1
+    right: dict[int, int] = {}
     found = 0
-    for p, r in enumerate(row):
-        right = sum(1 for s in row[p + 1:] if s in neighbours[r])
-        anywhere = sum(1 for s in row if s in neighbours[r])
-        if right == 0 and anywhere <= 1:
+    for r in reversed(row):  # right to left, counting the ranks seen to the right
+        if not any(right.get(s) for s in neighbours[r]) and sum(total.get(s, 0) for s in neighbours[r]) <= 1:
             found += 1
+        right[r] = right.get(r, 0) + 1
     return found >= 2
 
 
