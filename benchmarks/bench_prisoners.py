@@ -47,6 +47,7 @@ for moves in args["rules"]:
                              node_budget=args["node_budget"])
     cpu = time.process_time() - t0
     out[moves] = {"won": est.won, "lost": est.lost, "undecided": est.undecided, "cpu_per_deck": cpu / est.decks}
+    print(moves, json.dumps(out[moves]), file=sys.stderr, flush=True)
 print(json.dumps(out))
 """
 
@@ -97,12 +98,17 @@ def main(argv=None):
     parser.add_argument("--before", metavar="DIR", default=None,
                         help="source tree of an earlier version to run the same decks through")
     parser.add_argument("--skip-kernel", action="store_true", help="best play only")
+    parser.add_argument("--before-only", action="store_true", help="run the earlier version only (with --before)")
     parser.add_argument("--json", metavar="FILE", default=None)
     args = parser.parse_args(argv)
     report = {"decks": args.decks, "seed": args.seed, "node_budget": args.node_budget,
               "time_budget": args.time_budget, "rules": {}}
     for moves in RULES:
+        if args.before_only:
+            report["rules"][moves] = {}
+            continue
         entry = report["rules"][moves] = {"best_play": best_play(moves, args)}
+        print(moves, json.dumps(entry["best_play"]), file=sys.stderr, flush=True)
         if not args.skip_kernel:
             entry["games_per_cpu_second"] = round(kernel_rate(Deck(4, 13), moves, args.games))
     if args.before:
@@ -111,12 +117,13 @@ def main(argv=None):
             report["rules"][moves]["before"] = old[moves]
     print(f"{'rule':<10} {'version':<7} {'won':>4} {'lost':>4} {'undec':>5} {'decided':>8} {'CPU s/deck':>10}")
     for moves, entry in report["rules"].items():
-        rows = [("now", entry["best_play"])] + ([("before", entry["before"])] if "before" in entry else [])
+        rows = ([("now", entry["best_play"])] if "best_play" in entry else []) + (
+            [("before", entry["before"])] if "before" in entry else [])
         for name, r in rows:
             decided = (r["won"] + r["lost"]) / args.decks
             print(f"{moves:<10} {name:<7} {r['won']:>4} {r['lost']:>4} {r['undecided']:>5} {decided:>8.0%} "
                   f"{r['cpu_per_deck']:>10.3f}")
-        if "before" in entry:
+        if "before" in entry and "best_play" in entry:
             print(f"{moves:<10} ratio of CPU s/deck, before / now: "
                   f"{entry['before']['cpu_per_deck'] / entry['best_play']['cpu_per_deck']:.2f}")
     if args.json:
