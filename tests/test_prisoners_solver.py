@@ -1,5 +1,4 @@
 """Best play: the solver against a plain brute force over every sequence of deals and moves."""
-import functools
 import itertools
 import math
 
@@ -9,37 +8,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact.prisoners import proofs
-from exact.prisoners.best_play import (best_play_distribution, estimate_best_play, random_orders,
-                                       rank_sequences)
-from exact.prisoners.solver import (LOST, SEARCH_CONDITIONS, UNDECIDED, WON, Searcher, make_searcher,
-                                    replay, solve)
+from exact.prisoners.best_play import (
+    best_play_distribution,
+    estimate_best_play,
+    random_orders,
+    rank_sequences,
+)
+from exact.prisoners.solver import (
+    LOST,
+    UNDECIDED,
+    WON,
+    make_searcher,
+    replay,
+    solve,
+)
 from exact.prisoners.solver_kernel import ORDERINGS
 from sim import Deck, UsageError, Variant
 from sim.kernels.prisoners import play_orders
-from sim.rules.prisoners import apply_move, legal_moves
 
+from .naive import brute_force_fewest_piles, fewest_piles_of_every_row
 from .strategies import deck_orders
 
 VARIANTS = [Variant.make("prisoners", moves=m, wrap=w) for m in ("physical", "published") for w in ("on", "off")]
-
-
-def brute_force_fewest_piles(order, deck, variant):
-    """Fewest piles reachable when, before each deal and after the last, the player may make any
-    legal moves (the game as played, deals interleaved; full piles of cards; memo on the full state)."""
-    wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
-    n = len(order)
-
-    @functools.lru_cache(maxsize=None)
-    def best(piles, dealt):
-        rows = [list(p) for p in piles]
-        options = [] if dealt == n else [best(piles + ((order[dealt],),), dealt + 1)]
-        if dealt == n:
-            options.append(len(piles))
-        for source, target in legal_moves(rows, deck, wrap):
-            options.append(best(tuple(map(tuple, apply_move(rows, source, target, reverse))), dealt))
-        return min(options)
-
-    return best((), 0)
 
 
 @pytest.mark.parametrize("engine", ["numba", "python"])
@@ -218,7 +208,7 @@ def test_kernel_proofs_equal_the_reference_proofs(data, shape, variant):
     searcher = make_searcher(deck, variant, engine="python")
     row = searcher.start_row([deck.rank(c) for c in data.draw(deck_orders(deck))])
     holders = np.zeros(3 * deck.ranks, dtype=np.int64)
-    masks = kernel.neighbour_masks(deck.ranks, variant["wrap"] == "on")
+    masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
     for _ in range(data.draw(st.integers(0, deck.size - 1))):
         children = list(searcher.children(row))
         if not children:
@@ -237,30 +227,13 @@ def test_kernel_proofs_equal_the_reference_proofs(data, shape, variant):
         assert proofs.disconnected(row, searcher.neighbours, searcher.reverse)  # a special case
 
 
-def _fewest_piles_of_every_row(deck, variant):
-    """Every row reachable from every deal of ``deck``, with its fewest reachable piles (no cuts)."""
-    searcher = Searcher(deck.ranks, wrap=variant["wrap"] == "on", reverse=variant["moves"] == "published")
-    fewest: dict = {}
-
-    def fewest_piles(row):
-        if len(row) == 1:
-            return 1
-        if row not in fewest:
-            fewest[row] = min([len(row)] + [fewest_piles(child) for _, child in searcher.children(row)])
-        return fewest[row]
-
-    for seq in rank_sequences(deck.suits, deck.ranks):
-        fewest_piles(searcher.start_row(seq))
-    return searcher, fewest
-
-
 @pytest.mark.parametrize("variant", VARIANTS, ids=str)
 @pytest.mark.parametrize("shape", [(2, 4), (1, 7), (3, 3), (4, 2)])
 def test_static_proofs_never_fire_on_a_winnable_row(shape, variant):
     # Soundness against exhaustive search: every row reachable from every order of the deck, won or
     # not, and every condition. On the physical game they do close rows (the check is not empty);
     # on these decks the published game's lost rows are all connected.
-    searcher, fewest = _fewest_piles_of_every_row(Deck(*shape), variant)
+    searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
     fired = winnable = 0
     for row, piles in fewest.items():
         winnable += piles == 1
@@ -269,14 +242,14 @@ def test_static_proofs_never_fire_on_a_winnable_row(shape, variant):
                 assert piles > 1, (name, row)
                 fired += 1
     assert winnable >= 100
-    assert fired > 0 or variant["moves"] == "published"
+    assert fired > 0 or variant.rules.reverse_piles
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=str)
 @pytest.mark.parametrize("shape", [(2, 5), (1, 9), (3, 4)])
 def test_static_proofs_never_fire_on_a_winnable_row_larger_decks(shape, variant):
-    searcher, fewest = _fewest_piles_of_every_row(Deck(*shape), variant)
+    searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
     for row, piles in fewest.items():
         if piles == 1:
             assert proofs.proof_of_loss(row, searcher.neighbours, searcher.reverse) is None, row
@@ -285,10 +258,10 @@ def test_static_proofs_never_fire_on_a_winnable_row_larger_decks(shape, variant)
 @pytest.mark.parametrize("variant", VARIANTS, ids=str)
 def test_uncoverable_cards_proves_rows_connectivity_cannot(variant):
     # The new condition is not contained in the old one: rows it closes that are connected.
-    if variant["moves"] == "published":
+    if variant.rules.reverse_piles:
         assert not proofs.uncoverable_cards((0, 1, 2), None, True)
         return
-    searcher, fewest = _fewest_piles_of_every_row(Deck(2, 4), variant)
+    searcher, fewest = fewest_piles_of_every_row(Deck(2, 4), variant)
     extra = [row for row in fewest
              if proofs.uncoverable_cards(row, searcher.neighbours, False)
              and not proofs.disconnected(row, searcher.neighbours, False)]
@@ -303,9 +276,9 @@ def test_paused_and_resumed_search_equals_one_run(data, shape, variant, pieces, 
     import exact.prisoners.solver_kernel as kernel
 
     deck = Deck(*shape)
-    reverse = variant["moves"] == "published"
+    reverse = variant.rules.reverse_piles
     ranks = [deck.rank(c) for c in data.draw(deck_orders(deck))]
-    masks = kernel.neighbour_masks(deck.ranks, variant["wrap"] == "on")
+    masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
     budget = 3000
     results = []
     for step in (budget, pieces):
@@ -392,7 +365,7 @@ def test_kernel_table_survives_being_emptied():
         hashes = np.zeros(8, dtype=np.uint64)
         keys = np.zeros((8, deck.size), dtype=np.uint8)
         line = np.zeros((deck.size - 1, 2), dtype=np.int64)
-        verdict, _, length = kernel.search_row(tops, tops.copy(), searcher.neighbours, deck.ranks, True,
+        verdict, _, _ = kernel.search_row(tops, tops.copy(), searcher.neighbours, deck.ranks, True,
                                                10**6, 0, hashes, keys, line)
         reference.lost.clear()
         assert {0: LOST, 1: WON}[verdict] == reference.solve_row(reference.start_row(ranks), 10**6).status

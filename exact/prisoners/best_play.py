@@ -12,15 +12,23 @@ import math
 import time
 from dataclasses import dataclass, field
 
+from exact.prisoners.limits import DEFAULT_NODE_BUDGET
+from exact.prisoners.solver import (
+    LOST,
+    UNDECIDED,
+    WON,
+    Searcher,
+    check_line,
+    check_node_budget,
+    check_time_budget,
+    check_variant,
+    make_searcher,
+)
 from sim import provenance
 from sim.checks import check_decks, check_seed
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.variant import Variant
-
-from exact.prisoners.limits import DEFAULT_NODE_BUDGET
-from exact.prisoners.solver import (LOST, UNDECIDED, WON, Searcher, check_line, check_node_budget,
-                                    check_time_budget, check_variant, make_searcher)
 
 
 @dataclass(frozen=True)

@@ -63,15 +63,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from exact.prisoners import proofs
+from exact.prisoners.limits import DEFAULT_NODE_BUDGET
 from sim import provenance
-from sim.checks import check_budget
+from sim.checks import check_budget, positive_number
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.rules.prisoners import DISTANCES, adjacent_ranks, apply_move, legal_moves
 from sim.variant import Variant
-
-from exact.prisoners import proofs
-from exact.prisoners.limits import DEFAULT_NODE_BUDGET  # noqa: F401  (re-exported: nodes before 'undecided')
 
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
 
@@ -133,9 +132,7 @@ def check_time_budget(time_budget) -> float | None:
     """``None`` (no time limit) or a positive number of CPU seconds."""
     if time_budget is None:
         return None
-    if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) or not time_budget > 0:
-        raise UsageError(f"time budget must be a positive number of seconds, got {time_budget!r}")
-    return float(time_budget)
+    return positive_number("time budget", time_budget, unit="CPU seconds per deck")
 
 
 def _neighbour_lists(ranks: int, wrap: bool):

@@ -6,8 +6,15 @@ import click
 from exact.prisoners.limits import DEFAULT_NODE_BUDGET
 from sim.errors import UsageError
 
-from ..options import (deck_options, emit_json, json_option, make_deck_variant, open_store, seed_option,
-                       variant_option)
+from ..options import (
+    deck_options,
+    emit_json,
+    json_option,
+    make_deck_variant,
+    open_store,
+    seed_option,
+    variant_option,
+)
 
 
 def _parse_order(text: str, deck) -> list[int]:
@@ -52,7 +59,11 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     published simulator's card-by-card (reversing) move. Deals interleaved with moves win exactly the
     decks that "deal everything, then move" wins, so the line lists moves after the last deal.
     """
-    from exact.prisoners.best_play import best_play_distribution, estimate_best_play, random_orders
+    from exact.prisoners.best_play import (
+        best_play_distribution,
+        estimate_best_play,
+        random_orders,
+    )
     from exact.prisoners.solver import check_time_budget, solve
     from sim.checks import check_decks, check_seed
 
