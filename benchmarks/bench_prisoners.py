@@ -1,22 +1,55 @@
-"""Prisoner's Patience speed: games per CPU-second of each policy, and best-play decks per second.
+"""Prisoner's Patience speed: games per CPU-second of each policy, and best play on 52-card decks.
 
-    python benchmarks/bench_prisoners.py [--games 2000000] [--decks 20] [--node-budget N]
-                                         [--engine numba|python] [--ordering 0|1]
+    python benchmarks/bench_prisoners.py [--games 2000000] [--decks 100] [--seed 7] [--node-budget N]
+        [--time-budget S] [--strategy restarts|dfs] [--engine numba|python] [--ordering K]
+        [--before DIR] [--skip-kernel] [--json FILE]
 
 One thread. The kernel figure times ``_simulate_chunk`` (shuffle + play, one policy, unpaired) after
-compilation; the solver figure runs ``estimate_best_play`` on random 52-card decks and reports the
-won / lost / undecided shares at the budget.
+compilation. The best-play figure runs ``estimate_best_play`` on ``--decks`` random 52-card decks
+(seed ``--seed``) under each rule and reports won / lost / undecided, the decided share, the lost
+decks per proof and CPU seconds a deck (the searching thread's CPU time, so other processes on a
+shared machine count little).
+
+``--before DIR``: also run the same decks, in a subprocess, through an earlier version of the
+project whose source tree is ``DIR`` (for example ``git archive c866356 | tar -x -C DIR``), with its
+own default search, and print both side by side with the ratio of CPU seconds a deck.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 import time
 
-from exact.prisoners.solver import DEFAULT_NODE_BUDGET, estimate_best_play
+from exact.prisoners.best_play import estimate_best_play
+from exact.prisoners.limits import DEFAULT_NODE_BUDGET
 from sim import Deck, Variant
 from sim.kernels.prisoners import _simulate_chunk, adjacency_table
 from sim.rng import chunk_states
+
+RULES = ("published", "physical")
+
+_BEFORE = r"""
+import json, sys, time
+args = json.loads(sys.argv[1])
+try:
+    from exact.prisoners.solver import estimate_best_play
+except ImportError:
+    from exact.prisoners.best_play import estimate_best_play
+from sim import Deck, Variant
+out = {}
+for moves in args["rules"]:
+    variant = Variant.make("prisoners", moves=moves)
+    estimate_best_play(Deck(4, 13), variant, decks=1, seed=args["seed"], node_budget=1000)  # compile
+    t0 = time.process_time()
+    est = estimate_best_play(Deck(4, 13), variant, decks=args["decks"], seed=args["seed"],
+                             node_budget=args["node_budget"])
+    cpu = time.process_time() - t0
+    out[moves] = {"won": est.won, "lost": est.lost, "undecided": est.undecided, "cpu_per_deck": cpu / est.decks}
+    print(moves, json.dumps(out[moves]), file=sys.stderr, flush=True)
+print(json.dumps(out))
+"""
 
 
 def kernel_rate(deck: Deck, moves: str, games: int) -> float:
@@ -29,28 +62,75 @@ def kernel_rate(deck: Deck, moves: str, games: int) -> float:
     return games / (time.process_time() - t0)
 
 
+def best_play(moves: str, args) -> dict:
+    deck = Deck(4, 13)
+    variant = Variant.make("prisoners", moves=moves)
+    estimate_best_play(deck, variant, decks=1, seed=args.seed, node_budget=1000)  # compile
+    est = estimate_best_play(deck, variant, decks=args.decks, seed=args.seed, node_budget=args.node_budget,
+                             time_budget=args.time_budget, engine=args.engine, ordering=args.ordering,
+                             strategy=args.strategy)
+    return {"won": est.won, "lost": est.lost, "undecided": est.undecided,
+            "decided_share": (est.won + est.lost) / est.decks, "lost_by": dict(est.lost_by),
+            "cpu_per_deck": est.seconds / est.decks, "nodes_per_cpu_second": est.nodes / est.seconds,
+            "ci95": list(est.ci95)}
+
+
+def before(directory: str, args) -> dict:
+    spec = json.dumps({"rules": list(RULES), "decks": args.decks, "seed": args.seed,
+                       "node_budget": args.node_budget})
+    done = subprocess.run([sys.executable, "-c", _BEFORE, spec], cwd=directory, capture_output=True, text=True, check=False,
+                          env={"PYTHONPATH": directory, "NUMBA_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})
+    if done.returncode != 0:
+        raise SystemExit(f"the earlier version in {directory} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2_000_000)
-    parser.add_argument("--decks", type=int, default=20)
+    parser.add_argument("--decks", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--node-budget", type=int, default=DEFAULT_NODE_BUDGET)
+    parser.add_argument("--time-budget", type=float, default=None)
     parser.add_argument("--engine", choices=["numba", "python"], default="numba")
     parser.add_argument("--ordering", type=int, default=0)
+    parser.add_argument("--strategy", choices=["restarts", "dfs"], default=None)
+    parser.add_argument("--before", metavar="DIR", default=None,
+                        help="source tree of an earlier version to run the same decks through")
+    parser.add_argument("--skip-kernel", action="store_true", help="best play only")
+    parser.add_argument("--before-only", action="store_true", help="run the earlier version only (with --before)")
+    parser.add_argument("--json", metavar="FILE", default=None)
     args = parser.parse_args(argv)
-    deck = Deck(4, 13)
-    report = {}
-    for moves in ("published", "physical"):
-        t0 = time.process_time()
-        est = estimate_best_play(deck, Variant.make("prisoners", moves=moves), decks=args.decks, seed=7,
-                                 node_budget=args.node_budget, engine=args.engine, ordering=args.ordering)
-        cpu = time.process_time() - t0
-        report[moves] = {
-            "games_per_cpu_second": round(kernel_rate(deck, moves, args.games)),
-            "best_play": {"engine": args.engine, "ordering": args.ordering, "decks": est.decks, "won": est.won, "lost": est.lost, "undecided": est.undecided,
-                          "undecided_share": est.undecided / est.decks, "node_budget": est.node_budget,
-                          "decks_per_cpu_second": est.decks / cpu, "nodes_per_cpu_second": est.nodes / cpu},
-        }
-    print(json.dumps(report, indent=1))
+    report = {"decks": args.decks, "seed": args.seed, "node_budget": args.node_budget,
+              "time_budget": args.time_budget, "rules": {}}
+    for moves in RULES:
+        if args.before_only:
+            report["rules"][moves] = {}
+            continue
+        entry = report["rules"][moves] = {"best_play": best_play(moves, args)}
+        print(moves, json.dumps(entry["best_play"]), file=sys.stderr, flush=True)
+        if not args.skip_kernel:
+            entry["games_per_cpu_second"] = round(kernel_rate(Deck(4, 13), moves, args.games))
+    if args.before:
+        old = before(args.before, args)
+        for moves in RULES:
+            report["rules"][moves]["before"] = old[moves]
+    print(f"{'rule':<10} {'version':<7} {'won':>4} {'lost':>4} {'undec':>5} {'decided':>8} {'CPU s/deck':>10}")
+    for moves, entry in report["rules"].items():
+        rows = ([("now", entry["best_play"])] if "best_play" in entry else []) + (
+            [("before", entry["before"])] if "before" in entry else [])
+        for name, r in rows:
+            decided = (r["won"] + r["lost"]) / args.decks
+            print(f"{moves:<10} {name:<7} {r['won']:>4} {r['lost']:>4} {r['undecided']:>5} {decided:>8.0%} "
+                  f"{r['cpu_per_deck']:>10.3f}")
+        if "before" in entry and "best_play" in entry:
+            print(f"{moves:<10} ratio of CPU s/deck, before / now: "
+                  f"{entry['before']['cpu_per_deck'] / entry['best_play']['cpu_per_deck']:.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+    else:
+        print(json.dumps(report, indent=1))
 
 
 if __name__ == "__main__":

@@ -53,6 +53,22 @@ def non_negative_number(name: str, value) -> float:
     return float(value)
 
 
+def positive_number(name: str, value, *, unit: str = "") -> float:
+    """``value`` as a finite float ``> 0`` (a NaN or an infinity is refused).
+
+    >>> positive_number("time budget", 0.5, unit="CPU seconds")
+    0.5
+    >>> positive_number("time budget", 0, unit="CPU seconds")
+    Traceback (most recent call last):
+    ...
+    sim.errors.UsageError: time budget must be a positive number (CPU seconds), got 0
+    """
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value)
+            or value <= 0):
+        raise UsageError(f"{name} must be a positive number" + (f" ({unit})" if unit else "") + f", got {value!r}")
+    return float(value)
+
+
 def check_games(games) -> int:
     """Games to play: a positive int."""
     return positive_int("games", games)

@@ -2,6 +2,7 @@
 
 Every brute-force reference of the test suite lives here, so that a fast engine is always compared
 with the plainest possible count."""
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -96,3 +97,45 @@ def brute_force_from(dealt, deck, variant) -> BruteForceExact:
         counts[outcome.score] += 1
         wins += outcome.won
     return BruteForceExact(math.factorial(len(rest)), tuple(counts), wins)
+
+
+# --- Prisoner's Patience best play ------------------------------------------------------------
+
+def brute_force_fewest_piles(order, deck, variant):
+    """Fewest piles reachable when, before each deal and after the last, the player may make any
+    legal moves (the game as played, deals interleaved; full piles of cards; memo on the full state)."""
+    wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
+    n = len(order)
+
+    @functools.lru_cache(maxsize=None)
+    def best(piles, dealt):
+        rows = [list(p) for p in piles]
+        options = [] if dealt == n else [best(piles + ((order[dealt],),), dealt + 1)]
+        if dealt == n:
+            options.append(len(piles))
+        for source, target in prisoners.legal_moves(rows, deck, wrap):
+            options.append(best(tuple(map(tuple, prisoners.apply_move(rows, source, target, reverse))), dealt))
+        return min(options)
+
+    return best((), 0)
+
+
+def fewest_piles_of_every_row(deck, variant):
+    """Every row reachable from every deal of ``deck``, with its fewest reachable piles (no cuts, no
+    budget: the solver's abstract rows and children, searched exhaustively with memo)."""
+    from exact.prisoners.best_play import rank_sequences
+    from exact.prisoners.solver import Searcher
+
+    searcher = Searcher(deck.ranks, wrap=variant.rules.wrap, reverse=variant.rules.reverse_piles)
+    fewest: dict = {}
+
+    def fewest_piles(row):
+        if len(row) == 1:
+            return 1
+        if row not in fewest:
+            fewest[row] = min([len(row)] + [fewest_piles(child) for _, child in searcher.children(row)])
+        return fewest[row]
+
+    for seq in rank_sequences(deck.suits, deck.ranks):
+        fewest_piles(searcher.start_row(seq))
+    return searcher, fewest

@@ -116,7 +116,7 @@ def test_odds_and_interval_widths_read_as_words():
 
 
 def test_prisoners_best_play_estimates_are_reported(tmp_path):
-    from exact.prisoners.solver import estimate_best_play
+    from exact.prisoners.best_play import estimate_best_play
 
     store = ResultsStore(tmp_path / "s.h5")
     estimate = estimate_best_play(Deck(2, 4), "prisoners(moves=physical)", decks=12, seed=3)

@@ -1,5 +1,8 @@
 """Prisoner's Patience best play: can some sequence of legal moves end with a single pile?
 
+This module decides one deck order (the search); :mod:`exact.prisoners.best_play` runs it over many
+random decks (the estimate of the best-play win rate) and over every order of a small deck.
+
 What the player controls
 ------------------------
 Cards are dealt one at a time, each as a new pile at the right end of the row. Between deals (and
@@ -29,47 +32,67 @@ one key):
   (physical) or to the bottom of ``i`` (published, reversed); the bottom of ``j`` is unchanged; the
   cards in between never come back. So a pile is its top rank (physical) or ``(bottom, top)`` ranks.
 
-Pruning, provably safe (only rows that cannot be won are cut):
-
-* **connectivity**: call two piles *linked* when some rank showing on one (its top; with
-  ``moves=published`` also its bottom, which may surface) is adjacent to some rank showing on the
-  other. When pile ``i`` goes onto ``j`` their current tops are adjacent, and the top of a merged pile
-  is always a rank showing on one of the piles it was made from; so a merge only ever joins piles
-  that are linked through the piles they are made of, and a row whose link graph is disconnected can
-  never become a single pile.
+**Proofs of loss** (:mod:`exact.prisoners.proofs`, each proved there): the dealt row is checked
+against every static condition first (a lost verdict then names it); during the search every
+expanded row that fails ``disconnected`` or ``uncoverable_cards`` is cut (counted per condition in
+``cuts``). The table of lost rows holds only rows whose every child was searched or cut, so it is
+sound across restarts of the search with other move orders.
 
 Two engines run this search: :class:`Searcher` (Python, the reference) and :class:`KernelSearcher`
 (numba, :mod:`exact.prisoners.solver_kernel`; 30-40 times faster, the default for decks of up to 62
-cards). With the reference's move order the numba engine expands the same nodes and returns the same
-winning line (tested); its lost-row table stores each row in full next to its hash, so a collision
-can never make a winnable row look lost.
+cards). With ``strategy="dfs"`` and the reference's move order the numba engine expands the same
+nodes, cuts the same rows and returns the same winning line (tested); its lost-row table stores each
+row in full next to its hash, so a collision can never make a winnable row look lost. Its default
+``strategy="restarts"`` runs the depth-first search several times, each in a fresh random move order
+(a seeded stream, so verdicts are reproducible) with a node allowance growing by half each time,
+keeping the table of lost rows between runs, until one run ends (won or lost) or the budget is
+spent; on 52 cards it finds more wins within a budget than one long run, whose early choices are
+never revisited.
 
-The outcome is ``won`` with a winning line (moves ``(source, target)`` by position in the current row,
-to be made after all cards are dealt, replayable with :func:`replay`), ``lost`` with the number of
-nodes that exhausted the search, or ``undecided`` when the node budget ran out first.
+Evidence
+--------
+The verdict (:class:`SolveResult`) carries its evidence: ``won`` with a winning line (moves
+``(source, target)`` by position in the current row, to be made after all cards are dealt), which
+:func:`solve` replays with the reference rules before returning; ``lost`` with ``proof`` naming the
+static condition that closed the dealt row, or ``"exhaustion"`` (every row searched or cut, the cuts
+counted in ``cuts``); ``undecided`` when the node budget or the time budget (CPU seconds of the
+searching thread, optional) ran out first, with the nodes and seconds spent.
 """
 from __future__ import annotations
 
-import itertools
-import math
+import time
 from dataclasses import dataclass, field
 
+from exact.prisoners import proofs
+from exact.prisoners.limits import DEFAULT_NODE_BUDGET
 from sim import provenance
-from sim.checks import check_budget, check_decks, check_seed
+from sim.checks import check_budget, positive_number
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.rules.prisoners import DISTANCES, adjacent_ranks, apply_move, legal_moves
 from sim.variant import Variant
 
-from exact.prisoners.limits import DEFAULT_NODE_BUDGET  # noqa: F401  (re-exported: nodes before 'undecided')
-
-
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
+
+#: The conditions applied to every expanded row (``isolated_pile`` is contained in ``disconnected``).
+SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a searcher found for one row: the status and its evidence."""
+
+    status: str  #: "won", "lost" or "undecided"
+    line: tuple[tuple[int, int], ...] | None  #: winning moves (source, target), after dealing all
+    nodes: int  #: rows expanded (over all runs of a restarting search)
+    proof: str | None  #: for "lost": a static condition of :mod:`exact.prisoners.proofs`, or "exhaustion"
+    cuts: tuple[tuple[str, int], ...] = ()  #: rows cut during the search, per condition
+    seconds: float = field(default=0.0, compare=False)  #: CPU seconds of the search
 
 
 @dataclass(frozen=True)
 class SolveResult:
-    """The best-play verdict on one deck order."""
+    """The best-play verdict on one deck order, with its evidence (see the module docstring)."""
 
     deck: Deck
     variant: Variant
@@ -78,6 +101,10 @@ class SolveResult:
     line: tuple[tuple[int, int], ...] | None  #: winning moves (source, target), after dealing all
     nodes: int  #: rows expanded
     node_budget: int
+    proof: str | None = None  #: why "lost": a static condition's name, or "exhaustion"
+    cuts: tuple[tuple[str, int], ...] = ()  #: rows cut during the search, per condition
+    seconds: float = 0.0  #: CPU seconds spent searching
+    time_budget: float | None = None  #: CPU seconds allowed (None: nodes only)
     provenance: dict = field(default_factory=dict, compare=False)
 
     kind = "solve"
@@ -90,21 +117,34 @@ class SolveResult:
         return {"game": "prisoners", "suits": self.deck.suits, "ranks": self.deck.ranks,
                 "variant": str(self.variant), "order": list(self.order), "status": self.status,
                 "line": [list(m) for m in self.line] if self.line is not None else None,
-                "nodes": self.nodes, "node_budget": self.node_budget}
+                "proof": self.proof, "cuts": dict(self.cuts), "nodes": self.nodes,
+                "node_budget": self.node_budget, "seconds": self.seconds, "time_budget": self.time_budget}
 
 
-class _OutOfBudget(Exception):
-    pass
-
-
-def _check_variant(variant) -> Variant:
+def check_variant(variant) -> Variant:
+    """A prisoners Variant from ``variant`` (default ``moves=physical``)."""
     if variant is None:
         return Variant.make("prisoners", moves="physical")
     return Variant.coerce(variant, "prisoners")
 
 
+def check_time_budget(time_budget) -> float | None:
+    """``None`` (no time limit) or a positive number of CPU seconds."""
+    if time_budget is None:
+        return None
+    return positive_number("time budget", time_budget, unit="CPU seconds per deck")
+
+
+def _neighbour_lists(ranks: int, wrap: bool):
+    return [[s for s in range(ranks) if adjacent_ranks(r, s, ranks, wrap)] for r in range(ranks)]
+
+
+def _cuts(counter: dict) -> tuple[tuple[str, int], ...]:
+    return tuple((name, counter[name]) for name in SEARCH_CONDITIONS if counter.get(name))
+
+
 class Searcher:
-    """Depth-first best-play search on abstract rows, for one deck shape and variant.
+    """Depth-first best-play search on abstract rows, for one deck shape and variant (the reference).
 
     ``lost`` (the transposition table of rows proven lost) may be kept across searches: a row's
     verdict does not depend on the deck order it came from.
@@ -113,7 +153,7 @@ class Searcher:
     def __init__(self, ranks: int, *, wrap: bool, reverse: bool):
         self.ranks, self.reverse = ranks, reverse
         self.adjacent = [[adjacent_ranks(a, b, ranks, wrap) for b in range(ranks)] for a in range(ranks)]
-        self.neighbours = [[b for b in range(ranks) if self.adjacent[a][b]] for a in range(ranks)]
+        self.neighbours = _neighbour_lists(ranks, wrap)
         self.lost: set = set()
 
     def start_row(self, rank_sequence) -> tuple:
@@ -140,41 +180,30 @@ class Searcher:
                     yield (i, j), row[:j] + (self._merge(row[i], row[j]),) + row[j + 1:i] + row[i + 1:]
 
     def linked(self, row) -> bool:
-        """The connectivity condition of the module docstring (necessary for a win)."""
-        if len(row) <= 1:
-            return True
-        holders: dict[int, list[int]] = {}
-        for p, pile in enumerate(row):
-            for r in ({pile[0], pile[1]} if self.reverse else (pile,)):
-                holders.setdefault(r, []).append(p)
-        parent = list(range(len(row)))
+        """Whether the row passes the ``disconnected`` condition (:mod:`exact.prisoners.proofs`)."""
+        return not proofs.disconnected(row, self.neighbours, self.reverse)
 
-        def find(x):
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
+    def root_proof(self, rank_sequence) -> str | None:
+        """The static condition that proves the dealt row lost, or ``None``."""
+        return proofs.proof_of_loss(self.start_row(rank_sequence), self.neighbours, self.reverse)
 
-        components = len(row)
-        for r, piles_r in holders.items():
-            for s in self.neighbours[r]:
-                if s > r or s not in holders:
-                    continue  # each adjacent pair of ranks once (s < r)
-                for p in itertools.chain(piles_r, holders[s]):
-                    a, b = find(piles_r[0]), find(p)
-                    if a != b:
-                        parent[a] = b
-                        components -= 1
-        return components == 1
+    def solve_ranks(self, rank_sequence, node_budget: int, time_budget: float | None = None) -> Verdict:
+        """The verdict on the row dealt from ``rank_sequence`` (static proofs first, then the search)."""
+        name = self.root_proof(rank_sequence)
+        if name is not None:
+            return Verdict(LOST, None, 0, name)
+        return self.solve_row(self.start_row(rank_sequence), node_budget, time_budget)
 
-    def solve_ranks(self, rank_sequence, node_budget: int) -> tuple[str, tuple | None, int]:
-        """``(status, line, nodes)`` for the row dealt from ``rank_sequence``."""
-        return self.solve_row(self.start_row(rank_sequence), node_budget)
-
-    def solve_row(self, row, node_budget: int) -> tuple[str, tuple | None, int]:
-        """``(status, line, nodes)`` for a row (see :class:`SolveResult`)."""
+    def solve_row(self, row, node_budget: int, time_budget: float | None = None) -> Verdict:
+        """The verdict of the depth-first search from ``row`` (every expanded row checked against
+        :data:`SEARCH_CONDITIONS`)."""
         nodes = 0
         line: list = []
+        cuts: dict[str, int] = {}
+        t0 = time.thread_time()
+
+        class OutOfBudget(Exception):
+            pass
 
         def dfs(r) -> bool:
             nonlocal nodes
@@ -182,10 +211,13 @@ class Searcher:
                 return True
             if r in self.lost:
                 return False
+            if nodes >= node_budget or (time_budget is not None and time.thread_time() - t0 >= time_budget):
+                raise OutOfBudget
             nodes += 1
-            if nodes > node_budget:
-                raise _OutOfBudget
-            if self.linked(r):
+            name = proofs.proof_of_loss(r, self.neighbours, self.reverse, SEARCH_CONDITIONS)
+            if name is not None:
+                cuts[name] = cuts.get(name, 0) + 1
+            else:
                 for move, child in self.children(r):
                     if dfs(child):
                         line.append(move)
@@ -195,19 +227,34 @@ class Searcher:
 
         try:
             won = dfs(row)
-        except _OutOfBudget:
-            return UNDECIDED, None, nodes - 1
-        return (WON, tuple(reversed(line)), nodes) if won else (LOST, None, nodes)
+        except OutOfBudget:
+            return Verdict(UNDECIDED, None, nodes, None, _cuts(cuts), time.thread_time() - t0)
+        seconds = time.thread_time() - t0
+        if won:
+            return Verdict(WON, tuple(reversed(line)), nodes, None, _cuts(cuts), seconds)
+        return Verdict(LOST, None, nodes, proofs.EXHAUSTION, _cuts(cuts), seconds)
+
+
+#: Search strategies of the numba engine: one depth-first run, or restarts in random move orders.
+STRATEGIES = ("restarts", "dfs")
+#: Nodes of the first run of a restarting search; each later run is allowed half as many again.
+RESTART_FIRST_NODES = 5_000
+RESTART_GROWTH = 1.5
+#: Nodes the kernel expands between two looks at the clock.
+_CLOCK_SLICE = 16_384
 
 
 class KernelSearcher:
     """The numba twin of :class:`Searcher` (:mod:`exact.prisoners.solver_kernel`), same verdicts.
 
-    ``ordering=0`` tries moves in the reference's order (so nodes and lines equal the reference's);
-    ``ordering=1`` tries leftmost sources first. The lost-row table is emptied for every deck.
+    ``strategy="dfs"``: one depth-first run; ``ordering=0`` tries moves in the reference's order (so
+    nodes, cuts and lines equal the reference's), other orderings are listed in
+    :data:`exact.prisoners.solver_kernel.ORDERINGS`. ``strategy="restarts"`` (see the module
+    docstring) ignores ``ordering``. The lost-row table is emptied for every deck.
     """
 
-    def __init__(self, cards: int, ranks: int, *, wrap: bool, reverse: bool, ordering: int = 0):
+    def __init__(self, cards: int, ranks: int, *, wrap: bool, reverse: bool, ordering: int = 0,
+                 strategy: str = "restarts"):
         import exact.prisoners.solver_kernel as kernel
 
         if not kernel.supports(cards, ranks):
@@ -215,27 +262,84 @@ class KernelSearcher:
                              f"{kernel.MAX_KERNEL_RANKS} ranks: use engine='python'")
         if ordering not in kernel.ORDERINGS:
             raise UsageError(f"ordering must be one of {sorted(kernel.ORDERINGS)}, got {ordering!r}")
-        self.kernel, self.cards, self.ranks, self.reverse, self.ordering = kernel, cards, ranks, reverse, ordering
+        if strategy not in STRATEGIES:
+            raise UsageError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+        self.kernel, self.cards, self.ranks, self.reverse = kernel, cards, ranks, reverse
+        self.ordering, self.strategy = ordering, strategy
         self.neighbours = kernel.neighbour_masks(ranks, wrap)
+        self.neighbour_lists = _neighbour_lists(ranks, wrap)
         self._table = None
+        self._state = kernel.new_state(cards, ranks)
 
-    def solve_ranks(self, rank_sequence, node_budget: int) -> tuple[str, tuple | None, int]:
-        """``(status, line, nodes)`` for the row dealt from ``rank_sequence``."""
+    def root_proof(self, rank_sequence) -> str | None:
+        """The static condition that proves the dealt row lost, or ``None``."""
+        row = tuple((r, r) for r in rank_sequence) if self.reverse else tuple(rank_sequence)
+        return proofs.proof_of_loss(row, self.neighbour_lists, self.reverse)
+
+    def _run(self, tops, bottoms, line, ordering, seed, node_stop, clock):
+        """One depth-first run within ``node_stop`` nodes: ``(verdict code, nodes, cut counts)``;
+        ``clock()`` says whether the time budget is spent (looked at every :data:`_CLOCK_SLICE` nodes)."""
+        k = self.kernel
+        hashes, keys = self._table[0]
+        self.kernel.start(self._state, len(tops), seed)
+        scalars = self._state[0]
+        while True:
+            stop = min(node_stop, int(scalars[k._NODES]) + _CLOCK_SLICE)
+            verdict = k._search(tops, bottoms, self.neighbours, self.ranks, self.reverse, ordering, hashes, keys,
+                                line, *self._state, stop, k.ALL_PROOFS)
+            if verdict != k.PAUSED_CODE:
+                break
+            if stop >= node_stop or clock():
+                k.abandon(tops, bottoms, self._state)
+                verdict = k.UNDECIDED_CODE
+                break
+        return verdict, int(scalars[k._NODES]), (int(scalars[k._DISCONNECTED]), int(scalars[k._UNCOVERABLE]))
+
+    def solve_ranks(self, rank_sequence, node_budget: int, time_budget: float | None = None) -> Verdict:
+        """The verdict on the row dealt from ``rank_sequence`` (static proofs first, then the search)."""
         import numpy as np
 
+        name = self.root_proof(rank_sequence)
+        if name is not None:
+            return Verdict(LOST, None, 0, name)
+        k = self.kernel
         if self._table is None or self._table[1] != node_budget:
-            self._table = (self.kernel.new_table(self.cards, self.ranks, node_budget), node_budget)
-        hashes, keys = self._table[0]
-        hashes[:] = 0
+            self._table = (k.new_table(self.cards, self.ranks, node_budget), node_budget)
+        self._table[0][0][:] = 0
         tops = np.array(list(rank_sequence), dtype=np.int64)
+        bottoms = tops.copy()
         line = np.zeros((max(len(tops) - 1, 1), 2), dtype=np.int64)
-        verdict, nodes, length = self.kernel.search_row(tops, tops.copy(), self.neighbours, self.ranks,
-                                                        self.reverse, node_budget, self.ordering, hashes,
-                                                        keys, line)
-        status = {self.kernel.LOST_CODE: LOST, self.kernel.WON_CODE: WON,
-                  self.kernel.UNDECIDED_CODE: UNDECIDED}[verdict]
-        moves = tuple((int(a), int(b)) for a, b in line[:length]) if status == WON else None
-        return status, moves, int(nodes)
+        t0 = time.thread_time()
+
+        def clock() -> bool:
+            return time_budget is not None and time.thread_time() - t0 >= time_budget
+
+        nodes, cut = 0, [0, 0]
+        verdict = k.UNDECIDED_CODE
+        if self.strategy == "dfs":
+            runs = [(self.ordering, 0, node_budget)]
+        else:
+            runs, allowance, run = [], float(RESTART_FIRST_NODES), 0
+            while sum(r[2] for r in runs) < node_budget:
+                runs.append((2, run, min(int(allowance), node_budget - sum(r[2] for r in runs))))
+                allowance *= RESTART_GROWTH
+                run += 1
+        for ordering, seed, allowance in runs:
+            verdict, used, (disconnected, uncoverable) = self._run(tops, bottoms, line, ordering, seed, allowance,
+                                                                   clock)
+            nodes += used
+            cut[0] += disconnected
+            cut[1] += uncoverable
+            if verdict != k.UNDECIDED_CODE or clock():
+                break
+        seconds = time.thread_time() - t0
+        cuts = _cuts(dict(zip(SEARCH_CONDITIONS, cut)))
+        if verdict == k.WON_CODE:
+            moves = tuple((int(a), int(b)) for a, b in line[:len(tops) - 1])
+            return Verdict(WON, moves, nodes, None, cuts, seconds)
+        if verdict == k.LOST_CODE:
+            return Verdict(LOST, None, nodes, proofs.EXHAUSTION, cuts, seconds)
+        return Verdict(UNDECIDED, None, nodes, None, cuts, seconds)
 
 
 #: Search engines: "numba" (:class:`KernelSearcher`), "python" (:class:`Searcher`, the reference),
@@ -243,27 +347,34 @@ class KernelSearcher:
 ENGINES = ("auto", "numba", "python")
 
 
-def make_searcher(deck: Deck, variant: Variant, *, engine: str = "auto", ordering: int = 0):
-    """The searcher for ``deck`` and ``variant`` on ``engine`` (see :data:`ENGINES`)."""
+def make_searcher(deck: Deck, variant: Variant, *, engine: str = "auto", ordering: int = 0,
+                  strategy: str | None = None):
+    """The searcher for ``deck`` and ``variant`` on ``engine`` (see :data:`ENGINES`); ``ordering`` and
+    ``strategy`` (default "restarts") are the numba engine's: the python engine runs one depth-first
+    search in the reference's order."""
     from exact.prisoners.solver_kernel import supports
 
     if engine not in ENGINES:
         raise UsageError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
     if engine == "numba" or (engine == "auto" and supports(deck.size, deck.ranks)):
-        return KernelSearcher(deck.size, deck.ranks, wrap=wrap, reverse=reverse, ordering=ordering)
-    if ordering != 0:
-        raise UsageError("the python engine tries moves in one order only (ordering=0)")
+        return KernelSearcher(deck.size, deck.ranks, wrap=wrap, reverse=reverse, ordering=ordering,
+                              strategy=strategy or "restarts")
+    if ordering != 0 or strategy not in (None, "dfs"):
+        raise UsageError("the python engine runs one depth-first search in one move order "
+                         "(ordering=0, strategy='dfs')")
     return Searcher(deck.ranks, wrap=wrap, reverse=reverse)
 
 
-def _check_budget(node_budget) -> int:
+def check_node_budget(node_budget) -> int:
+    """The node budget as a positive int, or a one-line :class:`UsageError`."""
     return check_budget("node budget", node_budget, unit="nodes expanded per deck")
 
 
 def solve(order, deck: Deck, variant: Variant | str | None = None, *,
-          node_budget: int = DEFAULT_NODE_BUDGET, engine: str = "auto", ordering: int = 0) -> SolveResult:
-    """Decide whether ``order`` can be won by best play.
+          node_budget: int = DEFAULT_NODE_BUDGET, time_budget: float | None = None, engine: str = "auto",
+          ordering: int = 0, strategy: str | None = None) -> SolveResult:
+    """Decide whether ``order`` can be won by best play; a won verdict's line is checked by replay.
 
     Parameters
     ----------
@@ -272,24 +383,31 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     variant : prisoners Variant or string (default ``moves=physical``, ``wrap=on``); ``moves`` says
         how a pile moves (physical: as a unit; published: card by card, reversed)
     node_budget : rows expanded before giving up (outcome ``undecided``)
+    time_budget : CPU seconds of searching before giving up (default: no limit; nodes only)
     engine : "auto" (numba when the deck fits), "numba" or "python" (the reference search)
-    ordering : move order of the numba engine (0: the reference's, rightmost source first; 1:
-        leftmost source first)
+    ordering : move order of a depth-first run of the numba engine (0: the reference's)
+    strategy : "restarts" (the numba engine's default) or "dfs" (one run in ``ordering``; the python
+        engine's only strategy)
 
     Examples
     --------
-    >>> solve([0, 2, 1], Deck(1, 3), "prisoners(moves=physical,wrap=off)").line
+    >>> solve([0, 2, 1], Deck(1, 3), "prisoners(moves=physical,wrap=off)", strategy="dfs").line
     ((2, 1), (1, 0))
-    >>> solve([1, 0, 2], Deck(1, 3), "prisoners(moves=physical,wrap=off)").status
-    'lost'
+    >>> r = solve([1, 0, 2], Deck(1, 3), "prisoners(moves=physical,wrap=off)")
+    >>> r.status, r.proof
+    ('lost', 'uncoverable_cards')
     """
-    variant = _check_variant(variant)
+    variant = check_variant(variant)
     order = deck.check_order(order)
-    node_budget = _check_budget(node_budget)
-    searcher = make_searcher(deck, variant, engine=engine, ordering=ordering)
-    status, line, nodes = searcher.solve_ranks([deck.rank(c) for c in order], node_budget)
-    return SolveResult(deck=deck, variant=variant, order=order, status=status, line=line, nodes=nodes,
-                       node_budget=node_budget, provenance=provenance.collect())
+    node_budget = check_node_budget(node_budget)
+    time_budget = check_time_budget(time_budget)
+    searcher = make_searcher(deck, variant, engine=engine, ordering=ordering, strategy=strategy)
+    verdict = searcher.solve_ranks([deck.rank(c) for c in order], node_budget, time_budget)
+    if verdict.status == WON:
+        check_line(order, deck, variant, verdict.line)
+    return SolveResult(deck=deck, variant=variant, order=order, status=verdict.status, line=verdict.line,
+                       nodes=verdict.nodes, node_budget=node_budget, proof=verdict.proof, cuts=verdict.cuts,
+                       seconds=verdict.seconds, time_budget=time_budget, provenance=provenance.collect())
 
 
 def replay(order, deck: Deck, variant: Variant | str | None, line) -> list[list[int]]:
@@ -297,7 +415,7 @@ def replay(order, deck: Deck, variant: Variant | str | None, line) -> list[list[
 
     Raises ``ValueError`` on an illegal move; returns the final row of piles (cards, bottom to top).
     """
-    variant = _check_variant(variant)
+    variant = check_variant(variant)
     wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
     piles = [[card] for card in order]
     for source, target in line:
@@ -307,146 +425,7 @@ def replay(order, deck: Deck, variant: Variant | str | None, line) -> list[list[
     return piles
 
 
-# --- many decks ----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class BestPlayEstimate:
-    """Best-play outcomes of random deck orders, with an interval bracketing the undecided ones."""
-
-    deck: Deck
-    variant: Variant
-    seed: int
-    decks: int
-    won: int
-    lost: int
-    undecided: int
-    node_budget: int
-    ci95: tuple[float, float]  #: undecided counted as lost (low) and as won (high)
-    nodes: int
-    seconds: float
-    provenance: dict = field(default_factory=dict, compare=False)
-
-    kind = "best_play"
-
-    def to_dict(self) -> dict:
-        return {"game": "prisoners", "suits": self.deck.suits, "ranks": self.deck.ranks,
-                "variant": str(self.variant), "seed": self.seed, "decks": self.decks, "won": self.won,
-                "lost": self.lost, "undecided": self.undecided, "node_budget": self.node_budget,
-                "ci95": list(self.ci95), "nodes": self.nodes, "seconds": self.seconds,
-                "decks_per_second": self.decks / self.seconds if self.seconds > 0 else None}
-
-
-def random_orders(deck: Deck, decks: int, seed: int):
-    """``decks`` uniformly shuffled orders from the project's streams (chunk 0 of ``seed``)."""
-    import numpy as np
-
-    from sim.kernels.prisoners import shuffled_orders
-
-    return shuffled_orders(np.asarray(seed_state(seed)), decks, deck.size)
-
-
-def seed_state(seed: int):
-    from sim.rng import chunk_states
-
-    return chunk_states(seed, 0, 1)[0]
-
-
-def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, decks: int, seed: int,
-                       node_budget: int = DEFAULT_NODE_BUDGET, engine: str = "auto", ordering: int = 0,
-                       progress=None) -> BestPlayEstimate:
-    """Solve ``decks`` random deck orders (reproducible from ``seed``) and bracket the win rate.
-
-    The interval is :func:`sim.stats.bracket_interval`: the low end counts undecided decks as lost,
-    the high end as won.
-    """
-    import time
-
-    from sim.stats import bracket_interval
-
-
-    variant = _check_variant(variant)
-    decks, seed = check_decks(decks), check_seed(seed)
-    node_budget = _check_budget(node_budget)
-    searcher = make_searcher(deck, variant, engine=engine, ordering=ordering)
-    counts = {WON: 0, LOST: 0, UNDECIDED: 0}
-    nodes = 0
-    started, t0 = provenance.now(), time.perf_counter()
-    for k, order in enumerate(random_orders(deck, decks, seed)):
-        if isinstance(searcher, Searcher):
-            searcher.lost.clear()  # bounded memory; rows of different decks rarely coincide
-        status, _, used = searcher.solve_ranks([int(c) % deck.ranks for c in order], node_budget)
-        counts[status] += 1
-        nodes += used
-        if progress is not None:
-            progress(k + 1, counts)
-    seconds = time.perf_counter() - t0
-    return BestPlayEstimate(deck=deck, variant=variant, seed=seed, decks=decks, won=counts[WON],
-                            lost=counts[LOST], undecided=counts[UNDECIDED], node_budget=node_budget,
-                            ci95=bracket_interval(counts[WON], counts[UNDECIDED], decks), nodes=nodes,
-                            seconds=seconds, provenance=provenance.collect(
-                                started=started, finished=provenance.now(), seed=seed, engine=type(searcher).__name__))
-
-
-# --- exact best play on small decks --------------------------------------------------------------
-
-#: Largest number of distinct rank sequences ``n! / (S!)^R`` the exact best-play count will visit.
-MAX_BEST_PLAY_SEQUENCES = 400_000
-
-
-def rank_sequences(suits: int, ranks: int):
-    """Every distinct sequence of ranks of an S x R deck (each rank ``suits`` times), in order."""
-    remaining = [suits] * ranks
-    n = suits * ranks
-    seq: list[int] = []
-
-    def rec():
-        if len(seq) == n:
-            yield tuple(seq)
-            return
-        for r in range(ranks):
-            if remaining[r]:
-                remaining[r] -= 1
-                seq.append(r)
-                yield from rec()
-                seq.pop()
-                remaining[r] += 1
-
-    yield from rec()
-
-
-def best_play_distribution(deck: Deck, variant: Variant | str | None = None):
-    """Exact best play over all ``(S*R)!`` orders: ``score_counts[k]`` = orders whose fewest
-    reachable piles is ``k`` (so ``wins`` = orders that can be won).
-
-    Every distinct rank sequence stands for ``(S!)^R`` card orders. The fewest piles of a row is found
-    by exhaustive search with memo (no budget: small decks only).
-    """
-    from exact.prisoners.distribution import make_result
-
-    variant = _check_variant(variant)
-    n, s = deck.size, deck.suits
-    sequences = math.factorial(n) // math.factorial(s) ** deck.ranks
-    if sequences > MAX_BEST_PLAY_SEQUENCES:
-        raise UsageError(f"deck {deck} has {sequences:,} rank sequences; exact best play handles at most "
-                         f"{MAX_BEST_PLAY_SEQUENCES:,}: use estimate_best_play for larger decks")
-    searcher = Searcher(deck.ranks, wrap=variant.rules.wrap, reverse=variant.rules.reverse_piles)
-    fewest: dict = {}
-
-    def fewest_piles(row) -> int:
-        if len(row) == 1:
-            return 1
-        best = fewest.get(row)
-        if best is None:
-            best = len(row)
-            for _, child in searcher.children(row):
-                best = min(best, fewest_piles(child))
-                if best == 1:
-                    break
-            fewest[row] = best
-        return best
-
-    weight = math.factorial(s) ** deck.ranks
-    counts = [0] * (n + 1)
-    for seq in rank_sequences(s, deck.ranks):
-        counts[fewest_piles(searcher.start_row(seq))] += weight
-    return make_result(deck, variant, "best-play", counts, {"rank_sequences": sequences, "rows": len(fewest)})
+def check_line(order, deck: Deck, variant: Variant, line) -> None:
+    """Replay a winning line with the reference rules; an internal error unless it ends in one pile."""
+    if len(replay(order, deck, variant, line)) != 1:
+        raise RuntimeError(f"internal error: the solver's winning line does not win {list(order)}")

@@ -28,8 +28,9 @@ from sim._jit import jit
 MAX_KERNEL_CARDS = 62
 MAX_KERNEL_RANKS = 62
 
-#: Move orders: 0 the reference's (rightmost source first), 1 leftmost source first.
-ORDERINGS = (0, 1)
+#: Move orders: 0 the reference's (rightmost source first), 1 leftmost source first, 2 random (a
+#: seeded stream, for restarts), 3 distance-3 moves before distance-1 moves.
+ORDERINGS = (0, 1, 2, 3, 4)
 
 
 def supports(cards: int, ranks: int) -> bool:
@@ -158,11 +159,57 @@ def _linked(tops, bottoms, m, neighbours, ranks, reverse, holders):
 
 
 @jit(inline="always")
-def _gen_moves(tops, m, neighbours, ordering, out):
-    """Legal moves ``source * 4 + distance`` of the row, in the search order; returns their count."""
+def _xorshift(state):
+    state ^= (state << np.uint64(13))
+    state ^= (state >> np.uint64(7))
+    state ^= (state << np.uint64(17))
+    return state
+
+
+@jit(inline="always")
+def _mobility(tops, m, neighbours, skip):
+    """Legal moves of the row ``tops[:m]`` without pile ``skip`` (the row after a move from ``skip``)."""
     count = 0
+    q = 0
+    prev1 = -1
+    prev2 = -1
+    prev3 = -1
+    for p in range(m):
+        if p == skip:
+            continue
+        t = tops[p]
+        if prev1 >= 0 and (neighbours[t] >> prev1) & 1:
+            count += 1
+        if prev3 >= 0 and (neighbours[t] >> prev3) & 1:
+            count += 1
+        prev3 = prev2
+        prev2 = prev1
+        prev1 = t
+        q += 1
+    return count
+
+
+@jit(inline="always")
+def _gen_moves(tops, bottoms, m, neighbours, ordering, reverse, out, rng, scores):
+    """Legal moves ``source * 4 + distance`` of the row, in the search order; returns ``(count, rng)``.
+
+    ``ordering`` 0: rightmost source first, distance 1 before 3 (the reference's order); 1: leftmost
+    source first; 2: the reference's moves in a random order (xorshift stream ``rng``); 3: every
+    distance-3 move (rightmost first) before every distance-1 move; 4: the moves whose child row has
+    the most legal moves first (ties in the reference's order).
+    """
+    count = 0
+    if ordering == 3:
+        for d in (3, 1):
+            for k in range(m - 1):
+                i = m - 1 - k
+                j = i - d
+                if j >= 0 and (neighbours[tops[i]] >> tops[j]) & 1:
+                    out[count] = i * 4 + d
+                    count += 1
+        return count, rng
     for k in range(m - 1):
-        i = m - 1 - k if ordering == 0 else k + 1
+        i = m - 1 - k if ordering != 1 else k + 1
         ti = tops[i]
         for d in (1, 3):
             j = i - d
@@ -171,32 +218,131 @@ def _gen_moves(tops, m, neighbours, ordering, out):
             if (neighbours[ti] >> tops[j]) & 1:
                 out[count] = i * 4 + d
                 count += 1
-    return count
+    if ordering == 2:
+        for a in range(count - 1, 0, -1):
+            rng = _xorshift(rng)
+            b = np.int64(rng % np.uint64(a + 1))
+            out[a], out[b] = out[b], out[a]
+    elif ordering == 4:
+        for a in range(count):
+            i = out[a] // 4
+            j = i - out[a] % 4
+            old = tops[j]
+            tops[j] = bottoms[i] if reverse else tops[i]
+            scores[a] = _mobility(tops, m, neighbours, i)
+            tops[j] = old
+        for a in range(1, count):  # insertion sort, stable, most mobile first
+            code = out[a]
+            score = scores[a]
+            b = a - 1
+            while b >= 0 and scores[b] < score:
+                out[b + 1] = out[b]
+                scores[b + 1] = scores[b]
+                b -= 1
+            out[b + 1] = code
+            scores[b + 1] = score
+    return count, rng
+
+
+@jit(inline="always")
+def _uncoverable_cards(tops, m, neighbours, ranks, right, total):
+    """Cards of a physical row that can never be covered: no adjacent rank to their right and at most
+    one to their left (:func:`exact.prisoners.proofs.uncoverable_cards`). Returns how many (0, 1, or 2
+    for two or more)."""
+    for r in range(ranks):
+        right[r] = 0
+        total[r] = 0
+    for p in range(m):
+        total[tops[p]] += 1
+    found = 0
+    for k in range(m):
+        p = m - 1 - k
+        t = tops[p]
+        on_right = 0
+        in_all = 0
+        nb = neighbours[t]
+        for r in range(ranks):
+            if (nb >> r) & 1:
+                on_right += right[r]
+                in_all += total[r]
+        if on_right == 0 and in_all <= 1:
+            found += 1
+            if found == 2:
+                return 2
+        right[t] += 1
+    return found
+
+
+#: Bits of ``proofs``: the loss conditions the search applies to every row it expands.
+CONNECTED_PROOF, UNCOVERABLE_PROOF = 1, 2
+ALL_PROOFS = CONNECTED_PROOF | UNCOVERABLE_PROOF
+
+
+#: Indices into the scalar state of a search (:func:`new_state`).
+_M, _DEPTH, _ENTERING, _NODES, _FILLED, _RNG, _VERDICT, _DISCONNECTED, _UNCOVERABLE = range(9)
+#: Verdict code of a search paused at its node stop (resume it with the same state).
+PAUSED_CODE = 3
+
+
+def new_state(cards: int, ranks: int):
+    """Work arrays of one search from a row of ``cards`` piles: ``(scalars, moves, counts, cursor,
+    undo, holders)``; :func:`start` readies them for a row."""
+    n = cards
+    return (np.zeros(9, dtype=np.int64), np.empty((n, 2 * n), dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=np.int64), np.empty((n, 5), dtype=np.int64), np.empty(3 * max(ranks, 1), dtype=np.int64))
+
+
+def start(state, cards: int, seed: int = 0) -> None:
+    """Ready ``state`` for a fresh search from a row of ``cards`` piles (keeps the lost-row table)."""
+    scalars = state[0]
+    scalars[:] = 0
+    scalars[_M] = cards
+    scalars[_ENTERING] = 1
+    mixed = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (1 << 64) or 1  # xorshift needs a nonzero state
+    scalars[_RNG] = mixed - (1 << 64) if mixed >= 1 << 63 else mixed
+    scalars[_VERDICT] = PAUSED_CODE
 
 
 @jit
-def search_row(tops, bottoms, neighbours, ranks, reverse, node_budget, ordering, hashes, keys, line):
-    """Depth-first best-play search from the row ``tops``/``bottoms`` (modified, restored on return).
+def _undo_move(tops, bottoms, undo, depth, m):
+    i = undo[depth, 0]
+    j = undo[depth, 1]
+    for k in range(m, i, -1):
+        tops[k] = tops[k - 1]
+        bottoms[k] = bottoms[k - 1]
+    tops[i] = undo[depth, 3]
+    bottoms[i] = undo[depth, 4]
+    tops[j] = undo[depth, 2]
 
-    Returns ``(verdict, nodes, line_length)``: verdict ``LOST_CODE``/``WON_CODE``/``UNDECIDED_CODE``;
-    nodes as the reference counts them (rows expanded; on ``undecided`` the budget); on a win the
-    moves ``(source, target)`` are in ``line[:line_length]``. ``hashes``/``keys``: an empty table
-    (:func:`new_table`), left holding the lost rows found.
+
+@jit
+def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, line, scalars, moves, counts,
+            cursor, undo, holders, node_stop, proofs):
+    """Depth-first best-play search from the row ``tops``/``bottoms``, resumable.
+
+    The whole search state lives in the arrays (``scalars``, ``moves``, ``counts``, ``cursor``,
+    ``undo``; see :func:`new_state`), so the search stops when it would expand node ``node_stop + 1``
+    (verdict ``PAUSED_CODE``, row and stack left as they are) and a later call with the same arrays
+    goes on exactly where it stopped. On any other verdict the start row is restored.
+    Returns the verdict code; ``scalars`` holds the node count (rows expanded, as the reference
+    counts them), the fill of the table and the number of rows cut by the connectivity proof; on a
+    win ``line[:cards - 1]`` holds the moves ``(source, target)``.
     """
     n = tops.shape[0]
-    m = n
-    moves = np.empty((n, 2 * n), dtype=np.int64)
-    counts = np.zeros(n, dtype=np.int64)
-    cursor = np.zeros(n, dtype=np.int64)
-    undo = np.empty((n, 5), dtype=np.int64)  # source, target, old top of target, source top, bottom
-    holders = np.empty(ranks, dtype=np.int64)
-    nodes = 0
-    filled = 0
-    depth = 0
-    entering = True
+    m = scalars[_M]
+    depth = scalars[_DEPTH]
+    entering = scalars[_ENTERING] != 0
+    nodes = scalars[_NODES]
+    filled = scalars[_FILLED]
+    rng = np.uint64(scalars[_RNG])
+    disconnected = scalars[_DISCONNECTED]
+    uncoverable = scalars[_UNCOVERABLE]
+    scores = np.empty(2 * n, dtype=np.int64)
+    right = holders[ranks:2 * ranks]
+    total = holders[2 * ranks:3 * ranks]
+    verdict = PAUSED_CODE
     while True:
         if entering:
-            entering = False
             if m == 1:
                 for k in range(depth):
                     line[k, 0] = undo[k, 0]
@@ -208,16 +354,20 @@ def search_row(tops, bottoms, neighbours, ranks, reverse, node_budget, ordering,
                 counts[depth] = 0  # known lost: back out without expanding or re-inserting
                 cursor[depth] = -1
             else:
+                if nodes >= node_stop:
+                    break  # paused before expanding this row; the next call enters it again
                 nodes += 1
-                if nodes > node_budget:
-                    nodes -= 1
-                    verdict = UNDECIDED_CODE
-                    break
-                if _linked(tops, bottoms, m, neighbours, ranks, reverse, holders):
-                    counts[depth] = _gen_moves(tops, m, neighbours, ordering, moves[depth])
+                counts[depth] = 0
+                if (proofs & CONNECTED_PROOF) and not _linked(tops, bottoms, m, neighbours, ranks, reverse, holders):
+                    disconnected += 1
+                elif ((proofs & UNCOVERABLE_PROOF) and not reverse
+                      and _uncoverable_cards(tops, m, neighbours, ranks, right, total) >= 2):
+                    uncoverable += 1
                 else:
-                    counts[depth] = 0
+                    counts[depth], rng = _gen_moves(tops, bottoms, m, neighbours, ordering, reverse, moves[depth], rng,
+                                                    scores)
                 cursor[depth] = 0
+            entering = False
         if cursor[depth] >= 0 and cursor[depth] < counts[depth]:
             code = moves[depth, cursor[depth]]
             cursor[depth] += 1
@@ -244,25 +394,60 @@ def search_row(tops, bottoms, neighbours, ranks, reverse, node_budget, ordering,
             verdict = LOST_CODE
             break
         depth -= 1
-        i = undo[depth, 0]
-        j = undo[depth, 1]
-        for k in range(m, i, -1):
-            tops[k] = tops[k - 1]
-            bottoms[k] = bottoms[k - 1]
-        tops[i] = undo[depth, 3]
-        bottoms[i] = undo[depth, 4]
-        tops[j] = undo[depth, 2]
+        _undo_move(tops, bottoms, undo, depth, m)
         m += 1
+    scalars[_NODES] = nodes
+    scalars[_FILLED] = filled
+    scalars[_RNG] = np.int64(rng)
+    scalars[_DISCONNECTED] = disconnected
+    scalars[_UNCOVERABLE] = uncoverable
+    scalars[_VERDICT] = verdict
+    if verdict == PAUSED_CODE:
+        scalars[_M] = m
+        scalars[_DEPTH] = depth
+        scalars[_ENTERING] = 1 if entering else 0
+        return verdict
     # restore the start row for the caller (undo whatever is still on the stack)
     while depth > 0:
         depth -= 1
-        i = undo[depth, 0]
-        j = undo[depth, 1]
-        for k in range(m, i, -1):
-            tops[k] = tops[k - 1]
-            bottoms[k] = bottoms[k - 1]
-        tops[i] = undo[depth, 3]
-        bottoms[i] = undo[depth, 4]
-        tops[j] = undo[depth, 2]
+        _undo_move(tops, bottoms, undo, depth, m)
         m += 1
-    return verdict, nodes, n - 1 if verdict == WON_CODE else 0
+    scalars[_M] = m
+    scalars[_DEPTH] = 0
+    return verdict
+
+
+def search_row(tops, bottoms, neighbours, ranks, reverse, node_budget, ordering, hashes, keys, line, seed=0,
+               proofs=CONNECTED_PROOF):
+    """One whole search from the row ``tops``/``bottoms`` within ``node_budget`` nodes (no pausing):
+    ``(verdict, nodes, line_length)``, verdict ``LOST_CODE``/``WON_CODE``/``UNDECIDED_CODE``; the row
+    is restored. ``hashes``/``keys``: a lost-row table (:func:`new_table`), left holding the lost rows
+    found."""
+    n = tops.shape[0]
+    state = new_state(n, ranks)
+    start(state, n, seed)
+    verdict = _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, line, *state, node_budget,
+                      proofs)
+    scalars = state[0]
+    if verdict == PAUSED_CODE:
+        abandon(tops, bottoms, state)
+        return UNDECIDED_CODE, int(scalars[_NODES]), 0
+    return verdict, int(scalars[_NODES]), n - 1 if verdict == WON_CODE else 0
+
+
+def abandon(tops, bottoms, state) -> None:
+    """Give up a paused search: undo its moves so ``tops``/``bottoms`` hold the start row again."""
+    scalars, _, _, _, undo, _ = state
+    _abandon(tops, bottoms, undo, scalars)
+
+
+@jit
+def _abandon(tops, bottoms, undo, scalars):
+    m = scalars[_M]
+    depth = scalars[_DEPTH]
+    while depth > 0:
+        depth -= 1
+        _undo_move(tops, bottoms, undo, depth, m)
+        m += 1
+    scalars[_M] = m
+    scalars[_DEPTH] = 0

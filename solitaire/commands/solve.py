@@ -6,8 +6,15 @@ import click
 from exact.prisoners.limits import DEFAULT_NODE_BUDGET
 from sim.errors import UsageError
 
-from ..options import (deck_options, emit_json, json_option, make_deck_variant, open_store, seed_option,
-                       variant_option)
+from ..options import (
+    deck_options,
+    emit_json,
+    json_option,
+    make_deck_variant,
+    open_store,
+    seed_option,
+    variant_option,
+)
 
 
 def _parse_order(text: str, deck) -> list[int]:
@@ -33,12 +40,17 @@ def _parse_order(text: str, deck) -> list[int]:
 @click.option("--node-budget", type=int, default=None,
               help=f"Rows expanded per deck before the verdict is 'undecided' [default: {DEFAULT_NODE_BUDGET:,}, "
                    "about half a CPU-second per 52-card deck].")
+@click.option("--time-budget", type=float, default=None, metavar="SECONDS",
+              help="CPU seconds of searching per deck before the verdict is 'undecided' [default: none, the node "
+                   "budget only; a time budget makes verdicts depend on the machine's speed].")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it).")
 @json_option
-def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, node_budget, out, as_json):
+def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, node_budget, time_budget, out,
+                  as_json):
     """Decide best play: whether a deck order can be won (one pile left) by some sequence of legal
-    moves, with a replayable winning line, a proof of no win (search exhausted), or 'undecided'.
+    moves, with its evidence: a winning line (checked by replay), the proof that closed a lost deck
+    (a static condition, or the exhausted search), or 'undecided' with the nodes and seconds spent.
 
     One deck: --order, or a deck shuffled from --seed. Many: --decks N (random decks from --seed;
     the 95% interval counts undecided decks as lost at its low end and as won at its high end).
@@ -47,9 +59,13 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     published simulator's card-by-card (reversing) move. Deals interleaved with moves win exactly the
     decks that "deal everything, then move" wins, so the line lists moves after the last deal.
     """
-    from sim.checks import check_decks
-    from exact.prisoners.solver import best_play_distribution, estimate_best_play, random_orders, solve
-    from sim.checks import check_seed
+    from exact.prisoners.best_play import (
+        best_play_distribution,
+        estimate_best_play,
+        random_orders,
+    )
+    from exact.prisoners.solver import check_time_budget, solve
+    from sim.checks import check_decks, check_seed
 
     if not any(v.strip().startswith("moves=") for v in variants):
         variants = (*variants, "moves=physical")
@@ -64,6 +80,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         _check_all_orders(deck)
     if decks is not None:
         check_decks(decks)
+    time_budget = check_time_budget(time_budget)
     store = open_store(out)  # a bad store is refused before any work
     if all_orders:
         result = best_play_distribution(deck, variant)
@@ -74,26 +91,35 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         click.echo(f"{variant}  deck {deck}  best play over all {result.orders:,} orders")
         click.echo(f"winnable orders {result.wins:,}  p_win {result.p_win} = {float(result.p_win):.6%}")
         click.echo("fewest piles: " + ", ".join(f"{s}:{c}" for s, c in enumerate(result.score_counts) if c))
+        lost_by = result.provenance.get("lost_by") or {}
+        if lost_by:
+            click.echo("lost orders closed by: " + _proofs_line(lost_by))
         _echo_stored(name, out)
         return
     if decks is not None:
-        result = estimate_best_play(deck, variant, decks=decks, seed=seed, node_budget=budget)
+        result = estimate_best_play(deck, variant, decks=decks, seed=seed, node_budget=budget,
+                                    time_budget=time_budget)
         name = _save(store, result)
         if as_json:
             emit_json(result.to_dict())
             return
         low, high = result.ci95
-        click.echo(f"{variant}  deck {deck}  seed {result.seed}  node budget {budget:,}")
+        click.echo(f"{variant}  deck {deck}  seed {result.seed}  node budget {budget:,}"
+                   + (f"  time budget {time_budget:g} s" if time_budget is not None else ""))
         click.echo(f"decks {result.decks:,}  won {result.won:,}  lost {result.lost:,}  "
-                   f"undecided {result.undecided:,}  95% CI [{low:.4%}, {high:.4%}] (undecided bracketed)")
-        click.echo(f"{result.nodes:,} nodes  {result.seconds:.1f} s")
+                   f"undecided {result.undecided:,}  decided {result.decided / result.decks:.1%}")
+        click.echo(f"best-play win rate 95% CI [{low:.4%}, {high:.4%}] (undecided counted lost, then won)")
+        if result.lost:
+            click.echo("lost decks closed by: " + _proofs_line(dict(result.lost_by)))
+        click.echo(f"{result.nodes:,} nodes  {result.seconds:.1f} CPU s  "
+                   f"{result.seconds / result.decks:.3f} s a deck")
         _echo_stored(name, out)
         return
     if order is not None:
         cards = _parse_order(order, deck)
     else:
         cards = random_orders(deck, 1, check_seed(seed))[0].tolist()
-    result = solve(cards, deck, variant, node_budget=budget)
+    result = solve(cards, deck, variant, node_budget=budget, time_budget=time_budget)
     name = _save(store, result)
     from sim.cards import format_cards
     from sim.trace import describe_line, line_tokens
@@ -107,17 +133,24 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         return
     click.echo(f"{variant}  deck {deck}  order {format_cards(result.order, deck)}")
     if result.won:
-        click.echo(f"won: {len(result.line)} moves after dealing all cards ({result.nodes:,} nodes):")
+        click.echo(f"won: {len(result.line)} moves after dealing all cards ({result.nodes:,} nodes, "
+                   "line checked by replay):")
         for number, move in enumerate(describe_line(result.order, deck, variant, result.line), start=1):
             click.echo(f"{number:4d}. {move}")
         variant_args = " ".join(f"--variant {k}={v}" for k, v in variant.params)
         click.echo(f"replay: solitaire play --game prisoners --suits {deck.suits} --ranks {deck.ranks} {variant_args} "
                    f"--order \"{format_cards(result.order, deck)}\" "
                    f"--line \"{line_tokens(result.order, deck, variant, result.line)}\"")
+    elif result.status == "lost" and result.proof == "exhaustion":
+        cuts = ", ".join(f"{n} {c:,}" for n, c in result.cuts)
+        click.echo(f"lost: no sequence of moves wins (search exhausted after {result.nodes:,} nodes"
+                   + (f"; rows cut by {cuts}" if cuts else "") + ")")
     elif result.status == "lost":
-        click.echo(f"lost: no sequence of moves wins (search exhausted after {result.nodes:,} nodes)")
+        click.echo(f"lost: the dealt row fails the necessary condition {result.proof} "
+                   "(exact.prisoners.proofs)")
     else:
-        click.echo(f"undecided: node budget of {budget:,} spent")
+        spent = "time" if time_budget is not None and result.nodes < budget else "node"
+        click.echo(f"undecided: {spent} budget spent ({result.nodes:,} nodes, {result.seconds:.2f} CPU s)")
     _echo_stored(name, out)
 
 
@@ -125,12 +158,16 @@ def _check_all_orders(deck) -> None:
     """Refuse --all on a deck too large for exact best play, pointing to --decks."""
     import math
 
-    from exact.prisoners.solver import MAX_BEST_PLAY_SEQUENCES
+    from exact.prisoners.best_play import MAX_BEST_PLAY_SEQUENCES
 
     sequences = math.factorial(deck.size) // math.factorial(deck.suits) ** deck.ranks
     if sequences > MAX_BEST_PLAY_SEQUENCES:
         raise UsageError(f"--all: deck {deck} has {sequences:.3g} rank sequences, more than exact best play handles "
                          f"({MAX_BEST_PLAY_SEQUENCES:,}): estimate it from random decks with --decks N instead")
+
+
+def _proofs_line(lost_by: dict) -> str:
+    return ", ".join(f"{name} {count:,}" for name, count in sorted(lost_by.items(), key=lambda kv: -kv[1]))
 
 
 def _save(store, result) -> str | None:

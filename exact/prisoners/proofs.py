@@ -1,0 +1,128 @@
+"""Prisoner's Patience best play: static proofs of loss (necessary conditions for a win).
+
+Each function takes an abstract row, as the solver sees it (:mod:`exact.prisoners.solver`): a tuple
+of piles, a pile being its top rank (``moves=physical``) or its ``(bottom, top)`` ranks
+(``moves=published``), and says whether its condition proves the row lost. Every condition is
+*sound*: it never fires on a row that some sequence of legal moves reduces to a single pile. The
+solver applies them to the dealt row (a lost verdict then names the condition) and to every row it
+expands (a row that fails one is cut, its subtree never searched). ``tests/test_prisoners_solver.py``
+checks each against exhaustive search on every row reachable from every order of small decks.
+
+Words used in the proofs. Moving pile ``i`` onto pile ``j`` (``j = i - 1`` or ``i - 3``, top ranks
+adjacent) *covers* the top card of ``j``; with ``moves=physical`` the moved pile keeps its order, so
+the new top of ``j`` is the old top of ``i`` (the same card, now at ``j``'s position); with
+``moves=published`` it is reversed, so the new top of ``j`` is the old *bottom* of ``i``. A card's
+*partners* are the cards whose ranks are adjacent to its rank (under the deck's wrap rule); the
+ranks a pile *shows* are its top (physical), or its top and bottom (published: the bottom surfaces
+as a top when the pile is moved).
+
+``isolated_pile``
+    Some pile shows no rank adjacent to a rank shown by another pile (the row has two piles or more).
+    *Proof*: a move needs the top ranks of its two piles adjacent, and every top that pile or any
+    other pile can ever have is a rank shown now (physical: a new top is the moved pile's top;
+    published: the moved pile's bottom; bottoms never change). So that pile can never take part in a
+    move, and never joins another pile. (A special case of ``disconnected``, named because it is
+    the common one and cheap to state.)
+
+``disconnected``
+    Link two piles when a rank shown by one is adjacent to a rank shown by the other; the link graph
+    is disconnected. *Proof*: when ``i`` goes onto ``j`` their tops are adjacent, so they are linked;
+    the merged pile shows only ranks the two showed (its top and its bottom come from them), so its
+    links are a subset of theirs. A merge therefore only joins piles of one component, the
+    components of the row never join, and a row of two components or more never becomes one pile.
+
+``uncoverable_cards`` (``moves=physical`` only)
+    Two (or more) top cards each have no partner to their right in the row and at most one partner
+    anywhere. *Proof*: with ``moves=physical`` every top card stays a top card, moving with its pile,
+    until it is covered, and it is covered only by a partner moved onto it, i.e. a partner to its
+    right at that time. Cards only ever move left (a move takes a pile to a smaller position), and
+    the order of two cards changes only when one of them is *moved over* the other: a distance-3 move
+    takes pile ``i`` over piles ``i - 1`` and ``i - 2``. So a card ``c`` with no partner to its right
+    gets one only by moving over a partner itself, and ``c`` moves only onto a partner (two distinct
+    partners: the one it covers and the one it passes). With at most one partner in the row (and
+    partners never appear: cards are only covered), ``c`` is never covered and stays a top until
+    the end. A single pile has a single top, so two such cards make a win impossible.
+
+The solver's cut during the search, in the numba engine (:mod:`exact.prisoners.solver_kernel`), is
+the same two conditions ``disconnected`` (which contains ``isolated_pile``) and ``uncoverable_cards``,
+on bit masks and rank counts; the Python reference (:class:`exact.prisoners.solver.Searcher`) calls
+the functions below, and the tests check that both cut the same rows.
+"""
+from __future__ import annotations
+
+#: The static conditions, in the order they are tried on a dealt row.
+CONDITIONS = ("isolated_pile", "disconnected", "uncoverable_cards")
+#: Name of the evidence of a loss found by searching every row (after the cuts above).
+EXHAUSTION = "exhaustion"
+
+
+def _shown(pile, reverse: bool):
+    return (pile[0], pile[1]) if reverse else (pile,)
+
+
+def isolated_pile(row, neighbours, reverse: bool) -> bool:
+    """Whether some pile shows no rank adjacent to any rank shown by another pile (see the module
+    docstring; ``neighbours[r]``: the ranks adjacent to ``r``)."""
+    if len(row) <= 1:
+        return False
+    counts: dict[int, int] = {}
+    for pile in row:
+        for r in set(_shown(pile, reverse)):
+            counts[r] = counts.get(r, 0) + 1
+    for pile in row:
+        mine = set(_shown(pile, reverse))
+        if not any(counts.get(s, 0) - (s in mine) > 0 for r in mine for s in neighbours[r]):
+            return True
+    return False
+
+
+def disconnected(row, neighbours, reverse: bool) -> bool:
+    """Whether the link graph of the row's piles is disconnected (see the module docstring)."""
+    if len(row) <= 1:
+        return False
+    holders: dict[int, list[int]] = {}
+    for p, pile in enumerate(row):
+        for r in set(_shown(pile, reverse)):
+            holders.setdefault(r, []).append(p)
+    seen, ranks_done = {0}, set()
+    todo = [0]
+    while todo:  # breadth over piles; each rank's holders are visited once
+        p = todo.pop()
+        for r in _shown(row[p], reverse):
+            for s in neighbours[r]:
+                if s in ranks_done or s not in holders:
+                    continue
+                ranks_done.add(s)
+                for q in holders[s]:
+                    if q not in seen:
+                        seen.add(q)
+                        todo.append(q)
+    return len(seen) < len(row)
+
+
+def uncoverable_cards(row, neighbours, reverse: bool) -> bool:
+    """Whether two top cards of a physical row can never be covered (see the module docstring);
+    always ``False`` with ``moves=published``."""
+    if reverse or len(row) <= 1:
+        return False
+    total: dict[int, int] = {}
+    for r in row:
+        total[r] = total.get(r, 0) + 1
+    right: dict[int, int] = {}
+    found = 0
+    for r in reversed(row):  # right to left, counting the ranks seen to the right
+        if not any(right.get(s) for s in neighbours[r]) and sum(total.get(s, 0) for s in neighbours[r]) <= 1:
+            found += 1
+        right[r] = right.get(r, 0) + 1
+    return found >= 2
+
+
+def proof_of_loss(row, neighbours, reverse: bool, conditions=CONDITIONS) -> str | None:
+    """The name of the first of ``conditions`` that proves the row lost, or ``None``."""
+    for name in conditions:
+        if _CHECKS[name](row, neighbours, reverse):
+            return name
+    return None
+
+
+_CHECKS = {"isolated_pile": isolated_pile, "disconnected": disconnected, "uncoverable_cards": uncoverable_cards}
