@@ -2,7 +2,7 @@
 import json
 
 from sim import Deck, Variant, simulate
-from sim.kernels.hand import iteration_statistics, with_iteration_statistics
+from sim.hand_stats import iteration_statistics, with_iteration_statistics
 
 PUBLISHED = Variant.make("hand", rank_resets="published")
 STANDARD = Deck(4, 13)
