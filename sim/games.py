@@ -212,7 +212,8 @@ register_game(Game(
         Param("reshuffle", ("on", "off"), "off: the leftovers follow the discards unshuffled"),
     ),
     rules_type=HandRules, reference="sim.rules.hand",
-    runner="sim.kernels.hand:chunk_runner", engine_version=1,
+    # engine 2: four lanes, each drawing from its own stream (sim.kernels.hand.lane_states)
+    runner="sim.kernels.hand:chunk_runner", engine_version=2,
     win_score=0, score_unit="cards left",
     no_exact="Hand Solitaire has no exact score distribution (a run reshuffles until it wins or reaches "
              "the iteration cap); its exact small-deck results come from `solitaire poison --all` (the "

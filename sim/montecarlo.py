@@ -139,7 +139,7 @@ def derived_statistics(game: str, extra: dict, games: int, options: dict) -> dic
     * every count ``wins_<name>`` (e.g. Prisoner's Patience's ``wins_moves_physical``, the same decks
       played under the other move policy) gets ``ci95_<name>``, its 95% interval as for ``ci95``;
     * Hand Solitaire's ``iterations_to_win`` gets ``cap`` and ``iteration_stats``
-      (:func:`sim.kernels.hand.iteration_statistics`).
+      (:func:`sim.hand_stats.iteration_statistics`).
 
     Keys already present are kept (a stored record is not recomputed).
     """
@@ -148,7 +148,7 @@ def derived_statistics(game: str, extra: dict, games: int, options: dict) -> dic
         if key.startswith("wins_") and f"ci95_{key[5:]}" not in out:
             out[f"ci95_{key[5:]}"] = list(binomial_interval(int(wins), games)[0])
     if game == "hand" and "iterations_to_win" in extra and "iteration_stats" not in out:
-        from .kernels.hand import iteration_statistics
+        from .hand_stats import iteration_statistics
 
         if "cap" in options:
             out["cap"] = int(options["cap"])

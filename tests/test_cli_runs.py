@@ -48,7 +48,7 @@ def test_rows_by_kind(cli_run, listed):
     rows = json.loads(out)["results"]
     assert [r["kind"] for r in rows] == ["simulation", "poison", "validation", "validation", "sweep"]
     sim_row, poison, validation, old_validation, swept = rows
-    assert (poison["decks"], poison["trapped"], len(poison["ci95_trapped"])) == (200, 140, 2)
+    assert (poison["decks"], poison["trapped"], len(poison["ci95_trapped"])) == (200, 128, 2)  # Hand engine version 2
     assert (validation["comparisons"], validation["passed"], validation["rejected"]) == (3, False, 1)
     assert (old_validation["comparisons"], old_validation["passed"]) == (2, True)
     assert (swept["grid"], swept["cells"], swept["games_per_cell"]) == ("2-3x3-4", 4, 2000)
@@ -75,7 +75,7 @@ def test_text_is_one_table_with_something_in_every_row(cli_run, listed):
     for line in body:
         by_kind.setdefault(line.split()[2], []).append(line)
     [poison] = by_kind["poison"]
-    assert "200 decks" in poison and "trapped 140 (70.0000%)" in poison and "bracket" in poison
+    assert "200 decks" in poison and "trapped 128 (64.0000%)" in poison and "bracket" in poison
     failed, passed = by_kind["validation"]
     assert "3 comparisons, 20,000 games each" in failed and "FAILED (1 rejected)" in failed
     assert "2 comparisons" in passed and "passed" in passed

@@ -1,12 +1,22 @@
 """Hand Solitaire: the reference rules on hand-checked deals, and the kernel against the reference."""
+import numba
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from sim import Deck, UsageError, Variant
-from sim.kernels.hand import check_cap, play_iterations, play_runs
-from sim.rng import chunk_states, reference_stream
+from sim.kernels.hand import (
+    LANES,
+    _shuffle_rows,
+    check_cap,
+    chunk_runner,
+    lane_states,
+    play_iterations,
+    play_runs,
+    run_decks,
+)
+from sim.rng import chunk_states, reference_stream, shuffle_short
 from sim.rules.hand import next_order, play_iteration, play_run, replay
 
 from .strategies import deck_orders, decks, variants
@@ -73,51 +83,115 @@ def test_checking_again_after_a_rank_match_changes_nothing(data, deck, variant):
 
 
 class StreamShuffle:
-    """Plain-Python twin of :func:`sim.rng.shuffle` on a xoshiro stream (Lemire with rejection)."""
+    """Plain-Python twin of :func:`sim.rng.shuffle_short` on a xoshiro stream: Fisher-Yates from the
+    last position down, four 16-bit draws per output (low bits first), Lemire with rejection (a
+    rejected draw is replaced by the top 16 bits of a fresh output)."""
 
     def __init__(self, state, outputs=4096):
         self.outputs = iter(reference_stream(state, outputs))
 
-    def _bounded(self, low32, bound):
-        threshold = ((1 << 32) - bound) % bound
-        m = low32 * bound
-        while (m & 0xFFFFFFFF) < threshold:
-            m = (next(self.outputs) >> 32) * bound
-        return m >> 32
-
-    def _pair(self, hi, lo):
-        x = next(self.outputs)
-        draws = []
-        for part, bound in ((x >> 32, hi), (x & 0xFFFFFFFF, lo)):
-            m = part * bound
-            draws.append(self._bounded(part, bound) if (m & 0xFFFFFFFF) < bound else m >> 32)
-        return draws
+    def _bounded16(self, bits, bound):
+        m = bits * bound
+        if (m & 0xFFFF) < bound:
+            threshold = (0x10000 - bound) % bound
+            while (m & 0xFFFF) < threshold:
+                m = (next(self.outputs) >> 48) * bound
+        return m >> 16
 
     def __call__(self, a):
-        i = len(a) - 1
-        while i >= 2:
-            j1, j2 = self._pair(i + 1, i)
-            a[i], a[j1] = a[j1], a[i]
-            a[i - 1], a[j2] = a[j2], a[i - 1]
-            i -= 2
-        if i == 1:
-            j1, _ = self._pair(2, 1)
-            a[1], a[j1] = a[j1], a[1]
+        x, used = 0, 4
+        for i in range(len(a) - 1, 0, -1):
+            if used == 4:
+                x, used = next(self.outputs), 0
+            j = self._bounded16((x >> (16 * used)) & 0xFFFF, i + 1)
+            used += 1
+            a[i], a[j] = a[j], a[i]
+
+
+@numba.njit
+def _library_shuffled_rows(state, rows):
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    for g in range(rows.shape[0]):
+        s0, s1, s2, s3 = shuffle_short(rows[g], s0, s1, s2, s3)
+    return rows
+
+
+def test_stream_shuffle_twin_equals_the_kernel_shuffle():
+    # the kernel shuffles positions of its buffer exactly as sim.rng.shuffle_short shuffles an array
+    state = chunk_states(4, 0, 1)[0]
+    rows = np.tile(np.arange(37, dtype=np.uint64), (50, 1))
+    kernel = _shuffle_rows(state, rows)
+    assert kernel.tolist() == _library_shuffled_rows(state, rows.copy()).tolist()
+    twin = StreamShuffle(state)
+    for row in kernel:
+        expected = list(range(37))
+        twin(expected)
+        assert row.tolist() == expected
 
 
 @given(data=st.data(), deck=decks(max_cards=24), variant=variants("hand"), cap=st.integers(1, 40),
        seed=st.integers(0, 2**32))
 def test_kernel_runs_equal_reference_runs(data, deck, variant, cap, seed):
-    orders = [data.draw(deck_orders(deck)) for _ in range(data.draw(st.integers(1, 3)))]
+    # row g is played on lane g % LANES, whose leftover shuffles come from that lane's stream
+    orders = [data.draw(deck_orders(deck)) for _ in range(data.draw(st.integers(1, 2 * LANES + 1)))]
     state = chunk_states(seed, 0, 1)[0]
     iterations, cards_left, finals = play_runs(np.array(orders), deck, variant, state=state, cap=cap)
-    shuffle = StreamShuffle(state)
+    shuffles = [StreamShuffle(lane_state) for lane_state in lane_states(state)]
     for g, order in enumerate(orders):
-        run = play_run(order, deck, variant, cap=cap, shuffle=shuffle)
+        run = play_run(order, deck, variant, cap=cap, shuffle=shuffles[g % LANES])
         assert (run.iterations, run.cards_left, run.won) == (iterations[g], cards_left[g], cards_left[g] == 0)
         assert run.final_order == tuple(finals[g].tolist())
         assert replay(order, run.choices, deck, variant) == run.final_order
         assert run.won or run.iterations == cap
+
+
+def reference_lanes(state, games, deck, variant, cap):
+    """The runs of a Monte Carlo chunk played with the reference rules: lane l plays runs l, l + 4, ...
+    from its own stream, each start deck the previous run's final order shuffled (the first one the
+    sorted deck shuffled). Returns the runs in run order."""
+    runs = [None] * games
+    # outputs a lane can use: a start shuffle and at most cap - 1 leftover shuffles per run, with room
+    # for rejections (rare)
+    outputs = (games // LANES + 1) * (cap + 1) * (deck.size // 4 + 2) + 100
+    for lane, lane_state in enumerate(lane_states(state)):
+        shuffle = StreamShuffle(lane_state, outputs=outputs)
+        order = list(deck.cards())
+        for g in range(lane, games, LANES):
+            shuffle(order)
+            start = tuple(order)
+            run = play_run(start, deck, variant, cap=cap, shuffle=shuffle)
+            runs[g] = (start, run)
+            order = list(run.final_order)
+    return runs
+
+
+@given(deck=decks(max_cards=20), variant=variants("hand"), cap=st.integers(1, 30), seed=st.integers(0, 2**32),
+       games=st.integers(1, 3 * LANES + 2))
+def test_monte_carlo_chunks_equal_reference_runs(deck, variant, cap, seed, games):
+    state = chunk_states(seed, 3, 1)[0]
+    runs = reference_lanes(state, games, deck, variant, cap)
+    starts, finals, iterations, cards_left = run_decks(state, games, deck, variant, cap=cap)
+    for g, (start, run) in enumerate(runs):
+        assert tuple(starts[g].tolist()) == start and tuple(finals[g].tolist()) == run.final_order
+        assert (iterations[g], cards_left[g]) == (run.iterations, run.cards_left)
+    counts = chunk_runner(deck, variant, cap=cap)(state, games)
+    expected_scores = np.bincount([run.cards_left for _, run in runs], minlength=deck.size + 1)
+    expected_wins = np.bincount([run.iterations for _, run in runs if run.won], minlength=cap + 1)
+    assert counts["score_counts"].tolist() == expected_scores.tolist()
+    assert counts["iterations_to_win"].tolist() == expected_wins.tolist()
+    assert counts["wins"] == sum(run.won for _, run in runs) and counts["capped"] == games - counts["wins"]
+
+
+def test_monte_carlo_chunk_of_the_standard_deck_equals_reference_runs():
+    # long runs on 52 cards (cap 60: about a third of the runs reach it), every lane busy
+    deck, variant = Deck(4, 13), Variant.make("hand", rank_resets="published")
+    state = chunk_states(11, 0, 1)[0]
+    runs = reference_lanes(state, 12, deck, variant, 60)
+    starts, finals, iterations, cards_left = run_decks(state, 12, deck, variant, cap=60)
+    assert [tuple(s) for s in starts.tolist()] == [start for start, _ in runs]
+    assert [(it, k) for it, k in zip(iterations.tolist(), cards_left.tolist())] == \
+        [(run.iterations, run.cards_left) for _, run in runs]
+    assert [tuple(f) for f in finals.tolist()] == [run.final_order for _, run in runs]
 
 
 def test_replay_refuses_a_choice_that_is_not_the_leftovers():

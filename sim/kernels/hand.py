@@ -1,33 +1,86 @@
-"""Hand Solitaire kernels: whole games (iterations until a win or a cap), no per-game allocation.
+"""Hand Solitaire kernels: whole runs (iterations until a win or a cap), four runs interleaved.
 
-The stack lives in a linear buffer ``buf[base:top]`` (bottom card at ``base``): dealing writes at
-``top``; a rotation copies ``buf[base]`` to ``buf[top]`` and advances both ends, so no card moves.
-Rotations per iteration are at most 3 per suit-match event plus 3, so a buffer of ``4 n + 16`` slots
-is never overrun. Suits and ranks come from two small lookup tables indexed by card.
+Reference rules: :mod:`sim.rules.hand`. Two kernels play them:
 
-Reference rules: :mod:`sim.rules.hand`. Public wrappers: :func:`play_iterations`, :func:`play_runs`,
-:func:`chunk_runner` (the Monte Carlo runner of :mod:`sim.montecarlo`) and :func:`run_decks` (per-run
-records for the poison-set analysis in :mod:`exact.hand.poison`).
+* :func:`_iteration`, a plain one-iteration kernel on a linear stack (card numbers, suit and rank
+  tables), used by the whole-deck graph (:mod:`exact.hand.graph_kernel`) and :func:`play_iterations`;
+* the Monte Carlo engine (:func:`_play_lanes`), built like the One-Handed kernel
+  (:mod:`sim.kernels.one_handed`, ``benchmarks/bench_hand.py`` measures it):
+
+  - Cards are coded ``suit << rank_bits | rank``: one XOR and two masks say "same suit" / "same rank".
+    Six extra codes (suit and rank both outside the deck, all different) serve as the four pads under
+    every stack and the two sentinels after every deck, so "fewer than four cards" and "deck used up"
+    need no test in the deal phase.
+  - The deal phase (every card dealt, with its checks) is one branch-free step per event, the top card
+    in a register, as in One-Handed; the stack end, the deal position and the discard position are
+    packed in one word, changed by one add chosen by selects. Every step writes the four cards a rank
+    match would discard (or, selected, the two a suit match would) at the discard position, which
+    moves only when something is discarded, so no branch decides what is recorded.
+  - The discards go straight into the *next* deck order, written downwards (the last card appended is
+    dealt first), and the leftovers behind them; each lane has two deck buffers used in turn, so
+    nothing is copied or reversed and nothing is allocated per iteration or per run.
+  - Four runs advance in the same loop (the CPU overlaps their dependency chains). A run whose deal
+    phase is over (it dealt a sentinel) is served on its own: rotation phase (short, plain code),
+    leftovers shuffled into the next order, or the run tallied and the next one started.
+
+Random streams: lane ``l`` plays runs ``l, l + 4, l + 8, ...`` of a chunk and draws every shuffle
+(the start decks and the leftovers) from its own xoshiro256** stream (:func:`lane_states`), so its
+runs are exactly those of a sequential player on that stream: each run's start deck is the previous
+run's final order shuffled again (Fisher-Yates with 16-bit draws, :func:`sim.rng.shuffle_short`), the
+first one the sorted deck shuffled; the leftovers, listed bottom to top, are shuffled the same way (as
+:func:`sim.rules.hand.next_order` does with that shuffle). The tests replay every lane with the
+reference rules on the same streams.
+
+Where the time goes (52 cards, ``rank_resets=published``; one core of a busy 2-core machine, so
+roughly): the plain per-run kernel this engine replaced spent about 1,180 ns an iteration, 1,090 of
+them in the deal phase (a mispredicted branch on about a third of its ~70 checks, suit and rank
+looked up in tables), 90 in the rotation phase and 60 building the next order. This engine spends
+about 205 ns: about 150 in the four-lane deal phase (a third of that recording the discards: two
+loads and four stores a step), about 10 in the rotation phase, 15 in the leftover shuffle, and the
+rest finding and serving the lane that finished. Serving a lane passes no array but the one buffer:
+every array handed to the service code cost two reference-count calls an iteration.
+
+Public wrappers: :func:`play_iterations`, :func:`play_runs`, :func:`chunk_runner` (the Monte Carlo
+runner, see :attr:`sim.games.Game.runner`) and :func:`run_decks` (per-run records for :mod:`exact.hand.poison`).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .._jit import jit
-from ..deck import Deck
 from ..checks import int_in_range
+from ..deck import Deck
 from ..errors import UsageError
-from ..rng import shuffle
+from ..rng import bounded16, next64
+from ..rules.hand import ROTATIONS_TO_STOP
 from ..variant import Variant
+from .one_handed import _select
 
 #: Default iteration cap of a run (the published simulator gives up after 1000 iterations).
 DEFAULT_CAP = 1000
 #: Largest cap accepted (the per-chunk histogram of iterations has ``cap + 1`` entries).
 MAX_CAP = 10_000_000
+#: Runs interleaved by the Monte Carlo kernel (each lane with its own random stream).
+LANES = 4
+#: Extra card codes: pads 0-3 (under every stack; pad 3 is the top of an empty one), sentinels 4-5.
+N_SPECIAL = 6
+#: Largest card-code width in bits.
+MAX_CODE_BITS = 62
+
+_U = np.uint64
+_FIELD = 21  # bits of each packed position: the buffer has fewer than 2**21 entries
+_MASK = np.uint64((1 << _FIELD) - 1)
+_SHIFT_L = np.uint64(_FIELD)
+_SHIFT_D = np.uint64(2 * _FIELD)
+#: Changes of ``packed = discard position | stack end << 21 | deal position << 42`` (uint64 wraps).
+_DEAL = np.uint64((1 << _FIELD) | (1 << (2 * _FIELD)))
+_REMOVE_TWO = np.uint64(2**64 - (2 + (2 << _FIELD)))
+_REMOVE_FOUR = np.uint64(2**64 - (4 + (4 << _FIELD)))
+_MAX_BUFFER = 1 << _FIELD
 
 
 class Rules:
-    """The kernel's view of a deck and variant: lookup tables and flags."""
+    """The kernels' view of a deck and variant: lookup tables, card codes, masks and flags."""
 
     def __init__(self, deck: Deck, variant: Variant):
         if variant.game != "hand":
@@ -38,17 +91,29 @@ class Rules:
         self.step7 = variant.rules.step7
         self.rank_resets = variant.rules.rank_resets
         self.reshuffle = variant.rules.reshuffle
+        # rotations in a row without a discard that end the rotation phase (0: no rotation phase)
+        self.rotations_to_stop = ROTATIONS_TO_STOP if self.step7 else 0
+        rank_bits = int(deck.ranks + N_SPECIAL - 1).bit_length()
+        suit_bits = int(deck.suits + N_SPECIAL - 1).bit_length()
+        if rank_bits + suit_bits > MAX_CODE_BITS:
+            raise UsageError(f"deck {deck} is too large for the Hand Solitaire kernel's card codes")
+        self.rank_bits = rank_bits
+        self.ranks = deck.ranks
+        self.codes = np.array([(deck.suit(c) << rank_bits) | deck.rank(c) for c in deck.cards()], dtype=np.uint64)
+        self.special = np.array([((deck.suits + k) << rank_bits) | (deck.ranks + k) for k in range(N_SPECIAL)],
+                                dtype=np.uint64)
+        self.rank_mask = np.uint64((1 << rank_bits) - 1)
+        self.suit_mask = np.uint64(((1 << suit_bits) - 1) << rank_bits)
 
-    def buffers(self):
-        return np.empty(4 * self.n + 16, dtype=np.int64), np.empty(self.n, dtype=np.int64)
 
+# --- the plain one-iteration kernel (card numbers) ---------------------------------------------
 
 @jit(inline="always")
-def _settle(buf, base, top, disc, nd, suit, rank, recheck_after_rank):
-    """Discard at the top of ``buf[base:top]`` while a check applies.
+def _settle(buf, base, top, disc, nd, suit, rank):
+    """Discard at the top of ``buf[base:top]`` while a check applies (checking again after a rank
+    match too: the rules as written; the published loop does not, which changes nothing).
 
-    Returns ``(top, nd, any_discard, any_suit_match)``; a rank match ends the checking when
-    ``recheck_after_rank`` is false (the published loop; the result is the same, see the rules).
+    Returns ``(top, nd, any_discard, any_suit_match)``.
     """
     any_discard = False
     any_suit = False
@@ -63,8 +128,6 @@ def _settle(buf, base, top, disc, nd, suit, rank, recheck_after_rank):
             nd += 4
             top -= 4
             any_discard = True
-            if not recheck_after_rank:
-                break
         elif suit[a] == suit[b]:
             disc[nd] = buf[top - 3]
             disc[nd + 1] = buf[top - 2]
@@ -81,59 +144,27 @@ def _settle(buf, base, top, disc, nd, suit, rank, recheck_after_rank):
 @jit(inline="always")
 def _iteration(order, n, buf, disc, suit, rank, step7, rank_resets):
     """Play one iteration of ``order[:n]``; returns ``(base, top, nd)``: leftovers ``buf[base:top]``
-    (bottom first) and discards ``disc[:nd]`` in the order appended."""
+    (bottom first) and discards ``disc[:nd]`` in the order appended. ``buf`` has ``4 n + 16`` slots
+    (rotations per iteration are at most 3 per suit match plus 3)."""
     base = 0
     top = 0
     nd = 0
     for i in range(n):
         buf[top] = order[i]
         top += 1
-        top, nd, _, _ = _settle(buf, base, top, disc, nd, suit, rank, rank_resets)
+        top, nd, _, _ = _settle(buf, base, top, disc, nd, suit, rank)
     if step7:
         quiet = 0
-        while quiet < 3:
+        while quiet < ROTATIONS_TO_STOP:
             if top > base:
                 buf[top] = buf[base]
                 base += 1
                 top += 1
             quiet += 1
-            top, nd, any_discard, any_suit = _settle(buf, base, top, disc, nd, suit, rank, rank_resets)
+            top, nd, any_discard, any_suit = _settle(buf, base, top, disc, nd, suit, rank)
             if any_suit or (rank_resets and any_discard):
                 quiet = 0
     return base, top, nd
-
-
-@jit(inline="always")
-def _next_order(order, n, buf, base, top, disc, nd, reshuffle, s0, s1, s2, s3):
-    """Write the next deck order into ``order``: reversed discards, then the leftovers (shuffled from
-    bottom-to-top order, or from the top of the stack down)."""
-    for j in range(nd):
-        order[j] = disc[nd - 1 - j]
-    k = top - base
-    if reshuffle:
-        for j in range(k):
-            order[nd + j] = buf[base + j]
-        s0, s1, s2, s3 = shuffle(order[nd:n], s0, s1, s2, s3)
-    else:
-        for j in range(k):
-            order[nd + j] = buf[top - 1 - j]
-    return s0, s1, s2, s3
-
-
-@jit(inline="always")
-def _run(order, n, cap, buf, disc, suit, rank, step7, rank_resets, reshuffle, s0, s1, s2, s3):
-    """Play a whole run from ``order`` (overwritten: it ends as the final order played).
-
-    Returns ``(iterations, cards_left, s0, s1, s2, s3)``; ``cards_left == 0`` means won.
-    """
-    it = 1
-    while True:
-        base, top, nd = _iteration(order, n, buf, disc, suit, rank, step7, rank_resets)
-        k = top - base
-        if k == 0 or it == cap:
-            return it, k, s0, s1, s2, s3
-        s0, s1, s2, s3 = _next_order(order, n, buf, base, top, disc, nd, reshuffle, s0, s1, s2, s3)
-        it += 1
 
 
 @jit
@@ -153,76 +184,337 @@ def _play_iterations(orders, suit, rank, step7, rank_resets):
     return discards, leftovers, n_left
 
 
-@jit
-def _play_runs(state, orders, cap, suit, rank, step7, rank_resets, reshuffle):
-    """Runs from the given start orders, one stream for all (in row order).
+# --- the Monte Carlo engine (card codes, four lanes) -------------------------------------------
+#
+# One uint64 buffer holds everything the play touches, so that the hot path passes no other array
+# (each array passed on costs reference-count calls):
+#   [0, LANES * _L_COLUMNS): the lane table, lane l at l * _L_COLUMNS (columns _L_* below);
+#   then the lanes' xoshiro256** states, 4 words each;
+#   then, per lane, two deck buffers and a row. An order with nd discards and k leftovers lies at
+#   [mid - nd, mid + k) of a deck buffer, sentinels 4, 5 after it; the discards of the iteration
+#   being played are written from the other buffer's mid - 1 downwards. The row holds pads 0-2, then
+#   the stack (pad 3 at its bottom once a card is dealt), with room for the rotations.
 
-    Returns ``(iterations, cards_left, final_orders)``.
+_L_RUN = 0  # index of the run being played (>= games: idle, replaying its last deck untallied)
+_L_IT = 1  # iteration of that run (1 = its start deck)
+_L_BUF = 2  # deck buffer (0/1) the lane deals from
+_L_START = 3  # position of the first card of the order being played
+_L_END = 4  # position just after its last card (the first sentinel)
+_L_ROW = 5  # position of the row (pads 0-2 at row .. row + 2)
+_L_MID0 = 6  # mid of deck buffer 0
+_L_MID1 = 7  # mid of deck buffer 1
+_L_COLUMNS = 8
+_RNG = LANES * _L_COLUMNS  # the lanes' stream states
+
+
+@jit(inline="always")
+def _step(buf, top, packed, mask_two, mask_four):
+    """One branch-free event of the deal phase of one lane; returns the new ``(top, packed)``.
+
+    Suit match: the two cards under the top are discarded; rank match: the top four; otherwise the
+    next card is dealt (a sentinel after the last card: never a match).
     """
-    games, n = orders.shape
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    buf = np.empty(4 * n + 16, dtype=np.int64)
-    disc = np.empty(n, dtype=np.int64)
-    final = orders.copy()
-    iterations = np.empty(games, dtype=np.int64)
-    cards_left = np.empty(games, dtype=np.int64)
-    for g in range(games):
-        iterations[g], cards_left[g], s0, s1, s2, s3 = _run(final[g], n, cap, buf, disc, suit, rank, step7,
-                                                           rank_resets, reshuffle, s0, s1, s2, s3)
-    return iterations, cards_left, final
+    q = packed & _MASK
+    length = (packed >> _SHIFT_L) & _MASK
+    b1 = buf[length - _U(1)]
+    b2 = buf[length - _U(2)]
+    b3 = buf[length - _U(3)]  # the 4th card from the top
+    b4 = buf[length - _U(4)]  # the new top if the top four go
+    card = buf[packed >> _SHIFT_D]  # the new top if a card is dealt
+    x = top ^ b3
+    two = (x & mask_two) == _U(0)
+    four = (x & mask_four) == _U(0)
+    buf[length] = top  # push; past the new end unless a card is dealt
+    # what would be discarded, appended bottom to top, written downwards from q
+    buf[q] = _select(four, b3, b2)
+    buf[q - _U(1)] = _select(four, b2, b1)
+    buf[q - _U(2)] = b1
+    buf[q - _U(3)] = top
+    top = _select(two, top, _select(four, b4, card))
+    return top, packed + _select(two, _REMOVE_TWO, _select(four, _REMOVE_FOUR, _DEAL))
+
+
+@jit(inline="always")
+def _pack(q, length, d):
+    return _U(q) | (_U(length) << _SHIFT_L) | (_U(d) << _SHIFT_D)
+
+
+@jit(inline="always")
+def _end_mark(end):
+    """``packed > mark`` exactly when the deal position has passed ``end`` (a sentinel was dealt)."""
+    return (_U(end) << _SHIFT_D) | ((_U(1) << _SHIFT_D) - _U(1))
+
+
+@jit(inline="always")
+def _get(buf, lane, column):
+    return np.int64(buf[lane * _L_COLUMNS + column])
+
+
+@jit(inline="always")
+def _set(buf, lane, column, value):
+    buf[lane * _L_COLUMNS + column] = _U(value)
+
+
+@jit(inline="always")
+def _shuffle_range(buf, lo, k, s0, s1, s2, s3):
+    """:func:`sim.rng.shuffle_short` of ``buf[lo:lo + k]``, the same draws and swaps, on positions (a
+    slice would cost reference-count calls); returns the new state."""
+    x = _U(0)
+    used = 4
+    for i in range(k - 1, 0, -1):
+        if used == 4:
+            x, s0, s1, s2, s3 = next64(s0, s1, s2, s3)
+            used = 0
+        j, s0, s1, s2, s3 = bounded16((x >> _U(16 * used)) & _U(0xFFFF), _U(i + 1), s0, s1, s2, s3)
+        t = buf[lo + i]
+        buf[lo + i] = buf[lo + j]
+        buf[lo + j] = t
+        used += 1
+    return s0, s1, s2, s3
+
+
+@jit(inline="always")
+def _shuffle_lane(buf, lane, lo, k):
+    """Shuffle ``buf[lo:lo + k]`` with the lane's stream."""
+    at = _RNG + 4 * lane
+    s0, s1, s2, s3 = _shuffle_range(buf, lo, k, buf[at], buf[at + 1], buf[at + 2], buf[at + 3])
+    buf[at], buf[at + 1], buf[at + 2], buf[at + 3] = s0, s1, s2, s3
+
+
+@jit(inline="always")
+def _rotation_phase(buf, base, top, q, rank_mask, suit_mask, rotations_to_stop, rank_resets):
+    """The rotation phase on the linear stack ``buf[base:top]`` (bottom first), discards written
+    downwards from ``q``; returns ``(base, top, q)``."""
+    quiet = 0
+    while quiet < rotations_to_stop:
+        if top > base:
+            buf[top] = buf[base]
+            base += 1
+            top += 1
+        quiet += 1
+        while top - base >= 4:
+            a = buf[top - 1]
+            b = buf[top - 4]
+            x = a ^ b
+            if (x & rank_mask) == 0:
+                buf[q] = b
+                buf[q - 1] = buf[top - 3]
+                buf[q - 2] = buf[top - 2]
+                buf[q - 3] = a
+                q -= 4
+                top -= 4
+                if rank_resets:
+                    quiet = 0
+            elif (x & suit_mask) == 0:
+                buf[q] = buf[top - 3]
+                buf[q - 1] = buf[top - 2]
+                q -= 2
+                buf[top - 3] = a
+                top -= 2
+                quiet = 0
+            else:
+                break
+    return base, top, q
+
+
+@jit(inline="always")
+def _decode(code, rank_bits, ranks):
+    return np.int64(code >> _U(rank_bits)) * ranks + np.int64(code & ((_U(1) << _U(rank_bits)) - _U(1)))
+
+
+@jit(inline="always")
+def _begin_iteration(buf, lane, pad3, sentinel4, sentinel5, start, end):
+    """Deal the order ``buf[start:end]`` (sentinels written after it) on an empty row (``pad3`` its top),
+    discards into the other deck buffer; returns the lane's ``(top, packed)``."""
+    buf[end] = sentinel4
+    buf[end + 1] = sentinel5
+    other = _get(buf, lane, _L_MID1) if _get(buf, lane, _L_BUF) == 0 else _get(buf, lane, _L_MID0)
+    _set(buf, lane, _L_START, start)
+    _set(buf, lane, _L_END, end)
+    return pad3, _pack(other - 1, _get(buf, lane, _L_ROW) + 3, start)
+
+
+@jit(inline="always")
+def _end_iteration(buf, lane, packed, pad3, sentinel4, sentinel5, cap, rank_mask, suit_mask, rotations_to_stop, rank_resets,
+                   reshuffle):
+    """The lane has dealt its whole order: play the rotation phase; unless the run is over, set up the
+    next iteration (leftovers behind the discards). Returns ``(top, packed, cards_left, over)``."""
+    end = _get(buf, lane, _L_END)
+    q = np.int64(packed & _MASK)
+    length = np.int64((packed >> _SHIFT_L) & _MASK)
+    sentinels = np.int64(packed >> _SHIFT_D) - end
+    # the stack (pad 3 under it) is in memory: the dealt sentinels pushed the top card
+    base = _get(buf, lane, _L_ROW) + 4
+    top = length - sentinels + 1
+    base, top, q = _rotation_phase(buf, base, top, q, rank_mask, suit_mask, rotations_to_stop, rank_resets)
+    k = top - base
+    it = _get(buf, lane, _L_IT)
+    if k == 0 or it == cap:
+        return pad3, packed, k, True
+    b = 1 - _get(buf, lane, _L_BUF)
+    mid = _get(buf, lane, _L_MID0 + b)
+    if reshuffle:
+        for j in range(k):
+            buf[mid + j] = buf[base + j]
+        _shuffle_lane(buf, lane, mid, k)
+    else:
+        for j in range(k):
+            buf[mid + j] = buf[top - 1 - j]
+    _set(buf, lane, _L_BUF, b)
+    _set(buf, lane, _L_IT, it + 1)
+    t, p = _begin_iteration(buf, lane, pad3, sentinel4, sentinel5, q + 1, mid + k)
+    return t, p, k, False
 
 
 @jit
-def _simulate_chunk(state, games, cap, suit, rank, step7, rank_resets, reshuffle):
-    """Play ``games`` runs from uniformly shuffled decks.
-
-    Returns ``(score_counts, iterations_to_win, wins, capped)``; the score is the number of cards left
-    at the end of the final iteration played (0 for a win).
-    """
-    n = suit.shape[0]
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    buf = np.empty(4 * n + 16, dtype=np.int64)
-    disc = np.empty(n, dtype=np.int64)
-    order = np.arange(n)
-    score_counts = np.zeros(n + 1, dtype=np.int64)
-    iterations_to_win = np.zeros(cap + 1, dtype=np.int64)
-    wins = 0
-    capped = 0
-    for _ in range(games):
-        # the previous final order is a permutation: shuffling it again is uniform
-        s0, s1, s2, s3 = shuffle(order, s0, s1, s2, s3)
-        it, k, s0, s1, s2, s3 = _run(order, n, cap, buf, disc, suit, rank, step7, rank_resets, reshuffle,
-                                     s0, s1, s2, s3)
+def _next_run(buf, lane, k, special, games, n, given, codes, score_counts, iterations_to_win, record, starts,
+              finals, iterations, cards_left, rank_bits, ranks):
+    """Tally the lane's finished run (``k`` cards left; ``k < 0``: none, the lane's first run is next)
+    and start its next one from the final order (``buf[start:start + n]``) shuffled, or from
+    ``given[run]`` when ``given`` has rows; an idle lane replays its last order. Returns the lane's
+    ``(top, packed)``. Called once per run, so it may take many arrays."""
+    g = _get(buf, lane, _L_RUN)
+    start = _get(buf, lane, _L_START)
+    if k >= 0 and g < games:
+        it = _get(buf, lane, _L_IT)
         score_counts[k] += 1
         if k == 0:
-            wins += 1
             iterations_to_win[it] += 1
-        else:
-            capped += 1
-    return score_counts, iterations_to_win, wins, capped
+        if record:
+            iterations[g] = it
+            cards_left[g] = k
+            for j in range(n):
+                finals[g, j] = _decode(buf[start + j], rank_bits, ranks)
+        g += LANES
+        _set(buf, lane, _L_RUN, g)
+    if g >= games:
+        return _begin_iteration(buf, lane, special[3], special[4], special[5], start, start + n)
+    b = 1 - _get(buf, lane, _L_BUF)
+    mid = _get(buf, lane, _L_MID0 + b)
+    if given.shape[0] > 0:
+        for j in range(n):
+            buf[mid + j] = codes[given[g, j]]
+    else:
+        for j in range(n):
+            buf[mid + j] = buf[start + j]
+        _shuffle_lane(buf, lane, mid, n)
+    if record:
+        for j in range(n):
+            starts[g, j] = _decode(buf[mid + j], rank_bits, ranks)
+    _set(buf, lane, _L_BUF, b)
+    _set(buf, lane, _L_IT, 1)
+    return _begin_iteration(buf, lane, special[3], special[4], special[5], mid, mid + n)
 
 
 @jit
-def _run_decks(state, games, cap, suit, rank, step7, rank_resets, reshuffle):
-    """Like :func:`_simulate_chunk` but per run: ``(start_orders, final_orders, iterations, cards_left)``."""
-    n = suit.shape[0]
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    buf = np.empty(4 * n + 16, dtype=np.int64)
-    disc = np.empty(n, dtype=np.int64)
-    order = np.arange(n)
-    starts = np.empty((games, n), dtype=np.int16)
-    finals = np.empty((games, n), dtype=np.int16)
-    iterations = np.empty(games, dtype=np.int64)
-    cards_left = np.empty(games, dtype=np.int64)
-    for g in range(games):
-        s0, s1, s2, s3 = shuffle(order, s0, s1, s2, s3)
+def _lane_memory(n, special, codes, rng):
+    """The buffer of all lanes (see above): each lane holds the sorted deck, as if it had just played
+    it (its first run starts from that order shuffled), and its stream state."""
+    deck_size = 2 * n + 8
+    row_size = 4 * n + 24
+    lane_size = 2 * deck_size + row_size
+    first = _RNG + 4 * LANES
+    buf = np.zeros(first + LANES * lane_size, dtype=np.uint64)
+    for lane in range(LANES):
+        for i in range(4):
+            buf[_RNG + 4 * lane + i] = rng[lane, i]
+        at = first + lane * lane_size
+        _set(buf, lane, _L_MID0, at + n + 4)
+        _set(buf, lane, _L_MID1, at + deck_size + n + 4)
+        row = at + 2 * deck_size
+        _set(buf, lane, _L_ROW, row)
+        buf[row] = special[0]
+        buf[row + 1] = special[1]
+        buf[row + 2] = special[2]
+        _set(buf, lane, _L_BUF, 1)
+        mid = at + deck_size + n + 4
         for j in range(n):
-            starts[g, j] = order[j]
-        iterations[g], cards_left[g], s0, s1, s2, s3 = _run(order, n, cap, buf, disc, suit, rank, step7,
-                                                           rank_resets, reshuffle, s0, s1, s2, s3)
-        for j in range(n):
-            finals[g, j] = order[j]
-    return starts, finals, iterations, cards_left
+            buf[mid + j] = codes[j]
+        _set(buf, lane, _L_START, mid)
+        _set(buf, lane, _L_END, mid + n)
+        _set(buf, lane, _L_RUN, lane)
+    return buf
+
+
+@jit
+def _play_lanes(games, cap, rng, given, codes, special, rank_mask, suit_mask, rotations_to_stop, rank_resets,
+                reshuffle, record, rank_bits, ranks):
+    """Play ``games`` runs on four lanes (run ``g`` on lane ``g % 4``, from its stream ``rng[g % 4]``).
+
+    Start decks: ``given[g]`` (card numbers) when ``given`` has rows, else shuffled (see the module
+    docstring). Returns ``(score_counts, iterations_to_win, starts, finals, iterations, cards_left)``;
+    the last four (per run: start and final orders as card numbers, iterations played, cards left at
+    the end) are filled only when ``record`` is true.
+    """
+    n = codes.shape[0]
+    buf = _lane_memory(n, special, codes, rng)
+    score_counts = np.zeros(n + 1, dtype=np.int64)
+    iterations_to_win = np.zeros(cap + 1, dtype=np.int64)
+    rows = games if record else 0
+    starts = np.empty((rows, n), dtype=np.int16)
+    finals = np.empty((rows, n), dtype=np.int16)
+    iterations = np.empty(rows, dtype=np.int64)
+    cards_left = np.empty(rows, dtype=np.int64)
+    tops = np.empty(LANES, dtype=np.uint64)
+    packs = np.empty(LANES, dtype=np.uint64)
+    marks = np.empty(LANES, dtype=np.uint64)
+    for lane in range(LANES):
+        tops[lane], packs[lane] = _next_run(buf, lane, -1, special, games, n, given, codes, score_counts,
+                                            iterations_to_win, record, starts, finals, iterations, cards_left,
+                                            rank_bits, ranks)
+        marks[lane] = _end_mark(_get(buf, lane, _L_END))
+    t0, t1, t2, t3 = tops[0], tops[1], tops[2], tops[3]
+    p0, p1, p2, p3 = packs[0], packs[1], packs[2], packs[3]
+    active = games > 0
+    mask_two, mask_four = suit_mask, rank_mask
+    pad3, sentinel4, sentinel5 = special[3], special[4], special[5]
+    while active:
+        for _ in range(2):
+            t0, p0 = _step(buf, t0, p0, mask_two, mask_four)
+            t1, p1 = _step(buf, t1, p1, mask_two, mask_four)
+            t2, p2 = _step(buf, t2, p2, mask_two, mask_four)
+            t3, p3 = _step(buf, t3, p3, mask_two, mask_four)
+        if (p0 > marks[0]) | (p1 > marks[1]) | (p2 > marks[2]) | (p3 > marks[3]):
+            # one call site for the service code, so that it is compiled once
+            tops[0], tops[1], tops[2], tops[3] = t0, t1, t2, t3
+            packs[0], packs[1], packs[2], packs[3] = p0, p1, p2, p3
+            active = False
+            for lane in range(LANES):
+                if packs[lane] > marks[lane]:
+                    if _get(buf, lane, _L_RUN) >= games:  # idle: replay the same order, untallied
+                        start = _get(buf, lane, _L_START)
+                        tops[lane], packs[lane] = _begin_iteration(buf, lane, pad3, sentinel4, sentinel5, start,
+                                                                   start + n)
+                    else:
+                        t, p, k, over = _end_iteration(buf, lane, packs[lane], pad3, sentinel4, sentinel5, cap,
+                                                       rank_mask, suit_mask, rotations_to_stop, rank_resets,
+                                                       reshuffle)
+                        if over:
+                            t, p = _next_run(buf, lane, k, special, games, n, given, codes, score_counts,
+                                             iterations_to_win, record, starts, finals, iterations, cards_left,
+                                             rank_bits, ranks)
+                        tops[lane], packs[lane] = t, p
+                    marks[lane] = _end_mark(_get(buf, lane, _L_END))
+                active |= _get(buf, lane, _L_RUN) < games
+            t0, t1, t2, t3 = tops[0], tops[1], tops[2], tops[3]
+            p0, p1, p2, p3 = packs[0], packs[1], packs[2], packs[3]
+    return score_counts, iterations_to_win, starts, finals, iterations, cards_left
+
+
+# --- public wrappers ----------------------------------------------------------------------------
+
+def lane_states(state) -> np.ndarray:
+    """The four lanes' xoshiro256** states (4 x 4 uint64) of a chunk whose state is ``state``.
+
+    Derived with :class:`numpy.random.SeedSequence` from the chunk state's four words, so they depend
+    on the chunk's seed and index only.
+    """
+    words = [int(w) for w in np.asarray(state, dtype=np.uint64)]
+    states = np.random.SeedSequence(words).generate_state(4 * LANES, np.uint64).reshape(LANES, 4)
+    for row in states:
+        if not row.any():  # the all-zero state is the one fixed point of xoshiro
+            row[0] = 1
+    return states
 
 
 def check_cap(cap) -> int:
@@ -235,6 +527,20 @@ def _orders_array(orders, deck: Deck) -> np.ndarray:
     if orders.ndim != 2 or orders.shape[1] != deck.size:
         raise ValueError(f"orders must have shape (games, {deck.size})")
     return orders
+
+
+def _engine_rules(deck: Deck, variant: Variant) -> Rules:
+    rules = Rules(deck, variant)
+    if _RNG + 4 * LANES + LANES * (2 * (2 * rules.n + 8) + 4 * rules.n + 24) >= _MAX_BUFFER:
+        raise UsageError(f"deck {deck} is too large for the Hand Solitaire kernel ({rules.n} cards)")
+    return rules
+
+
+def _run_lanes(rules: Rules, state, games: int, cap: int, *, given=None, record: bool = False):
+    given = np.zeros((0, rules.n), dtype=np.int64) if given is None else given
+    return _play_lanes(int(games), cap, lane_states(state), given, rules.codes, rules.special, rules.rank_mask,
+                       rules.suit_mask, rules.rotations_to_stop, rules.rank_resets, rules.reshuffle, record,
+                       rules.rank_bits, rules.ranks)
 
 
 def play_iterations(orders, deck: Deck, variant: Variant):
@@ -253,22 +559,27 @@ def play_iterations(orders, deck: Deck, variant: Variant):
 
 
 def play_runs(orders, deck: Deck, variant: Variant, *, state, cap: int = DEFAULT_CAP):
-    """Whole runs from the given start orders, drawing shuffles from the xoshiro ``state`` (4 uint64).
+    """Whole runs from the given start orders with the Monte Carlo kernel: row ``g`` is played on lane
+    ``g % 4``, whose leftover shuffles draw from ``lane_states(state)[g % 4]`` (rows of a lane in order).
 
     Returns ``(iterations, cards_left, final_orders)`` as numpy arrays.
     """
     orders = _orders_array(orders, deck)
-    rules = Rules(deck, variant)
-    state = np.asarray(state, dtype=np.uint64)
-    return _play_runs(state, orders, check_cap(cap), rules.suit, rules.rank, rules.step7, rules.rank_resets,
-                      rules.reshuffle)
+    rules = _engine_rules(deck, variant)
+    cap = check_cap(cap)
+    if orders.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), orders.copy()
+    _, _, _, finals, iterations, cards_left = _run_lanes(rules, state, orders.shape[0], cap, given=orders,
+                                                         record=True)
+    return iterations, cards_left, finals.astype(np.int64)
 
 
 def run_decks(state, games: int, deck: Deck, variant: Variant, *, cap: int = DEFAULT_CAP):
-    """``games`` runs from shuffled decks with per-run records (see :func:`_run_decks`)."""
-    rules = Rules(deck, variant)
-    return _run_decks(np.asarray(state, dtype=np.uint64), int(games), check_cap(cap), rules.suit, rules.rank,
-                      rules.step7, rules.rank_resets, rules.reshuffle)
+    """``games`` runs from shuffled decks (as :func:`chunk_runner` plays them) with per-run records:
+    ``(start_orders, final_orders, iterations, cards_left)``."""
+    rules = _engine_rules(deck, variant)
+    _, _, starts, finals, iterations, cards_left = _run_lanes(rules, state, games, check_cap(cap), record=True)
+    return starts, finals, iterations, cards_left
 
 
 def chunk_runner(deck: Deck, variant: Variant, *, cap: int = DEFAULT_CAP):
@@ -278,85 +589,24 @@ def chunk_runner(deck: Deck, variant: Variant, *, cap: int = DEFAULT_CAP):
     played; index 0 = won), ``wins``, ``iterations_to_win`` (won runs per iteration of the win, index
     0 unused) and ``capped`` (runs that reached ``cap`` iterations without a win); ``cap`` is constant.
     """
-    rules = Rules(deck, variant)
+    rules = _engine_rules(deck, variant)
     cap = check_cap(cap)
 
     def run(state: np.ndarray, games: int) -> dict:
-        counts, iterations_to_win, wins, capped = _simulate_chunk(
-            state, games, cap, rules.suit, rules.rank, rules.step7, rules.rank_resets, rules.reshuffle)
-        return {"score_counts": counts, "wins": int(wins), "iterations_to_win": iterations_to_win,
-                "capped": int(capped)}
+        counts, iterations_to_win, _, _, _, _ = _run_lanes(rules, state, games, cap)
+        wins = int(counts[0])
+        return {"score_counts": counts, "wins": wins, "iterations_to_win": iterations_to_win,
+                "capped": int(games) - wins}
 
     return run
 
 
-def _median_with_interval(counts, confidence_z: float = 1.959963984540054):
-    """Median of a distribution given as counts per value, with a distribution-free 95% interval
-    (the order statistics at ranks ``n/2 -+ z sqrt(n)/2``)."""
-    n = int(sum(counts))
-    if n == 0:
-        return None, [None, None]
-    cumulative = np.cumsum(np.asarray(counts, dtype=np.int64))
-
-    def value_at(rank):  # rank in 1..n
-        rank = min(max(int(rank), 1), n)
-        return int(np.searchsorted(cumulative, rank))
-
-    half = confidence_z * np.sqrt(n) / 2
-    median = value_at((n + 1) // 2)
-    return median, [value_at(np.floor(n / 2 - half)), value_at(np.ceil(n / 2 + 1 + half))]
-
-
-def iteration_statistics(iterations_to_win, games: int, capped: int) -> dict:
-    """The figures of the published Hand Solitaire histogram, each with a 95% interval.
-
-    ``iterations_to_win[i]`` is the number of runs won on iteration ``i`` (index 0 unused). Returns
-    ``p_win_within`` ({"1"/"10"/"25": [p, low, high]}, runs won on or before that iteration; absent
-    when the cap is smaller), the mean iterations to win among runs won within the cap (with its
-    standard error), the median (with a distribution-free 95% interval), and ``p_capped`` (the share
-    of runs that reached the cap, [p, low, high]).
-    """
-    from ..stats import binomial_interval, mean_and_se
-
-    counts = [int(c) for c in iterations_to_win]
-    out: dict = {"p_win_within": {}}
-    for last in (1, 10, 25):
-        if last < len(counts):
-            won = sum(counts[1:last + 1])
-            (low, high), _ = binomial_interval(won, games)
-            out["p_win_within"][str(last)] = [won / games, low, high]
-    if sum(counts):
-        mean, se = mean_and_se(counts)
-        out["mean_iterations_to_win"], out["mean_iterations_to_win_se"] = mean, se
-    median, interval = _median_with_interval(counts)
-    out["median_iterations_to_win"], out["median_iterations_to_win_ci95"] = median, interval
-    (low, high), _ = binomial_interval(capped, games)
-    out["p_capped"] = [capped / games, low, high]
-    return out
-
-
-def with_iteration_statistics(result, cap: int):
-    """A copy of a Hand Solitaire :class:`~sim.montecarlo.SimulationResult` whose ``extra`` also
-    holds ``cap`` and ``iteration_stats`` (:func:`iteration_statistics`)."""
-    import dataclasses
-
-    stats = iteration_statistics(result.extra["iterations_to_win"], result.games, result.extra["capped"])
-    return dataclasses.replace(result, extra={**result.extra, "cap": int(cap), "iteration_stats": stats})
-
-
-def describe_iteration_statistics(extra: dict) -> str:
-    """Human-readable lines for ``extra`` of :func:`with_iteration_statistics`."""
-    stats = extra["iteration_stats"]
-    lines = [f"cap {extra['cap']:,} iterations; score = cards left at the end of the final iteration played"]
-    for last, (p, low, high) in stats["p_win_within"].items():
-        label = "first iteration" if last == "1" else f"within {last}"
-        lines.append(f"won {label}: {p:.4%}  95% CI [{low:.4%}, {high:.4%}]")
-    if "mean_iterations_to_win" in stats:
-        low, high = stats["median_iterations_to_win_ci95"]
-        lines.append(f"iterations to win (runs won within the cap): mean {stats['mean_iterations_to_win']:.3f}"
-                     f" +- {stats['mean_iterations_to_win_se']:.3f} (s.e.), median {stats['median_iterations_to_win']}"
-                     f" 95% CI [{low}, {high}]")
-    p, low, high = stats["p_capped"]
-    lines.append(f"reached the cap: {extra['capped']:,} runs, {p:.4%}  95% CI [{low:.4%}, {high:.4%}]"
-                 " (`solitaire poison` decides them)")
-    return "\n".join(lines)
+@jit
+def _shuffle_rows(state, rows):
+    """Each row shuffled in turn as the kernel shuffles (for the tests' plain-Python twin)."""
+    games, n = rows.shape
+    out = rows.copy().reshape(games * n)
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    for g in range(games):
+        s0, s1, s2, s3 = _shuffle_range(out, g * n, n, s0, s1, s2, s3)
+    return out.reshape(games, n)

@@ -74,7 +74,7 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     nonzero = {s: c for s, c in enumerate(result.score_counts) if c}
     click.echo("score counts: " + ", ".join(f"{s}:{c}" for s, c in nonzero.items()))
     if game == "hand":
-        from sim.kernels.hand import describe_iteration_statistics
+        from sim.hand_stats import describe_iteration_statistics
 
         click.echo(describe_iteration_statistics(result.extra))
     if game == "prisoners":
