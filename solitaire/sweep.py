@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import ClassVar
 
 from sim import Deck, UsageError, Variant, provenance, rng, simulate
 
@@ -38,7 +39,7 @@ class SweepCell:
 
 @dataclass(frozen=True)
 class SweepResult:
-    kind = "sweep"
+    kind: ClassVar[str] = "sweep"
     variant: Variant
     cells: tuple[SweepCell, ...]
     seed: int

@@ -34,6 +34,7 @@ import functools
 import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import ClassVar
 
 import numpy as np
 from scipy import stats
@@ -75,7 +76,7 @@ class Check:
 
 @dataclass(frozen=True)
 class ValidationReport:
-    kind = "validation"
+    kind: ClassVar[str] = "validation"
     checks: tuple[Check, ...]
     alpha: float
     games: int

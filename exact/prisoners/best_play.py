@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from exact.prisoners.limits import DEFAULT_NODE_BUDGET
 from exact.prisoners.solver import (
@@ -51,11 +52,22 @@ class BestPlayEstimate:
     strategy: str = "restarts"
     provenance: dict = field(default_factory=dict, compare=False)
 
-    kind = "best_play"
+    kind: ClassVar[str] = "best_play"
 
     @property
     def decided(self) -> int:
         return self.won + self.lost
+
+    @classmethod
+    def from_record(cls, record: dict) -> "BestPlayEstimate":
+        """Rebuild an estimate from its stored ``to_dict()`` content (derived keys are recomputed)."""
+        return cls(deck=Deck(int(record["suits"]), int(record["ranks"])), variant=Variant.parse(record["variant"]),
+                   seed=int(record["seed"]), decks=int(record["decks"]), won=int(record["won"]),
+                   lost=int(record["lost"]), undecided=int(record["undecided"]),
+                   node_budget=int(record["node_budget"]), ci95=tuple(record["ci95"]), nodes=int(record["nodes"]),
+                   seconds=float(record["seconds"]), time_budget=record.get("time_budget"),
+                   lost_by=tuple((str(k), int(v)) for k, v in (record.get("lost_by") or {}).items()),
+                   strategy=str(record.get("strategy", "dfs")), provenance=dict(record.get("provenance", {})))
 
     def to_dict(self) -> dict:
         return {"game": "prisoners", "suits": self.deck.suits, "ranks": self.deck.ranks,

@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from exact.prisoners import proofs
 from exact.prisoners.limits import DEFAULT_NODE_BUDGET
@@ -107,11 +108,23 @@ class SolveResult:
     time_budget: float | None = None  #: CPU seconds allowed (None: nodes only)
     provenance: dict = field(default_factory=dict, compare=False)
 
-    kind = "solve"
+    kind: ClassVar[str] = "solve"
 
     @property
     def won(self) -> bool:
         return self.status == WON
+
+    @classmethod
+    def from_record(cls, record: dict) -> "SolveResult":
+        """Rebuild a verdict from its stored ``to_dict()`` content."""
+        line = record.get("line")
+        return cls(deck=Deck(int(record["suits"]), int(record["ranks"])), variant=Variant.parse(record["variant"]),
+                   order=tuple(int(c) for c in record["order"]), status=str(record["status"]),
+                   line=None if line is None else tuple((int(s), int(t)) for s, t in line),
+                   nodes=int(record["nodes"]), node_budget=int(record["node_budget"]), proof=record.get("proof"),
+                   cuts=tuple((str(k), int(v)) for k, v in (record.get("cuts") or {}).items()),
+                   seconds=float(record.get("seconds", 0.0)), time_budget=record.get("time_budget"),
+                   provenance=dict(record.get("provenance", {})))
 
     def to_dict(self) -> dict:
         return {"game": "prisoners", "suits": self.deck.suits, "ranks": self.deck.ranks,
