@@ -18,7 +18,7 @@ The test against a published figure depends on what was published:
 Examples
 --------
 >>> round(same_rate_p(531, 100_000, 23_601, 4_497_135), 3)
-0.819
+0.774
 >>> str(reading("0.52%").variant)
 'one-handed(win=end,reverse=off,first4=kept,final=once)'
 """

@@ -306,12 +306,14 @@ def _play_orders(orders, codes, sentinels, mask_two, mask_four, win_any, first4_
     return scores, emptied
 
 
-@jit
-def _simulate_chunk(state, games, codes, sentinels, mask_two, mask_four, win_any,
-                    first4_reversed, final_once):
+@jit(inline="always")
+def _simulate_chunk_inline(state, games, codes, sentinels, mask_two, mask_four, win_any,
+                           first4_reversed, final_once):
     """Play ``games`` uniformly shuffled games from stream ``state``.
 
     Returns ``(score_counts, wins)``: games per final score (index = score) and games won.
+    ``final_once`` is a constant in each caller (:func:`_simulate_chunk`, :func:`_simulate_chunk_once`),
+    so the rules as written compile without the ``final=once`` branch.
     """
     n = codes.shape[0]
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
@@ -355,6 +357,20 @@ def _simulate_chunk(state, games, codes, sentinels, mask_two, mask_four, win_any
     return score_counts, wins
 
 
+@jit
+def _simulate_chunk(state, games, codes, sentinels, mask_two, mask_four, win_any, first4_reversed):
+    """:func:`_simulate_chunk_inline` under ``final=cascade``."""
+    return _simulate_chunk_inline(state, games, codes, sentinels, mask_two, mask_four, win_any,
+                                  first4_reversed, False)
+
+
+@jit
+def _simulate_chunk_once(state, games, codes, sentinels, mask_two, mask_four, win_any, first4_reversed):
+    """:func:`_simulate_chunk_inline` under ``final=once``."""
+    return _simulate_chunk_inline(state, games, codes, sentinels, mask_two, mask_four, win_any,
+                                  first4_reversed, True)
+
+
 def play_orders(orders, deck: Deck, variant: Variant):
     """Play each row of ``orders`` (games x cards, card indices) with the kernel.
 
@@ -375,11 +391,11 @@ def play_orders(orders, deck: Deck, variant: Variant):
 def chunk_runner(deck: Deck, variant: Variant):
     """The Monte Carlo chunk runner (see :attr:`sim.games.Game.runner`)."""
     enc = Encoding(deck, variant)
+    simulate_chunk = _simulate_chunk_once if enc.final_once else _simulate_chunk
 
     def run(state: np.ndarray, games: int) -> dict:
-        counts, wins = _simulate_chunk(state, games, enc.codes, enc.sentinels, enc.mask_two,
-                                       enc.mask_four, enc.win_any,
-                                       enc.first4_reversed, enc.final_once)
+        counts, wins = simulate_chunk(state, games, enc.codes, enc.sentinels, enc.mask_two,
+                                      enc.mask_four, enc.win_any, enc.first4_reversed)
         return {"score_counts": counts, "wins": int(wins)}
 
     return run
