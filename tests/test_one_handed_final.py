@@ -124,9 +124,9 @@ def test_play_out_equals_the_reference_rules(deck, reverse, data):
             ever |= i >= len(dealt) and n > 0 and not row
         emptied += ever
     row = []
-    for card in dealt:
+    for i, card in enumerate(dealt):  # (with nothing left, the last card was dealt with its one check)
         row.append(card)
-        settle(row, deck, variant)
+        settle(row, deck, variant, max_removals=1 if i == deck.size - 1 else None)
     got, got_emptied = play_out_distribution(
         [(deck.suit(c), deck.rank(c)) for c in row], [(deck.suit(c), deck.rank(c)) for c in undealt],
         two_suit=not reverse, track_empty=True, offset=3, final_once=True)
