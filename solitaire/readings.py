@@ -71,11 +71,11 @@ def _hand(**values) -> Variant:
     return Variant.make("hand", **values)
 
 
-#: The published One-Handed figures (SPEC section 5 and the sources named).
+#: The published One-Handed figures (docs/published-figures.md and the sources named).
 PUBLISHED_ONE_HANDED = (
-    Published("0.706%", "10^9 games, 95% CI 0.70543%-0.7065% (SPEC section 5)", "one-handed", 0.00706, _oh(),
+    Published("0.706%", "10^9 games, 95% CI 0.70543%-0.7065% (docs/published-figures.md)", "one-handed", 0.00706, _oh(),
               interval=(0.0070543, 0.007065), note="the rules as written"),
-    Published("1 in 140", "write-up (SPEC section 5)", "one-handed", 1 / 140, _oh(),
+    Published("1 in 140", "write-up (docs/published-figures.md)", "one-handed", 1 / 140, _oh(),
               rounds_from=(1 / 145, 1 / 135),
               note="the rules as written: 0.706% is 1 in 142; \"1 in 140\" covers 1 in 135 to 1 in 145"),
     Published("0.52%", f"{KCTREY}: 23,601 wins in 4,497,135 games", "one-handed", 23_601 / 4_497_135,
@@ -84,16 +84,16 @@ PUBLISHED_ONE_HANDED = (
     Published("5.19%", f"{KCTREY}: 233,564 wins in 4,497,135 games (reversed effects)", "one-handed",
               233_564 / 4_497_135, _oh(reverse="on", final="once"), wins=233_564, games=4_497_135,
               note="the same loop with the effects reversed"),
-    Published("about 5.2%", "reversed effects (SPEC section 2)", "one-handed", 0.052,
+    Published("about 5.2%", "reversed effects (docs/published-figures.md)", "one-handed", 0.052,
               _oh(reverse="on", final="once"), rounds_from=(0.0515, 0.0525),
               note="as 5.19%; the reversed rules as written give 5.45%"),
-    Published("0.206%", "write-up (SPEC section 5)", "one-handed", 0.00206, None,
+    Published("0.206%", "write-up (docs/published-figures.md)", "one-handed", 0.00206, None,
               note="withdrawn by its author as a bug"),
-    Published("1 in 500", "write-up (SPEC section 5)", "one-handed", 1 / 500, None,
+    Published("1 in 500", "write-up (docs/published-figures.md)", "one-handed", 1 / 500, None,
               rounds_from=(1 / 550, 1 / 450), note="no reading tried comes near 0.2%"),
 )
 
-#: The published Hand Solitaire figures (bcrist/hand-solitaire; SPEC section 5).
+#: The published Hand Solitaire figures (bcrist/hand-solitaire; docs/published-figures.md).
 PUBLISHED_HAND = (
     Published("≈ 1.3%", f"{BCRIST}: won on the first iteration", "hand", 0.013, _hand(rank_resets="published"),
               rounds_from=(0.0125, 0.0135), games=BCRIST_RUNS, statistic="p_win_within_1",
@@ -102,7 +102,7 @@ PUBLISHED_HAND = (
               rounds_from=(0.2245, 0.2255), games=BCRIST_RUNS, statistic="p_win_within_10"),
     Published("≈ 51%", f"{BCRIST}: won within 25 iterations", "hand", 0.51, _hand(rank_resets="published"),
               rounds_from=(0.505, 0.515), games=BCRIST_RUNS, statistic="p_win_within_25"),
-    Published("about twice", "mean iterations to win without step 7 against with it (SPEC section 5)", "hand",
+    Published("about twice", "mean iterations to win without step 7 against with it (docs/published-figures.md)", "hand",
               2.0, None, rounds_from=(1.75, 2.25), statistic="mean_iterations_ratio",
               note="not reproduced: the ratio of means is about 1.6 under either reading of step 7"),
 )
