@@ -14,6 +14,9 @@ Usage::
 
     .venv/bin/python benchmarks/bench_one_handed.py                 # 4x13, 4x5, 8x13
     .venv/bin/python benchmarks/bench_one_handed.py --shapes 4x13 --games 8000000 --repeats 5
+    .venv/bin/python benchmarks/bench_one_handed.py --shapes 4x13 --variant "one-handed(final=once)"
+
+``--variant`` times our engine on another rule reading (the peer always plays the plain game).
 """
 from __future__ import annotations
 
@@ -77,16 +80,16 @@ def run_peer(path: Path, games: int, suits: int, ranks: int, repeats: int) -> di
             "p_win": runs[0]["wins"] / games, "mean_score": runs[0]["mean"]}
 
 
-def run_ours(games: int, suits: int, ranks: int, repeats: int, workers: int) -> dict:
+def run_ours(games: int, suits: int, ranks: int, repeats: int, workers: int, variant=None) -> dict:
     """Best CPU and wall seconds of ``simulate`` (after a warm-up run that compiles the kernel)."""
     from sim import Deck, simulate
 
     deck = Deck(suits, ranks)
-    simulate(deck, games=10_000, seed=1, workers=workers, progress=False)
+    simulate(deck, variant, games=10_000, seed=1, workers=workers, progress=False)
     best = {"cpu": float("inf"), "wall": float("inf")}
     for k in range(repeats):
         c, w = time.process_time(), time.perf_counter()
-        result = simulate(deck, games=games, seed=1000 + k, workers=workers, progress=False)
+        result = simulate(deck, variant, games=games, seed=1000 + k, workers=workers, progress=False)
         best["cpu"] = min(best["cpu"], time.process_time() - c)
         best["wall"] = min(best["wall"], time.perf_counter() - w)
         best["p_win"], best["mean_score"] = result.p_win, result.mean_score
@@ -106,6 +109,8 @@ def main(argv=None) -> int:
     parser.add_argument("--peer", type=Path, default=None,
                         help=f"peer script to compare with [default: $SOLITAIRE_PEERS/{PEER_NAME}]")
     parser.add_argument("--json", type=Path, help="also write the measurements to this file")
+    parser.add_argument("--variant", default=None,
+                        help="our engine's variant, a canonical string (default: the rules as written)")
     args = parser.parse_args(argv)
     args.peer = find_peer(args.peer)
     if args.peer is None or not args.peer.is_file():
@@ -115,7 +120,7 @@ def main(argv=None) -> int:
 
     rows = []
     print(f"games per run: {args.games:,}; best of {args.repeats}; CPU: {os.cpu_count()} cores; "
-          f"load average now: {os.getloadavg()[0]:.1f}")
+          f"load average now: {os.getloadavg()[0]:.1f}; ours: {args.variant or 'the rules as written'}")
     header = (f"{'deck':>6} | {'peer M/cpu-s':>12} | {'ours M/cpu-s':>12} | {'ratio':>6} | "
               f"{'peer M/s wall':>13} | {'ours 2w M/s wall':>16} | {'ours 2w M/cpu-s':>15}")
     print(header)
@@ -123,9 +128,9 @@ def main(argv=None) -> int:
     for shape in args.shapes.split(","):
         suits, ranks = parse_shape(shape)
         peer = run_peer(args.peer, args.games, suits, ranks, args.repeats)
-        ours = run_ours(args.games, suits, ranks, args.repeats, workers=1)
-        ours2 = run_ours(args.games, suits, ranks, args.repeats, workers=2)
-        row = {"suits": suits, "ranks": ranks, "games": args.games,
+        ours = run_ours(args.games, suits, ranks, args.repeats, workers=1, variant=args.variant)
+        ours2 = run_ours(args.games, suits, ranks, args.repeats, workers=2, variant=args.variant)
+        row = {"suits": suits, "ranks": ranks, "games": args.games, "variant": args.variant,
                "peer_games_per_cpu_s": args.games / peer["cpu"],
                "ours_games_per_cpu_s": args.games / ours["cpu"],
                "ratio": peer["cpu"] / ours["cpu"],

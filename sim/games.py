@@ -15,9 +15,9 @@ Examples
 --------
 >>> game = get_game("one-handed")
 >>> game.defaults()
-{'win': 'end', 'reverse': 'off', 'first4': 'kept'}
->>> game.decode({"win": "any", "reverse": "off", "first4": "kept"})
-OneHandedRules(win_any=True, reverse=False, first4_reversed=False)
+{'win': 'end', 'reverse': 'off', 'first4': 'kept', 'final': 'cascade'}
+>>> game.decode({"win": "any", "reverse": "off", "first4": "kept", "final": "cascade"})
+OneHandedRules(win_any=True, reverse=False, first4_reversed=False, final_once=False)
 >>> get_game("prisoners").win_score, get_game("prisoners").score_unit
 (1, 'piles left')
 """
@@ -40,6 +40,10 @@ class Param:
     name: str
     values: tuple[str, ...]
     help: str
+    #: left out of the canonical variant string while at its default: set for a parameter added after
+    #: results were stored, so that their variant strings (and the run identities hashed from them)
+    #: stay what they were and stored runs are still found and resumed
+    implicit: bool = False
 
     @property
     def default(self) -> str:
@@ -53,6 +57,7 @@ class OneHandedRules:
     win_any: bool = False  #: win=any: also won if the row is ever empty after a removal
     reverse: bool = False  #: reverse=on: same suit removes four, same rank the two between
     first4_reversed: bool = False  #: first4=reversed: the first four cards held the other way round
+    final_once: bool = False  #: final=once: a single check after the last card, no cascade
 
     @property
     def win_mid_game(self) -> bool:
@@ -62,7 +67,7 @@ class OneHandedRules:
     @classmethod
     def decode(cls, values: Mapping[str, str]) -> "OneHandedRules":
         return cls(win_any=values["win"] == "any", reverse=values["reverse"] == "on",
-                   first4_reversed=values["first4"] == "reversed")
+                   first4_reversed=values["first4"] == "reversed", final_once=values["final"] == "once")
 
 
 @dataclass(frozen=True)
@@ -195,6 +200,9 @@ register_game(Game(
         Param("reverse", ("off", "on"), "on: same suit removes all four, same rank the two between"),
         Param("first4", ("kept", "reversed"),
               "reversed: the first four cards are held in the opposite orientation (some published code)"),
+        Param("final", ("cascade", "once"),
+              "cascade: after the last card, check again until nothing matches; once: a single check after "
+              "the last card (a published simulator's loop ends when the deck is empty)", implicit=True),
     ),
     rules_type=OneHandedRules, reference="sim.rules.one_handed",
     runner="sim.kernels.one_handed:chunk_runner", engine_version=1,

@@ -147,10 +147,13 @@ def _one_handed(order, deck: Deck, variant: Variant) -> Trace:
     row: list[int] = []
     steps: list[dict] = []
     emptied = False
-    for card in one_handed_rules.dealing_order(order, variant):
+    cards = one_handed_rules.dealing_order(order, variant)
+    for i, card in enumerate(cards):
         row.append(card)
         steps.append({"event": "deal", "card": card, "row": tuple(row)})
-        # the loop of sim.rules.one_handed.settle, one event per removal
+        # the loop of sim.rules.one_handed.settle, one event per removal (final=once: the last card
+        # gets a single check)
+        once = variant.rules.final_once and i == len(cards) - 1
         while len(row) >= one_handed_rules.CHECK_DEPTH:
             a, b = row[-1], row[-one_handed_rules.CHECK_DEPTH]
             same_suit = deck.suit(a) == deck.suit(b)
@@ -166,6 +169,8 @@ def _one_handed(order, deck: Deck, variant: Variant) -> Trace:
             steps.append({"event": "remove", "match": "suit" if same_suit else "rank", "top": a, "fourth": b,
                           "removed": tuple(removed), "row": tuple(row)})
             emptied = emptied or not row
+            if once:
+                break
     score = len(row)
     won = score == 0 or (variant.rules.win_any and emptied)
     return Trace("one-handed", deck, variant, tuple(order), tuple(steps), score, won)

@@ -107,4 +107,13 @@ class Variant:
         return dict(self.params)
 
     def __str__(self) -> str:
-        return f"{self.game}(" + ",".join(f"{k}={v}" for k, v in self.params) + ")"
+        """The canonical string: every parameter, except an ``implicit`` one at its default
+        (:class:`sim.games.Param`), so strings stored before such a parameter existed stay valid.
+
+        >>> str(Variant.make("one-handed", final="once"))
+        'one-handed(win=end,reverse=off,first4=kept,final=once)'
+        """
+        record = get_game(self.game)
+        shown = [(k, v) for k, v in self.params
+                 if not (record.param(k).implicit and v == record.param(k).default)]
+        return f"{self.game}(" + ",".join(f"{k}={v}" for k, v in shown) + ")"

@@ -319,6 +319,9 @@ def write_report(store, out: Path | str = "results") -> Path:
              "commit and date of the computation it comes from.", ""]
     _standard_section(store, out, lines)
     _variants_section(store, lines)
+    from .readings import readings_section  # published figures, from scripts/published_readings.py's store
+
+    lines += readings_section(out / "readings.h5")
     _exact_section(store, out, lines)
     _sweep_section(store, out, lines)
     _validation_section(store, lines)

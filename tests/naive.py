@@ -35,6 +35,36 @@ def brute_force_one_handed(deck, variant) -> BruteForceExact:
     return BruteForceExact(math.factorial(deck.size), tuple(counts), wins)
 
 
+def published_loop_score(order, deck, *, reverse: bool = False) -> int:
+    """One-Handed played the way a published simulator loops (the reading ``final=once`` names),
+    written out literally and independently of :mod:`sim.rules.one_handed`:
+
+        while cards remain to deal:
+            deal one, unless the previous check removed the two between;
+            if the row has 4 cards or more, check the last card against the 4th from the end once.
+
+    Plain: same rank removes the last four, same suit the two between; ``reverse`` swaps them.
+    Returns the cards left."""
+    stock = list(order)
+    row = []
+    deal = True
+    while stock:
+        if deal:
+            row.append(stock.pop(0))
+        deal = True
+        if len(row) < 4:
+            continue
+        a, b = row[-1], row[-4]
+        same_suit, same_rank = deck.suit(a) == deck.suit(b), deck.rank(a) == deck.rank(b)
+        four, two = (same_suit, same_rank) if reverse else (same_rank, same_suit)
+        if four:
+            del row[-4:]
+        elif two:
+            del row[-3:-1]
+            deal = False
+    return len(row)
+
+
 def brute_force_prisoners(deck, variant) -> list:
     """Every order played with the reference rules (tiny decks only)."""
     counts = [0] * (deck.size + 1)

@@ -23,7 +23,8 @@ from sim.rules.one_handed import play, settle
 from .naive import brute_force_one_handed
 from .strategies import all_variants, decks, shapes, variants
 
-ALL_VARIANTS = all_variants("one-handed")
+# final=once has its own tests (tests/test_one_handed_final.py); these keep their meaning over the others
+ALL_VARIANTS = [v for v in all_variants("one-handed") if not v.rules.final_once]
 
 
 def brute_force(deck, variant):
@@ -115,7 +116,8 @@ def test_enumeration_settle_equals_reference(deck, variant, data):
     expected = list(row)
     settle(expected, deck, variant)
     buf = np.array(row + [0], dtype=np.int64)
-    length, _ = kernel_settle(buf, len(row), deck.suit_array(), deck.rank_array(), not variant.rules.reverse)
+    length, _ = kernel_settle(buf, len(row), deck.suit_array(), deck.rank_array(), not variant.rules.reverse,
+                              len(row))
     assert buf[:length].tolist() == expected
 
 

@@ -21,6 +21,9 @@ from solitaire.cli import main
 from .naive import brute_force_from
 from .strategies import deck_orders, decks, variants
 
+# odds refuses final=once (tested below); the other readings are checked
+ODDS_VARIANTS = variants("one-handed").filter(lambda v: not v.rules.final_once)
+
 
 def brute_force(dealt, deck, variant):
     result = brute_force_from(dealt, deck, variant)
@@ -43,7 +46,7 @@ def test_empty_prefix_equals_exact_distribution(deck):
 
 
 @settings(max_examples=60, deadline=None)
-@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), variant=variants("one-handed"),
+@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), variant=ODDS_VARIANTS,
        left=st.integers(0, 7))
 def test_k_left_equals_brute_force(data, deck, variant, left):
     order = data.draw(deck_orders(deck))
@@ -56,7 +59,7 @@ def test_k_left_equals_brute_force(data, deck, variant, left):
 
 
 @settings(max_examples=15, deadline=None)
-@given(data=st.data(), variant=variants("one-handed"), left=st.integers(1, 7))
+@given(data=st.data(), variant=ODDS_VARIANTS, left=st.integers(1, 7))
 def test_k_left_equals_brute_force_52(data, variant, left):
     deck = Deck(4, 13)
     order = data.draw(deck_orders(deck))
@@ -93,7 +96,7 @@ def test_memoised_search_equals_play_out_of_every_order():
 
 
 @settings(max_examples=30, deadline=None)
-@given(data=st.data(), deck=decks(max_cards=52, max_suits=4, max_ranks=13), variant=variants("one-handed"))
+@given(data=st.data(), deck=decks(max_cards=52, max_suits=4, max_ranks=13), variant=ODDS_VARIANTS)
 def test_after_the_whole_deck_odds_are_the_outcome(data, deck, variant):
     order = data.draw(deck_orders(deck))
     result = odds(order, deck, variant)
@@ -166,3 +169,8 @@ def test_cli_odds_errors(capsys, args, message):
     assert main(args) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and message in captured.err and captured.err.count("\n") == 1
+
+
+def test_final_once_is_refused_in_one_line():
+    with pytest.raises(UsageError, match="final=once"):
+        odds("AS 2S", Deck(2, 3), Variant.make("one-handed", final="once"))

@@ -29,9 +29,11 @@ def check_one_handed(order, deck, variant):
     # the row after every card, and the number of removals, as the reference settles it
     row, removals = [], 0
     rows_after_deal = []
-    for card in oh_rules.dealing_order(order, variant):
+    cards = oh_rules.dealing_order(order, variant)
+    for i, card in enumerate(cards):
         row.append(card)
-        removals += oh_rules.settle(row, deck, variant)
+        last = variant.rules.final_once and i == len(cards) - 1
+        removals += oh_rules.settle(row, deck, variant, max_removals=1 if last else None)
         rows_after_deal.append(tuple(row))
     events = list(trace.steps)
     assert sum(e["event"] == "remove" for e in events) == removals

@@ -7,6 +7,13 @@
 * ``phase`` (:mod:`exact.one_handed.phase`): the row is a stack; the play above its top three cards depends only
   on those three and on the *set* of cards dealt meanwhile, so it is counted once per (window, set)
   in dense subset tables; up to :data:`exact.one_handed.limits.MAX_PHASE_CARDS` cards (4x5 in about 2.5 minutes).
+
+``final=once`` (a single check after the last card) is counted by ``enumerate`` and ``dp`` (both
+play the last card with one check; the DP's reductions stay sound, see :mod:`exact.one_handed.dp`),
+and refused by ``phase`` with a one-line error: its tables count how the phase of the top three
+cards ends over a *set* of cards and keep neither the row the last card meets nor where a cascade
+started, so they cannot stop the last card's cascade after one removal. ``auto`` picks ``dp`` for it,
+so wide decks of 19 and 20 cards (4x5, 5x4) are not exact under ``final=once``.
 """
 from __future__ import annotations
 

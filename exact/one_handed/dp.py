@@ -46,6 +46,11 @@ Exact reductions (each maps states with equal futures onto one key; soundness is
    The key is the image of the state under one such relabelling, so equal keys imply equivalent
    states (soundness); ties that the profile cannot break cost only speed.
 
+``final=once`` (a single check after the last card) changes only the last layer's transitions. The
+reductions stay sound: what a ``final=once`` game does is what the cascading game does, cut short
+after the last card's first removal, so the claims above (which say what can never happen in any
+continuation) hold for it as well.
+
 ``win=any`` is counted without widening the key: each key also carries the number of its prefixes
 (at offset 0) whose row was never emptied by a removal; when a transition empties the row, those
 prefixes times ``(cards left)!`` orders are wins, and they stop being carried as "never emptied".
@@ -80,14 +85,15 @@ class DPStats:
     finish_orders: int = 0  # the orders played out there
 
 
-def _settle(row: list, two_suit: bool) -> tuple[int, int]:
-    """Settle ``row`` of (suit, rank) label pairs in place (DEAD never matches).
+def _settle(row: list, two_suit: bool, max_removals: int | None = None) -> tuple[int, int]:
+    """Settle ``row`` of (suit, rank) label pairs in place (DEAD never matches), making at most
+    ``max_removals`` removals (1 for the last card under ``final=once``).
 
     ``two_suit``: a suit match removes the two between (the plain game); else (reverse) a rank match
     does. Returns (cards removed, removals); each removal takes 2 or 4 cards (asserted by the caller).
     """
     removed = removals = 0
-    while len(row) >= 4:
+    while len(row) >= 4 and (max_removals is None or removals < max_removals):
         sa, ra = row[-1]
         sb, rb = row[-4]
         kind = removal(sa == sb and sa != DEAD, ra == rb and ra != DEAD, not two_suit)
@@ -242,8 +248,8 @@ def dp_distribution(deck: Deck, variant: Variant, *, progress=None, stats: DPSta
     from exact.one_handed.dp_kernel import dp_kernel_distribution
 
     return dp_kernel_distribution(deck.suits, deck.ranks, two_suit=not variant.rules.reverse,
-                                  win_any=variant.rules.win_any, progress=progress, stats=stats,
-                                  finish_cards=finish_cards)
+                                  win_any=variant.rules.win_any, final_once=variant.rules.final_once,
+                                  progress=progress, stats=stats, finish_cards=finish_cards)
 
 
 def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,
@@ -263,6 +269,7 @@ def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,
     ranks = deck.ranks
     two_suit = not variant.rules.reverse
     win_any = variant.rules.win_any
+    final_once = variant.rules.final_once
     stats = stats if stats is not None else DPStats()
     key0, off0 = initial_key(deck)
     require(off0 == 0, "the initial key has offset 0")
@@ -283,7 +290,7 @@ def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,
             for i, card in enumerate(undealt):
                 new_row = row + [card]
                 before = len(new_row)
-                removed, removals = _settle(new_row, two_suit)
+                removed, removals = _settle(new_row, two_suit, 1 if final_once and t == n - 1 else None)
                 # parity invariant: each removal took 2 or 4 cards
                 require(removed % 2 == 0 and 2 * removals <= removed <= 4 * removals,
                         "each removal takes 2 or 4 cards")

@@ -191,7 +191,7 @@ def _add_limbs(dst, i, src, j, base_dst, base_src):
 
 
 @jit
-def _layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any):
+def _layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any, final_once):
     """Deal one more card from every state of a layer; return the next layer and what it emptied.
 
     ``vals[i, 0:3]``: prefixes reaching state i (limbs); ``vals[i, 3:6]``: those of them never
@@ -229,7 +229,9 @@ def _layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any):
                     us2[q] = us[d]
                     ur2[q] = ur[d]
                     q += 1
-            new_len, removed, removals = _settle_labels(rs2, rr2, length + 1, two_suit)
+            # final=once: the last card (k == 1) gets a single check
+            limit = 1 if final_once and k == 1 else n
+            new_len, removed, removals = _settle_labels(rs2, rr2, length + 1, two_suit, limit)
             # the parity invariant: every removal takes 2 or 4 cards
             if removed % 2 != 0 or removed < 2 * removals or removed > 4 * removals:
                 raise AssertionError("a removal took neither 2 nor 4 cards")
@@ -302,8 +304,8 @@ def canonical_key_kernel(row, undealt, suits: int, ranks: int, two_suit: bool):
             list(zip(us2[:k].tolist(), ur2[:k].tolist())), int(offset))
 
 
-def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: bool, progress=None,
-                           stats=None, finish_cards: int | None = None):
+def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: bool, final_once: bool = False,
+                           progress=None, stats=None, finish_cards: int | None = None):
     """Score counts and wins over all orders (see :func:`exact.one_handed.dp.dp_distribution`).
 
     ``finish_cards``: build layers until this many cards are left, then play out every state's
@@ -332,7 +334,7 @@ def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: b
         if (left <= finish_cards) if not auto else _finish_now(left, len(keys)):
             break
         keys, vals, size, emptied_now, transitions = _layer(keys, vals, len(keys), suits, ranks, bits,
-                                                             per_word, two_suit, win_any)
+                                                             per_word, two_suit, win_any, final_once)
         wins += limbs_to_int(emptied_now) * math.factorial(n - t - 1)
         layer_sizes.append(int(size))
         if stats is not None:
@@ -341,7 +343,7 @@ def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: b
             progress(t + 1, n, int(size))
     finish_cards = n - (len(layer_sizes) - 1)
     score_limbs, win_limbs, played = _finish_layer(keys, vals, len(keys), suits, ranks, bits, per_word,
-                                                   two_suit, win_any)
+                                                   two_suit, win_any, final_once)
     if progress is not None and finish_cards:
         progress(n, n, 0)
     score_counts = [limbs_to_int(limbs) for limbs in score_limbs]

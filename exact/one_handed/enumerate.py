@@ -9,7 +9,8 @@ counts are multiplied by ``S*R``. Suit and rank relabellings map games onto game
 test equality) and act transitively on cards, so for every card ``c`` the orders starting with ``c``
 have the same score distribution as those starting with card 0. ``first4=reversed`` is played
 literally (the first four cards reach the row as c4, c3, c2, c1), which is what lets the tests prove
-it equal in distribution to ``first4=kept`` rather than assume it.
+it equal in distribution to ``first4=kept`` rather than assume it. ``final=once`` settles the last
+card with a single check (at most one removal), as the reference does.
 """
 from __future__ import annotations
 
@@ -22,10 +23,11 @@ from sim.variant import Variant
 
 
 @jit
-def _settle(row, length, suit, rank, two_suit):
-    """Settle ``row[:length]`` in place; return ``(length, removals)`` (mirrors the reference)."""
+def _settle(row, length, suit, rank, two_suit, max_removals):
+    """Settle ``row[:length]`` in place, making at most ``max_removals`` removals; return
+    ``(length, removals)`` (mirrors the reference)."""
     removals = 0
-    while length >= CHECK_DEPTH:
+    while length >= CHECK_DEPTH and removals < max_removals:
         a = row[length - 1]
         b = row[length - CHECK_DEPTH]
         kind = _removal(suit[a] == suit[b], rank[a] == rank[b], not two_suit)
@@ -41,7 +43,7 @@ def _settle(row, length, suit, rank, two_suit):
 
 
 @jit
-def _enumerate(suit, rank, two_suit, win_any, first4_reversed):
+def _enumerate(suit, rank, two_suit, win_any, first4_reversed, final_once):
     """Score counts and wins over the ``(n-1)!`` orders that start with card 0."""
     n = suit.shape[0]
     score_counts = np.zeros(n + 1, dtype=np.int64)
@@ -91,7 +93,8 @@ def _enumerate(suit, rank, two_suit, win_any, first4_reversed):
             for k in range(length):
                 dst[k] = src[k]
             dst[length] = c
-        length, removals = _settle(dst, length + 1, suit, rank, two_suit)
+        limit = 1 if final_once and d + 1 == n else n
+        length, removals = _settle(dst, length + 1, suit, rank, two_suit, limit)
         lens[d + 1] = length
         emptied[d + 1] = emptied[d] | (removals > 0 and length == 0)
         next_try[d + 1] = 0
@@ -110,6 +113,6 @@ def enumerate_distribution(deck: Deck, variant: Variant):
     suit = deck.suit_array()
     rank = deck.rank_array()
     counts, wins = _enumerate(suit, rank, not variant.rules.reverse, variant.rules.win_any,
-                              variant.rules.first4_reversed)
+                              variant.rules.first4_reversed, variant.rules.final_once)
     n = deck.size
     return [int(c) * n for c in counts], int(wins) * n

@@ -15,6 +15,7 @@ the key's soundness, proved in :mod:`exact.one_handed.dp`, says); playing that f
 same settle rule (dead labels match nothing; the frozen offset is added to the final length) counts
 exactly what the remaining ``k`` layers would have counted. ``win=any``: a prefix never emptied so
 far is won by every future order in which a removal empties the (uncut, offset 0) row.
+``final=once``: the last card of every order gets a single check (the chain stops after one removal).
 The tests compare this path with the full DP and with plain enumeration for every split point.
 """
 from __future__ import annotations
@@ -31,7 +32,7 @@ MAX_FINISH_CARDS = 10
 
 
 @jit
-def _play_out(row_s, row_r, length, us, ur, k, two_suit, track_empty, offset, hist, work):
+def _play_out(row_s, row_r, length, us, ur, k, two_suit, track_empty, offset, hist, work, final_once):
     """Play every order of the ``k`` undealt cards ``us/ur`` from the row ``row_s/r[:length]``.
 
     Adds one to ``hist[offset + final length]`` per order; returns the number of orders in which a
@@ -78,12 +79,15 @@ def _play_out(row_s, row_r, length, us, ur, k, two_suit, track_empty, offset, hi
         pos = old_len  # where the dealt card sits
         removals = 0
         four = False
+        once = final_once and d + 1 == k  # the last card: a single check
         while pos >= 3:
             # a dealt label is live; dead (-1) matches nothing
             kind = _removal(row_s[pos - 3] == sa, row_r[pos - 3] == ra, not two_suit)
             if kind == REMOVE_BETWEEN:
                 pos -= 2
                 removals += 1
+                if once:
+                    break
             elif kind == REMOVE_FOUR:
                 pos -= 3
                 removals += 1
@@ -131,7 +135,7 @@ def _add_scaled(dst, i, src, j, base_src, factor):
 
 
 @jit
-def _finish_layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any):
+def _finish_layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any, final_once):
     """Finish every state of a layer by playing out its futures.
 
     Returns (score limbs ``[n + 1, LIMBS]``, ``win=any`` win limbs ``[1, LIMBS]``, orders played).
@@ -152,7 +156,7 @@ def _finish_layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any):
         for s in range(n + 1):
             hist[s] = 0
         track = win_any and offset == 0
-        emptied_orders = _play_out(rs, rr, length, us, ur, k, two_suit, track, offset, hist, work)
+        emptied_orders = _play_out(rs, rr, length, us, ur, k, two_suit, track, offset, hist, work, final_once)
         for s in range(n + 1):
             if hist[s] != 0:
                 _add_scaled(score_limbs, s, vals, i, 0, hist[s])
@@ -162,7 +166,8 @@ def _finish_layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any):
     return score_limbs, win_limbs, played
 
 
-def play_out_distribution(row, undealt, *, two_suit: bool, track_empty: bool = False, offset: int = 0):
+def play_out_distribution(row, undealt, *, two_suit: bool, track_empty: bool = False, offset: int = 0,
+                          final_once: bool = False):
     """Public wrapper of the play-out: final scores over every order of ``undealt`` dealt onto ``row``.
 
     Parameters
@@ -172,6 +177,7 @@ def play_out_distribution(row, undealt, *, two_suit: bool, track_empty: bool = F
     two_suit : True for the plain game (a suit match removes two), False for ``reverse=on``
     track_empty : count the orders in which a removal empties the row (``win=any``)
     offset : added to every final length (the frozen cards cut from the bottom)
+    final_once : the last card gets a single check (``final=once``)
 
     Returns
     -------
@@ -190,5 +196,5 @@ def play_out_distribution(row, undealt, *, two_suit: bool, track_empty: bool = F
     ur = np.array([r for _, r in undealt] + [0], dtype=np.int64)
     hist = np.zeros(size, dtype=np.int64)
     work = np.empty((7, size), dtype=np.int64)
-    emptied = _play_out(row_s, row_r, len(row), us, ur, k, two_suit, track_empty, offset, hist, work)
+    emptied = _play_out(row_s, row_r, len(row), us, ur, k, two_suit, track_empty, offset, hist, work, final_once)
     return hist.tolist(), int(emptied)

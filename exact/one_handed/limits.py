@@ -57,8 +57,18 @@ def exact_limit(deck: Deck) -> int:
 
 
 def variant_limit(deck: Deck, variant=None) -> int:
-    """The most cards the exact engine takes for this deck's shape (every variant alike)."""
+    """The most cards the exact engine takes for this deck's shape and variant: every variant alike,
+    except ``final=once``, which the phase method cannot count (see :func:`choose_method`)."""
+    if variant is not None and variant.rules.final_once:
+        return max(MAX_ENUMERATE_CARDS, dp_limit(deck))
     return exact_limit(deck)
+
+
+#: why the phase method refuses ``final=once``, and what to use instead
+PHASE_FINAL_ONCE = (
+    "the phase method cannot count final=once: it counts how the phase of the top three cards ends over "
+    "sets of cards, which does not keep the row the last card meets, and final=once stops the last card's "
+    "cascade after its first removal; use --method dp or --method enumerate (or auto, which picks dp)")
 
 
 METHODS = get_game("one-handed").exact_methods
@@ -68,12 +78,18 @@ def choose_method(deck: Deck, method: str, variant=None) -> str:
     """Validate ``method`` for ``deck``; resolve ``auto``; refuse a deck beyond the method's limit.
 
     ``auto`` is the phase method for decks with at least 3 suits and 3 ranks (the fastest there), else
-    the DP. The phase method plays ``reverse=on`` as the plain game on the transposed deck, so its
-    memory is checked for the shape it will really build."""
+    the DP; for ``final=once`` always the DP, since the phase method refuses it (its tables count how
+    the phase of the top three cards ends over a set of cards; ``final=once`` needs the row before the
+    last card, which they do not keep). The phase method plays ``reverse=on`` as the plain game on the
+    transposed deck, so its memory is checked for the shape it will really build."""
     if method not in METHODS:
         raise UsageError(f"unknown exact method {method!r}: choose one of {', '.join(METHODS)}")
+    final_once = variant is not None and variant.rules.final_once
+    if method == "phase" and final_once:
+        raise UsageError(PHASE_FINAL_ONCE)
     if method == "auto":
-        method = "phase" if min(deck.suits, deck.ranks) >= 3 and deck.size <= MAX_PHASE_CARDS else "dp"
+        method = ("phase" if min(deck.suits, deck.ranks) >= 3 and deck.size <= MAX_PHASE_CARDS and not final_once
+                  else "dp")
     built = deck
     if variant is not None and variant.rules.reverse:
         built = Deck(deck.ranks, deck.suits)

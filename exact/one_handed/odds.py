@@ -312,6 +312,9 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
     """
     deck = deck if deck is not None else Deck()
     variant = Variant.coerce(variant, "one-handed")
+    if variant.rules.final_once:
+        raise UsageError("odds from a position are not computed for final=once (one check after the last card); "
+                         "use `solitaire exact` or `solitaire simulate` with --variant final=once for a whole deck")
     if method not in METHODS:
         raise UsageError(f"unknown odds method {method!r}: choose one of {', '.join(METHODS)}")
     dealt = parse_cards(dealt, deck, complete=False, what="--dealt")

@@ -42,6 +42,10 @@ whole game is the phase of three *sentinel* cards that match nothing, over the w
 any time) is a return of that top phase to state ``A``: the orders whose first return uses the set
 ``X`` number ``first(X) * (n - |X|)!``.
 
+``final=once`` (a single check after the last card) is not counted: the tables say how a phase
+ends, not which row the last card met nor whether its removal began a cascade, so the method
+refuses it (:data:`exact.one_handed.limits.PHASE_FINAL_ONCE`); enumeration and the DP count it.
+
 This module is the plain reference (memoised Python over frozensets, small decks only);
 :mod:`exact.one_handed.phase_kernel` computes the same recursion with dense subset tables in numba.
 """
@@ -139,6 +143,11 @@ def phase_distribution_reference(deck: Deck, variant: Variant):
     ``first4=reversed`` is counted as ``first4=kept`` (equal distributions, :mod:`exact.one_handed.parity`).
     Returns ``(score_counts, wins)`` as Python ints.
     """
+    if variant.rules.final_once:
+        from sim.errors import UsageError
+        from exact.one_handed.limits import PHASE_FINAL_ONCE
+
+        raise UsageError(PHASE_FINAL_ONCE)
     n = deck.size
     ref = PhaseReference(two_suit=not variant.rules.reverse)
     deck_cards = frozenset((s, r) for s in range(deck.suits) for r in range(deck.ranks))

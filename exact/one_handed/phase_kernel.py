@@ -556,6 +556,11 @@ def phase_distribution(deck, variant, *, progress=None, stats: dict | None = Non
 
     ``reverse=on`` is the plain game on the transposed deck; ``first4=reversed`` has the same
     distribution as ``first4=kept`` (:mod:`exact.one_handed.parity`)."""
+    if variant.rules.final_once:
+        from sim.errors import UsageError
+        from exact.one_handed.limits import PHASE_FINAL_ONCE
+
+        raise UsageError(PHASE_FINAL_ONCE)
     suits, ranks = (deck.suits, deck.ranks) if not variant.rules.reverse else (deck.ranks, deck.suits)
     counts, first = phase_counts(suits, ranks, progress=progress, stats=stats)
     n = deck.size

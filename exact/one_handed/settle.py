@@ -18,12 +18,13 @@ _removal = jit(inline="always")(removal)
 
 
 @jit
-def _settle_labels(rs, rr, length, two_suit):
-    """Settle a row of label pairs in place (-1 = dead, matches nothing); return
+def _settle_labels(rs, rr, length, two_suit, max_removals):
+    """Settle a row of label pairs in place (-1 = dead, matches nothing), making at most
+    ``max_removals`` removals (1 for the last card under ``final=once``); return
     ``(length, removed, removals)``."""
     removed = 0
     removals = 0
-    while length >= CHECK_DEPTH:
+    while length >= CHECK_DEPTH and removals < max_removals:
         sa = rs[length - 1]
         ra = rr[length - 1]
         sb = rs[length - CHECK_DEPTH]

@@ -17,9 +17,14 @@ Design (why it is fast; ``benchmarks/bench_one_handed.py`` measures it):
   games of its group of four are done: the loop has no per-step exit test, only one per two steps.
 * Four games advance in the same loop so that the CPU overlaps their dependency chains.
 
+* ``final=once`` (a single check after the last card) plays the first ``n - 1`` cards with the same
+  loop, the last card's slot holding a sentinel for the time being, then makes the one check of the
+  last card in plain code (:func:`_play_group_once`). The shuffle is untouched, so every variant
+  draws the same decks from a seed, and the counts of the other variants do not change.
+
 Public wrappers (validation, planning) are in :mod:`sim.montecarlo` and :func:`play_orders`; the
 Monte Carlo chunk kernel and :func:`play_orders` call the very same group players (:func:`_play_group`,
-or :func:`_play_group_emptied` for ``win=any``).
+or :func:`_play_group_emptied` for ``win=any``, and :func:`_play_group_once` for ``final=once``).
 """
 from __future__ import annotations
 
@@ -97,6 +102,7 @@ class Encoding:
         self.mask_two, self.mask_four = np.uint64(mask_two), np.uint64(mask_four)
         self.win_any = variant.rules.win_any
         self.first4_reversed = variant.rules.first4_reversed
+        self.final_once = variant.rules.final_once
 
 
 @jit(inline="always")
@@ -184,6 +190,40 @@ def _play_group_emptied(buf, row_starts, deck_starts, n, mask_two, mask_four, sc
                        True)
 
 
+@jit
+def _play_group_once(buf, row_starts, deck_starts, n, mask_two, mask_four, scores, emptied, win_any):
+    """The four games of a group under ``final=once``: the first ``n - 1`` cards with the usual loop,
+    then one check of the last card (no cascade after it).
+
+    While the first ``n - 1`` cards are played, the last card's slot holds the sentinel that a deck of
+    ``n - 1`` cards would have there (``_buffers`` lays sentinel ``k % 4`` at ``n + k``, so the slot
+    gets sentinel 0 and the run ``0, 0, 1, 2, 3, 0, ...`` follows: any two sentinels three apart
+    still differ, and the first differs from the pads). After that play the settled row of lane
+    ``k`` is ``buf[row_starts[k] + 4:][:score]`` (the first sentinel dealt pushed its last card), so
+    the card three below the last card is ``buf[row_starts[k] + 1 + score]``, a pad (which matches
+    nothing) when the row holds fewer than three cards.
+    """
+    last = np.empty(LANES, dtype=np.uint64)
+    for lane in range(LANES):
+        slot = deck_starts[lane] + _U(n - 1)
+        last[lane] = buf[slot]
+        buf[slot] = buf[row_starts[lane]]  # the first pad is sentinel 0
+    if win_any:
+        _play_group_emptied(buf, row_starts, deck_starts, n - 1, mask_two, mask_four, scores, emptied)
+    else:
+        _play_group(buf, row_starts, deck_starts, n - 1, mask_two, mask_four, scores)
+    for lane in range(LANES):
+        buf[deck_starts[lane] + _U(n - 1)] = last[lane]
+        score = scores[lane]
+        x = last[lane] ^ buf[row_starts[lane] + _U(1 + score)]
+        if (x & mask_two) == _U(0):
+            scores[lane] = score - 1
+        elif (x & mask_four) == _U(0):
+            scores[lane] = score - 3
+        else:
+            scores[lane] = score + 1
+
+
 @jit(inline="always")
 def _score(packed, row_start, deck_start, n):
     """Cards left: row length minus the four pads minus the sentinels dealt after the last card."""
@@ -233,7 +273,7 @@ def _reverse_first4(buf, start, n):
 
 
 @jit
-def _play_orders(orders, codes, sentinels, mask_two, mask_four, win_any, first4_reversed):
+def _play_orders(orders, codes, sentinels, mask_two, mask_four, win_any, first4_reversed, final_once):
     """Scores and emptied counts of the given deck orders (``orders``: games x n card indices).
 
     Calls the same group player as :func:`_simulate_chunk` for the same variant.
@@ -252,7 +292,10 @@ def _play_orders(orders, codes, sentinels, mask_two, mask_four, win_any, first4_
                 buf[start + _U(k)] = codes[orders[g, k]]
             if first4_reversed:
                 _reverse_first4(buf, start, n)
-        if win_any:
+        if final_once:
+            _play_group_once(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4, emptied4,
+                             win_any)
+        elif win_any:
             _play_group_emptied(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4,
                                 emptied4)
         else:
@@ -263,12 +306,14 @@ def _play_orders(orders, codes, sentinels, mask_two, mask_four, win_any, first4_
     return scores, emptied
 
 
-@jit
-def _simulate_chunk(state, games, codes, sentinels, mask_two, mask_four, win_any,
-                    first4_reversed):
+@jit(inline="always")
+def _simulate_chunk_inline(state, games, codes, sentinels, mask_two, mask_four, win_any,
+                           first4_reversed, final_once):
     """Play ``games`` uniformly shuffled games from stream ``state``.
 
     Returns ``(score_counts, wins)``: games per final score (index = score) and games won.
+    ``final_once`` is a constant in each caller (:func:`_simulate_chunk`, :func:`_simulate_chunk_once`),
+    so the rules as written compile without the ``final=once`` branch.
     """
     n = codes.shape[0]
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
@@ -296,7 +341,10 @@ def _simulate_chunk(state, games, codes, sentinels, mask_two, mask_four, win_any
         if first4_reversed:
             for lane in range(LANES):
                 _reverse_first4(buf, deck_starts[lane], n)
-        if win_any:
+        if final_once:
+            _play_group_once(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4, emptied4,
+                             win_any)
+        elif win_any:
             _play_group_emptied(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4,
                                 emptied4)
         else:
@@ -307,6 +355,20 @@ def _simulate_chunk(state, games, codes, sentinels, mask_two, mask_four, win_any
             if score == 0 or emptied4[lane] > 0:
                 wins += 1
     return score_counts, wins
+
+
+@jit
+def _simulate_chunk(state, games, codes, sentinels, mask_two, mask_four, win_any, first4_reversed):
+    """:func:`_simulate_chunk_inline` under ``final=cascade``."""
+    return _simulate_chunk_inline(state, games, codes, sentinels, mask_two, mask_four, win_any,
+                                  first4_reversed, False)
+
+
+@jit
+def _simulate_chunk_once(state, games, codes, sentinels, mask_two, mask_four, win_any, first4_reversed):
+    """:func:`_simulate_chunk_inline` under ``final=once``."""
+    return _simulate_chunk_inline(state, games, codes, sentinels, mask_two, mask_four, win_any,
+                                  first4_reversed, True)
 
 
 def play_orders(orders, deck: Deck, variant: Variant):
@@ -321,7 +383,7 @@ def play_orders(orders, deck: Deck, variant: Variant):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
     enc = Encoding(deck, variant)
     scores, emptied = _play_orders(orders, enc.codes, enc.sentinels, enc.mask_two,
-                                   enc.mask_four, enc.win_any, enc.first4_reversed)
+                                   enc.mask_four, enc.win_any, enc.first4_reversed, enc.final_once)
     won = (scores == 0) | (enc.win_any & (emptied > 0))
     return scores, won
 
@@ -329,11 +391,11 @@ def play_orders(orders, deck: Deck, variant: Variant):
 def chunk_runner(deck: Deck, variant: Variant):
     """The Monte Carlo chunk runner (see :attr:`sim.games.Game.runner`)."""
     enc = Encoding(deck, variant)
+    simulate_chunk = _simulate_chunk_once if enc.final_once else _simulate_chunk
 
     def run(state: np.ndarray, games: int) -> dict:
-        counts, wins = _simulate_chunk(state, games, enc.codes, enc.sentinels, enc.mask_two,
-                                       enc.mask_four, enc.win_any,
-                                       enc.first4_reversed)
+        counts, wins = simulate_chunk(state, games, enc.codes, enc.sentinels, enc.mask_two,
+                                      enc.mask_four, enc.win_any, enc.first4_reversed)
         return {"score_counts": counts, "wins": int(wins)}
 
     return run

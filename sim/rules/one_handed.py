@@ -10,7 +10,10 @@ cards, compare the last card ``a`` with the 4th from the end ``b``:
 The score is the number of cards left at the end; score 0 is a win. Variants (:mod:`sim.variant`):
 ``win=any`` also counts a game won if the row is ever empty after a removal; ``reverse=on`` swaps the
 effects (same suit removes four, same rank removes the two between); ``first4=reversed`` holds the
-first four cards in the opposite orientation, as published code that inserts at the front does.
+first four cards in the opposite orientation, as published code that inserts at the front does;
+``final=once`` makes a single check after the last card instead of checking until nothing matches
+(a published simulator loops ``while the deck is not empty: deal unless the last check removed two;
+check once``, so its last card gets one check; before the last card that loop is the plain game).
 """
 from __future__ import annotations
 
@@ -63,11 +66,12 @@ def dealing_order(order, variant: Variant = DEFAULT) -> list[int]:
     return order
 
 
-def settle(row: list[int], deck: Deck, variant: Variant = DEFAULT) -> int:
-    """Apply removals to ``row`` (in place) until none applies; return the number of removals."""
+def settle(row: list[int], deck: Deck, variant: Variant = DEFAULT, *, max_removals: int | None = None) -> int:
+    """Apply removals to ``row`` (in place) until none applies, or ``max_removals`` have been made;
+    return the number of removals."""
     reverse = variant.rules.reverse
     removals = 0
-    while len(row) >= CHECK_DEPTH:
+    while len(row) >= CHECK_DEPTH and (max_removals is None or removals < max_removals):
         a, b = row[-1], row[-CHECK_DEPTH]
         removed = removal(deck.suit(a) == deck.suit(b), deck.rank(a) == deck.rank(b), reverse)
         if removed == REMOVE_BETWEEN:
@@ -86,12 +90,18 @@ def play(order, deck: Deck, variant: Variant = DEFAULT) -> Outcome:
     >>> deck = Deck(1, 4)               # one suit: every 4th-card check is a suit match
     >>> play([0, 1, 2, 3], deck)
     Outcome(score=2, won=False)
+    >>> deck = Deck(3, 2)               # the last card, 2, matches 3 by suit, then 0 by rank
+    >>> play([0, 1, 3, 5, 4, 2], deck), play([0, 1, 3, 5, 4, 2], deck, Variant.make(final="once"))
+    (Outcome(score=0, won=True), Outcome(score=4, won=False))
     """
+    cards = dealing_order(order, variant)
+    once = variant.rules.final_once
     row: list[int] = []
     emptied = False
-    for card in dealing_order(order, variant):
+    for i, card in enumerate(cards):
         row.append(card)
-        if settle(row, deck, variant) and not row:
+        last = i == len(cards) - 1
+        if settle(row, deck, variant, max_removals=1 if once and last else None) and not row:
             emptied = True
     score = len(row)
     return Outcome(score=score, won=score == 0 or (variant.rules.win_any and emptied))

@@ -19,8 +19,8 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
               show_default=True,
               help="enumerate: every deck order (small decks); dp: dynamic programming over reduced "
                    "states; phase (One-Handed): counts per (top three cards, set of cards dealt), up to "
-                   "20 cards, 4x5 in about 2.5 minutes; auto: phase for decks with at least 3 suits and 3 "
-                   "ranks, else dp.")
+                   "20 cards, 4x5 in about 2.5 minutes, not final=once; auto: phase for decks with at least "
+                   "3 suits and 3 ranks, else (and for final=once) dp.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it).")
 @json_option
