@@ -1,8 +1,8 @@
 """``solitaire report``: results/README.md and its figures, written from what the store holds.
 
 Every number in the report is read from the results store, and printed with the provenance of the
-record it came from (seed or method, games, commit, date). :func:`compute_defaults` fills the store with the
-main job's default computations first (what is already there is reused, so a second run is quick).
+record it came from (seed or method, games, commit, date). This module only reads the store and writes;
+:mod:`solitaire.main_job` fills the store with the main job's computations first.
 """
 from __future__ import annotations
 
@@ -332,115 +332,3 @@ def write_report(store, out: Path | str = "results") -> Path:
     tmp.write_text("\n".join(lines) + "\n")
     tmp.replace(readme)
     return readme
-
-
-#: The main job's default computations (minutes on a laptop); each is stored and reused on a rerun.
-DEFAULT_SEED = 20261123
-#: Seed of the main job's standard-deck One-Handed runs: not DEFAULT_SEED, which
-#: scripts/standard_deck_long_run.sh uses (with the same chunk plan, so those games would be its first chunks).
-STANDARD_SEED = 1
-DEFAULT_PLAN = {
-    "exact_max_cards": 12,
-    "standard_games": 100_000_000,
-    "reading_games": 10_000_000,
-    "sweep": {"suits": range(3, 8), "ranks": range(9, 16), "games": 10_000_000},  # the published sweep
-    "validate": {"max_cards": 8, "games": 100_000, "coverage": 10, "coverage_games": 20_000},
-    "hand_runs": 100_000,
-    "poison_decks": 50_000,
-    "prisoners_games": 2_000_000,
-}
-
-
-def _have_game(game: str) -> bool:
-    import importlib.util
-
-    from sim.games import REGISTRY
-
-    return game in REGISTRY and importlib.util.find_spec(REGISTRY[game].runner.partition(":")[0]) is not None
-
-
-def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEED,
-                     standard_seed: int = STANDARD_SEED, workers: int | None = None,
-                     progress: bool | None = None, say=print) -> None:
-    """Fill ``store`` with the main job's computations, skipping what it already holds.
-
-    ``standard_seed`` seeds the standard-deck One-Handed runs (plain and the other rule readings),
-    ``seed`` everything else.
-    """
-    from sim import simulate
-
-    from .sweep import sweep
-    from .validate import default_cases, validate
-
-    plan = {**DEFAULT_PLAN, **(plan or {})}
-    one_handed = Variant.make("one-handed")
-
-    say(f"exact distributions of every deck up to {plan['exact_max_cards']} cards")
-    from exact import exact_distribution
-
-    have = {(r["suits"], r["ranks"]) for r in exact_records(store, one_handed)}
-    for cards in range(1, plan["exact_max_cards"] + 1):
-        for s in range(1, cards + 1):
-            if cards % s == 0 and (s, cards // s) not in have:
-                store.save(exact_distribution(Deck(s, cards // s), one_handed))
-
-    def run(deck, variant, games, options=None, seed=seed):
-        return simulate(deck, variant, games=games, seed=seed, workers=workers, progress=progress,
-                        out=store, reuse=True, options=options)
-
-    say(f"standard deck, {plan['standard_games']:,} games, seed {standard_seed}")
-    run(STANDARD, one_handed, plan["standard_games"], seed=standard_seed)
-    say(f"standard deck under other rule readings, {plan['reading_games']:,} games each, seed {standard_seed}")
-    for spec in ({"win": "any"}, {"reverse": "on"}, {"reverse": "on", "win": "any"}, {"first4": "reversed"}):
-        run(STANDARD, Variant.make("one-handed", **spec), plan["reading_games"], seed=standard_seed)
-
-    sw = plan["sweep"]
-    if not store.find(kind="sweep", games=sw["games"], seed=seed):
-        say(f"sweep {min(sw['suits'])}-{max(sw['suits'])} suits x {min(sw['ranks'])}-{max(sw['ranks'])} ranks, "
-            f"{sw['games']:,} games a cell")
-        store.save(sweep(list(sw["suits"]), list(sw["ranks"]), variant=one_handed, games=sw["games"], seed=seed,
-                         exact_max_cards=plan["exact_max_cards"], workers=workers, progress=progress,
-                         exact_source=lambda d, v: _stored_exact(store, d, v),
-                         simulate_cell=lambda d, v, g, s: simulate(d, v, games=g, seed=s, workers=workers,
-                                                                   progress=False, out=store, reuse=True)))
-
-    va = plan["validate"]
-    if not store.find(kind="validation", game="one-handed,prisoners", games=va["games"], seed=seed):
-        say(f"validation against exact values (decks up to {va['max_cards']} cards, every variant of "
-            "One-Handed and Prisoner's Patience)")
-        from .validate import exact_for
-
-        cases = default_cases(va["max_cards"]) + default_cases(va["max_cards"], game="prisoners")
-        validate(cases, games=va["games"], seed=seed, coverage=va["coverage"], coverage_games=va["coverage_games"],
-                 workers=workers, progress=progress, out=store, notify=say,
-                 exact_source=lambda d, v: (_stored_exact(store, d, v) if v.game == "one-handed"
-                                            else exact_for(d, v)))
-
-    if _have_game("hand") and plan["hand_runs"]:
-        say(f"Hand Solitaire, {plan['hand_runs']:,} runs per reading")
-        for spec in ({"rank_resets": "published"}, {}):
-            run(STANDARD, Variant.make("hand", **spec), plan["hand_runs"], options={"cap": 1000})
-    if _have_game("hand") and plan["poison_decks"]:
-        from exact.hand.poison import classify_runs
-
-        for spec in ({"rank_resets": "published"}, {"step7": "off"}):
-            variant = Variant.make("hand", **spec)
-            if not store.find(kind="poison", variant=str(variant), decks=plan["poison_decks"], seed=seed):
-                say(f"poison sets: {plan['poison_decks']:,} decks of {variant}")
-                store.save(classify_runs(STANDARD, variant, decks=plan["poison_decks"], seed=seed))
-    if _have_game("prisoners") and plan["prisoners_games"]:
-        say(f"Prisoner's Patience, {plan['prisoners_games']:,} games per move policy")
-        for moves in ("published", "physical"):
-            run(STANDARD, Variant.make("prisoners", moves=moves), plan["prisoners_games"])
-
-
-def _stored_exact(store, deck: Deck, variant: Variant):
-    """The exact result of this deck and variant from the store, computed and stored if missing."""
-    from exact import ExactResult, exact_distribution
-
-    found = store.find(kind="exact", suits=deck.suits, ranks=deck.ranks, variant=str(variant))
-    if found:
-        return ExactResult.from_record(found[-1][1])
-    result = exact_distribution(deck, variant)
-    store.save(result)
-    return result

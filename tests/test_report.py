@@ -5,7 +5,8 @@ from pathlib import Path
 
 from sim import Deck, Variant, simulate
 from sim.store import ResultsStore
-from solitaire.report import DEFAULT_PLAN, DEFAULT_SEED, STANDARD_SEED, compute_defaults, write_report
+from solitaire.main_job import DEFAULT_PLAN, DEFAULT_SEED, STANDARD_SEED, compute_defaults
+from solitaire.report import write_report
 from solitaire.sweep import sweep
 from solitaire.validate import validate
 

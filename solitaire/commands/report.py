@@ -1,4 +1,5 @@
-"""``solitaire report``: the main job. Compute what the report needs (reusing the store) and write it."""
+"""``solitaire report``: the main job. Compute what the report needs (:mod:`solitaire.main_job`, reusing
+the store) and write it (:mod:`solitaire.report`)."""
 from __future__ import annotations
 
 import click
@@ -31,10 +32,10 @@ def report_command(out, report_dir, compute, seed, workers, progress):
     Patience runs. Finished pieces are
     reused, interrupted ones resume. Every number in the report is read from the store.
     """
-    from sim.checks import writable_folder
-    from sim.checks import check_workers
+    from sim.checks import check_workers, writable_folder
 
-    from ..report import DEFAULT_SEED, STANDARD_SEED, compute_defaults, write_report
+    from ..main_job import DEFAULT_SEED, STANDARD_SEED, compute_defaults
+    from ..report import write_report
 
     # Everything is checked before anything is computed, written or created.
     if workers is not None:
