@@ -4,7 +4,7 @@
         [--time-budget S] [--strategy restarts|dfs] [--engine numba|python] [--ordering K]
         [--before DIR] [--skip-kernel] [--json FILE]
 
-One thread. The kernel figure times ``_simulate_chunk`` (shuffle + play, one policy, unpaired) after
+One thread. The kernel figure times the Monte Carlo ``chunk_runner`` (shuffle + play, one policy, unpaired) after
 compilation. The best-play figure runs ``estimate_best_play`` on ``--decks`` random 52-card decks
 (seed ``--seed``) under each rule and reports won / lost / undecided, the decided share, the lost
 decks per proof and CPU seconds a deck (the searching thread's CPU time, so other processes on a
@@ -25,7 +25,7 @@ import time
 from exact.prisoners.best_play import estimate_best_play
 from exact.prisoners.limits import DEFAULT_NODE_BUDGET
 from sim import Deck, Variant
-from sim.kernels.prisoners import _simulate_chunk, adjacency_table
+from sim.kernels.prisoners import chunk_runner
 from sim.rng import chunk_states
 
 RULES = ("published", "physical")
@@ -53,12 +53,11 @@ print(json.dumps(out))
 
 
 def kernel_rate(deck: Deck, moves: str, games: int) -> float:
-    adj = adjacency_table(deck, True)
+    run = chunk_runner(deck, Variant.make("prisoners", moves=moves), paired=False)
     state = chunk_states(1, 0, 1)[0]
-    args = (deck.rank_array(), adj, deck.ranks, moves == "published", False)
-    _simulate_chunk(state, 1000, *args)  # compile
+    run(state, 1000)  # compile
     t0 = time.process_time()
-    _simulate_chunk(state, games, *args)
+    run(state, games)
     return games / (time.process_time() - t0)
 
 
