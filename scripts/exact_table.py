@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from exact import exact_distribution
+from exact.one_handed import exact_distribution
 from exact.one_handed.parity import check_parity
 from exact.result import ExactResult
 from sim import Deck, Variant

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exact.one_handed.residues as residues
-from exact import exact_distribution
+from exact.one_handed import exact_distribution
 from exact.invariants import InvariantError
 from exact.one_handed.dp import dp_distribution
 from exact.one_handed.limits import MAX_ZETA_TABLE_BYTES, choose_method, exact_limit, zeta_estimate
