@@ -3,8 +3,8 @@
 The limits are set from the measurements in ``benchmarks/bench_exact.py`` (one core): enumeration
 visits about ``e * (S*R - 1)!`` prefixes; the DP's state count grows steeply with the deck and its
 memory with the largest layer; the phase method's tables grow as ``2**(S*R)`` and its work as
-``3**(S*R)``, divided by the symmetry of each window. A deck above a limit is refused before any
-work starts.
+``3**(S*R)``, divided by the symmetry of each window; the zeta method's memory is estimated from its
+exact orbit counts (:func:`zeta_estimate`). A deck above a limit is refused before any work starts.
 """
 from __future__ import annotations
 
