@@ -232,3 +232,29 @@ def test_final_once_is_refused_and_auto_takes_the_dp():
     assert choose_method(Deck(2, 12), "auto", once) == "dp"
     with pytest.raises(UsageError, match="simulate"):
         choose_method(Deck(3, 7), "auto", once)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 2), (2, 4), (1, 5)])
+def test_every_slot_has_one_degree_parity(shape):
+    """What the kernel's half-degree layout relies on: in every A^ the reference builds, end(j) is
+    nonzero only at degrees j, j + 2, ... and S1, R1, R3 only at odd degrees, S2, R2 only at even ones."""
+    from exact.one_handed.phase import SENTINEL
+    from exact.one_handed.zeta import ZetaReference
+
+    suits, ranks = shape
+    ref = ZetaReference(suits * ranks)
+    cards = frozenset((s, r) for s in range(suits) for r in range(ranks))
+    ref.mobius((SENTINEL, SENTINEL, SENTINEL), cards)
+    ref.mobius((SENTINEL, SENTINEL, SENTINEL), cards, returns=False)
+    parity = {"S1": 1, "R1": 1, "R3": 1, "S2": 0, "R2": 0}
+    seen = 0
+    for args, out in ref.recorded:
+        for outcome, poly in out.items():
+            for degree, count in enumerate(poly):
+                if count:
+                    seen += 1
+                    if outcome[0] == "end":
+                        assert outcome[1] <= degree and (degree - outcome[1]) % 2 == 0, (args, outcome, degree)
+                    else:
+                        assert degree % 2 == parity[outcome[0]], (args, outcome, degree)
+    assert seen > 1000

@@ -123,10 +123,12 @@ class ZetaReference:
         self.a_hat = lru_cache(maxsize=None)(self._a_hat)
         self.b_hat = lru_cache(maxsize=None)(self._b_hat)
         self.checks = 0
+        self.recorded = []  # ((window, point, returns), A^) of every A^ built, for the tests
 
     def _a_hat(self, window: tuple, point: frozenset, returns: bool = True) -> dict:
         """``A^_W(X)``: {outcome: coefficients}. ``returns=False`` drops the ``R3'`` hand-back."""
         out = {("end", 0): [1] + [0] * self.top}
+        self.recorded.append(((window, point, returns), out))
         for a in point:
             for outcome, poly in self.b_hat(window, a, point - {a}, returns).items():
                 _acc(out, outcome, [0] + poly[:-1])  # times z
