@@ -11,8 +11,8 @@ Representation (the recursion and the proof that it computes the counts are in
   array per window and point size. Any other point is read through the relabelling ``tau`` that
   takes it to its canonical form: ``v(X) = tau^-1 v(tau X)``, which renames the ``S1``/``S2`` slots
   (one per rank) by ``rho`` and the card ``a`` of ``B(a, X)`` by ``tau``.
-* A vector is ``(half-degree, slot)``. Every slot has one parity of degree (checked on every deck
-  the reference runs): in ``A`` ``end(j)`` lives at degrees ``= j`` mod 2, ``S1, R1, R3`` at odd degrees,
+* A vector is ``(half-degree, slot)``. Every slot has one parity of degree (a test checks it on
+  the reference's tables): in ``A`` ``end(j)`` lives at degrees ``= j`` mod 2, ``S1, R1, R3`` at odd degrees,
   ``S2, R2`` at even ones; in ``B`` (one card fewer) the other parity. So slot ``t`` at half-degree
   ``h`` stands for degree ``2h + parity(t)``: half the memory and work of a full polynomial. The top
   reads degree ``n``; ``n // 2 + 1`` half-degrees hold it (a uniform cut: see the reference).
