@@ -94,7 +94,9 @@ def work(result) -> str:
         return f"{int(prov['subset_pairs']):,} subset pairs"
     if "passes" in prov:
         reused = int(prov.get("passes_reused", 0))
-        return f"{int(prov['orbits']):,} orbits, {int(prov['passes'])} passes" + (f" ({reused} stored)" if reused else "")
+        stored = f", {reused} stored" if reused else ""
+        return (f"{int(prov['orbits']):,} orbits, {int(prov['passes'])} passes "
+                f"({float(prov.get('pass_cpu_seconds', 0)):.0f} CPU s{stored})")
     return ""
 
 

@@ -18,6 +18,7 @@ import json
 import math
 import os
 import tempfile
+import time
 
 from sim.errors import UsageError
 
@@ -114,8 +115,9 @@ def _pass_task(suits: int, ranks: int, prime: int, progress=None):
     """One pass, as a task for a worker (a thread or a Dask worker): plain ints in, plain ints out."""
     from exact.one_handed.zeta_kernel import zeta_pass
 
+    t0 = time.thread_time()  # this thread's CPU: passes on parallel threads are timed apart
     ends, never = zeta_pass(suits, ranks, prime, plan=_plan(suits, ranks), progress=progress)
-    return prime, [int(e) for e in ends], int(never)
+    return prime, [int(e) for e in ends], int(never), time.thread_time() - t0
 
 
 def _load_checkpoint(path, key: dict) -> dict:
@@ -129,13 +131,14 @@ def _load_checkpoint(path, key: dict) -> dict:
     if data.get("key") != key:
         raise UsageError(f"the pass checkpoint {path!r} belongs to another computation ({data.get('key')}); "
                          "give another file or remove it")
-    return {int(p): (v["ends"], v["never"]) for p, v in data.get("passes", {}).items()}
+    return {int(p): (v["ends"], v["never"], float(v.get("cpu_seconds", 0.0))) for p, v in data.get("passes", {}).items()}
 
 
 def _save_checkpoint(path, key: dict, passes: dict) -> None:
     if path is None:
         return
-    data = {"key": key, "passes": {str(p): {"ends": e, "never": nv} for p, (e, nv) in sorted(passes.items())}}
+    data = {"key": key, "passes": {str(p): {"ends": e, "never": nv, "cpu_seconds": cpu}
+                                   for p, (e, nv, cpu) in sorted(passes.items())}}
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".passes-", suffix=".json")
     with os.fdopen(fd, "w") as fh:
@@ -169,8 +172,8 @@ def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backen
     say(len(done) * steps, total, 0)
 
     def finished(result):
-        prime, ends, never = result
-        done[prime] = (ends, never)
+        prime, ends, never, cpu = result
+        done[prime] = (ends, never, cpu)
         _save_checkpoint(checkpoint, key, done)
         say(len(done) * steps, total, 0)
 
@@ -202,12 +205,13 @@ def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backen
         for p in todo:
             base = len(done) * steps
             finished(_pass_task(suits, ranks, p, progress=lambda s, _t, points, base=base: say(base + s, total, points)))
-    counts, never = join({p: done[p] for p in use}, n)
+    counts, never = join({p: done[p][:2] for p in use}, n)
     if stats is not None:
         from sim.deck import Deck
 
         from exact.one_handed.limits import zeta_estimate
 
         stats.update(passes=len(use), passes_reused=len(use) - len(todo), primes=",".join(map(str, use)),
+                     pass_cpu_seconds=sum(done[p][2] for p in use),
                      orbits=zeta_estimate(Deck(suits, ranks))["orbits"])
     return counts, never
