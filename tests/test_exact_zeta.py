@@ -190,13 +190,20 @@ def test_auto_takes_zeta_beyond_phase_and_dp_and_refuses_with_the_estimate():
     assert choose_method(Deck(8, 3), "auto") == "zeta"
     assert choose_method(Deck(2, 13), "auto") == "zeta"
     assert choose_method(Deck(3, 3), "zeta") == "zeta"
-    assert choose_method(Deck(4, 6), "auto") == "zeta"  # about 10 GiB of tables a pass
-    assert exact_limit(Deck(3, 8)) == 24 and exact_limit(Deck(5, 5)) == 20
-    with pytest.raises(UsageError, match=r"GiB per pass .*window-set orbits"):
-        choose_method(Deck(5, 5), "auto")
+    assert exact_limit(Deck(3, 8)) == 24 and exact_limit(Deck(4, 6)) == 20
+    with pytest.raises(UsageError, match=r"10\.1 GiB per pass .*window-set orbits.*SOLITAIRE_ZETA_MAX_GIB"):
+        choose_method(Deck(4, 6), "auto")  # about 10 GiB of tables a pass: more than the default 6 GiB
     with pytest.raises(UsageError, match="simulate"):
         exact_distribution(Deck(4, 13))
-    assert zeta_estimate(Deck(5, 5))["peak_bytes"] > MAX_ZETA_TABLE_BYTES
+    assert zeta_estimate(Deck(4, 6))["peak_bytes"] > MAX_ZETA_TABLE_BYTES
+
+
+def test_the_memory_limit_is_raised_by_the_environment(monkeypatch):
+    monkeypatch.setenv("SOLITAIRE_ZETA_MAX_GIB", "12")
+    assert choose_method(Deck(4, 6), "auto") == "zeta" and exact_limit(Deck(4, 6)) == 24
+    monkeypatch.setenv("SOLITAIRE_ZETA_MAX_GIB", "lots")
+    with pytest.raises(UsageError, match="SOLITAIRE_ZETA_MAX_GIB"):
+        choose_method(Deck(4, 6), "auto")
 
 
 def test_api_and_cli(cli_run):

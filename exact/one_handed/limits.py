@@ -44,8 +44,26 @@ MAX_PHASE_TABLE_BYTES = 3 * 2**30
 #: pass), and estimating a long narrow deck's orbits by Burnside takes seconds per deck.
 MAX_ZETA_CARDS = 33
 #: estimated peak of one pass's tables above which the zeta method is refused (a pass runs at about
-#: 1.1x this; the issue's machine has 24 GB)
-MAX_ZETA_TABLE_BYTES = 16 * 2**30
+#: 1.1x this): 6 GiB by default, the per-process budget of a shared 24 GB machine (3x8, 8x3, 9x3, 3x9
+#: fit; 4x6 and 6x4, about 10 GiB, do not); the environment variable SOLITAIRE_ZETA_MAX_GIB raises it
+#: on a larger machine
+MAX_ZETA_TABLE_BYTES = 6 * 2**30
+
+
+def zeta_table_limit() -> int:
+    """Bytes of tables a zeta pass may take: ``SOLITAIRE_ZETA_MAX_GIB`` if set, else the default."""
+    import os
+
+    text = os.environ.get("SOLITAIRE_ZETA_MAX_GIB")
+    if not text:
+        return MAX_ZETA_TABLE_BYTES
+    try:
+        gib = float(text)
+    except ValueError:
+        gib = float("nan")
+    if not gib > 0:
+        raise UsageError(f"SOLITAIRE_ZETA_MAX_GIB must be a positive number of GiB, got {text!r}")
+    return int(gib * 2**30)
 #: measured seconds per unit of zeta_estimate()["work"] (one core, shared machine): 4x5 is 60 s a pass
 ZETA_SECONDS_PER_WORK = 60.0 / 7.28e9
 
@@ -112,7 +130,7 @@ def _zeta_estimate(suits: int, ranks: int) -> dict:
 
 
 def zeta_fits(deck: Deck) -> bool:
-    return deck.size <= MAX_ZETA_CARDS and zeta_estimate(deck)["peak_bytes"] <= MAX_ZETA_TABLE_BYTES
+    return deck.size <= MAX_ZETA_CARDS and zeta_estimate(deck)["peak_bytes"] <= zeta_table_limit()
 
 
 def exact_limit(deck: Deck) -> int:
@@ -174,12 +192,12 @@ def choose_method(deck: Deck, method: str, variant=None) -> str:
             raise UsageError(f"deck {deck} has {deck.size} cards, more than the zeta method's {MAX_ZETA_CARDS}; "
                              f"use `solitaire simulate` for an estimate")
         est = zeta_estimate(built)
-        if est["peak_bytes"] > MAX_ZETA_TABLE_BYTES:
+        if est["peak_bytes"] > zeta_table_limit():
             raise UsageError(
                 f"deck {deck} is beyond every exact method here: the zeta method would need about "
                 f"{est['peak_bytes'] / 2**30:.1f} GiB per pass ({est['orbits']:.3g} window-set orbits, "
-                f"{est['passes']} passes), more than the limit of {MAX_ZETA_TABLE_BYTES // 2**30} GiB; use "
-                f"`solitaire simulate` for an estimate")
+                f"{est['passes']} passes), more than the limit of {zeta_table_limit() / 2**30:.0f} GiB "
+                f"(SOLITAIRE_ZETA_MAX_GIB raises it on a larger machine); use `solitaire simulate` for an estimate")
         return method
     if method == "phase" and deck.size <= MAX_PHASE_CARDS:
         need = phase_table_bytes(built)
