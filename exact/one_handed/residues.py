@@ -177,11 +177,11 @@ def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backen
         _save_checkpoint(checkpoint, key, done)
         say(len(done) * steps, total, 0)
 
-    from sim.montecarlo import check_backend
+    from sim.backends import check_backend
 
     check_backend(backend, scheduler)
     if backend == "dask":
-        from sim.montecarlo import _dask_client
+        from sim.backends import _dask_client
 
         client, closing = _dask_client(scheduler, workers)
         try:
