@@ -1,10 +1,11 @@
 """Exact One-Handed table over every small deck: store each result, print a table, draw a heatmap.
 
-    .venv/bin/python scripts/exact_table.py [--max-cards 20] [--skip SxR] [--out results/solitaire.h5]
-                                            [--table FILE] [--heatmap FILE]
+    .venv/bin/python scripts/exact_table.py [--max-cards 20] [--skip SxR] [--also SxR,...] [--out results/solitaire.h5]
+                                            [--table FILE] [--heatmap FILE] [--checkpoint-dir DIR]
 
-Every deck with S*R <= --max-cards (minus --skip) is computed exactly (method auto: the phase method
-for decks with at least 3 suits and 3 ranks, the DP for the others) for win=end|any and
+Every deck with S*R <= --max-cards (minus --skip), and the decks of --also, is computed exactly
+(method auto: the phase method for decks with at least 3 suits and 3 ranks up to 20 cards, the DP for
+the others up to its limits, the zeta method beyond) for win=end|any and
 reverse=off|on (first4=reversed is provably the same distribution: see exact.one_handed.parity). Each result is
 saved through sim.store.ResultsStore; a deck and variant already in the store (an exact result of
 the same game, deck and variant, by any method) is read back instead of computed again, so an
@@ -12,13 +13,17 @@ interrupted table resumes where it stopped and the store holds no duplicates. Th
 cards takes about 20 minutes on one core (4x5 and 5x4: about 2-2.5 minutes per variant). The table (markdown) goes to
 results/exact_one_handed_table.md and the heatmap of p_win (plain rules) to
 results/exact_p_win_heatmap.png.
+
+Past 20 cards (``--also 2x11,11x2,2x12,12x2,3x7,7x3,3x8,8x3``) the zeta method runs one pass per
+31-bit prime; ``--checkpoint-dir`` keeps finished passes, so the four variants of a deck share them
+(win=any comes from the same passes, reverse=on is the transposed deck) and a stopped run resumes.
 """
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from exact import exact_distribution
+from exact.one_handed import exact_distribution
 from exact.one_handed.parity import check_parity
 from exact.result import ExactResult
 from sim import Deck, Variant
@@ -35,10 +40,17 @@ def main(argv=None) -> None:
     parser.add_argument("--no-store", action="store_true")
     parser.add_argument("--table", default="results/exact_one_handed_table.md", help="markdown table file")
     parser.add_argument("--heatmap", default="results/exact_p_win_heatmap.png", help="p_win heatmap (PNG)")
+    parser.add_argument("--also", action="append", default=[], help="more SxR decks, comma separated (repeatable)")
+    parser.add_argument("--checkpoint-dir", default=None, help="zeta: folder for finished residue passes")
     args = parser.parse_args(argv)
     skip = set(args.skip)
     decks = [Deck(s, r) for s in range(1, args.max_cards + 1) for r in range(1, args.max_cards // s + 1)
              if f"{s}x{r}" not in skip]
+    for spec in ",".join(args.also).split(","):
+        if spec:
+            s, r = (int(x) for x in spec.lower().split("x"))
+            if Deck(s, r) not in decks:
+                decks.append(Deck(s, r))
     decks.sort(key=lambda d: (d.size, d.suits))
     rows, plain = [], {}
     store = None
@@ -52,7 +64,8 @@ def main(argv=None) -> None:
             variant = Variant.parse(text)
             result = stored_result(done, deck, variant)
             if result is None:
-                result = exact_distribution(deck, variant, method="auto")
+                extra = {"checkpoint_dir": args.checkpoint_dir} if args.checkpoint_dir else {}
+                result = exact_distribution(deck, variant, method="auto", **extra)
                 if store is not None:
                     store.save(result)
             if not check_parity(result.score_counts, deck.size):
@@ -69,7 +82,7 @@ def main(argv=None) -> None:
               "method | seconds | work |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
     Path(args.table).parent.mkdir(parents=True, exist_ok=True)
     Path(args.table).write_text(header + "\n".join(rows) + "\n")
-    heatmap(plain, args.max_cards, args.heatmap)
+    heatmap(plain, max(d.size for d in decks), args.heatmap)
 
 
 def work(result) -> str:
@@ -79,6 +92,11 @@ def work(result) -> str:
         return f"{int(prov['states']):,} states"
     if "subset_pairs" in prov:
         return f"{int(prov['subset_pairs']):,} subset pairs"
+    if "passes" in prov:
+        reused = int(prov.get("passes_reused", 0))
+        stored = f", {reused} stored" if reused else ""
+        return (f"{int(prov['orbits']):,} orbits, {int(prov['passes'])} passes "
+                f"({float(prov.get('pass_cpu_seconds', 0)):.0f} CPU s{stored})")
     return ""
 
 

@@ -129,3 +129,11 @@ def test_sweep_opens_one_dask_client_for_all_cells(monkeypatch):
 def test_sweep_scheduler_needs_the_dask_backend(cli_run):
     code, out, err = cli_run("sweep", "--suits", "2", "--ranks", "4", "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2 and out == "" and "--backend dask" in err and "Traceback" not in err
+
+
+def test_zeta_passes_on_dask_give_the_local_counts(client):
+    """Each residue pass of the zeta method is a task; only this process joins them."""
+    from exact.one_handed.residues import zeta_counts
+
+    primes = [101, 103, 107, 109, 113, 127]
+    assert zeta_counts(2, 4, primes=primes, backend="dask", scheduler=client) == zeta_counts(2, 4, primes=primes)

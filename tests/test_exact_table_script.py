@@ -38,3 +38,12 @@ def test_exact_table_skips_what_its_store_holds(tmp_path, monkeypatch):
     script.main(["--max-cards", "3", *args])  # all stored: nothing computed, the same table
     assert computed == [] and len(ResultsStore(store).names(kind="exact")) == 32
     assert table.read_text() == first
+
+
+def test_exact_table_takes_more_decks(tmp_path):
+    script = load_script()
+    store, table = tmp_path / "store.h5", tmp_path / "table.md"
+    script.main(["--max-cards", "2", "--also", "2x3,3x2", "--out", str(store), "--table", str(table),
+                 "--heatmap", str(tmp_path / "heatmap.png")])
+    text = table.read_text()
+    assert "| 2x3 | 6 |" in text and "| 3x2 | 6 |" in text and len(ResultsStore(store).names(kind="exact")) == 20

@@ -7,10 +7,13 @@
 * ``phase`` (:mod:`exact.one_handed.phase`): the row is a stack; the play above its top three cards depends only
   on those three and on the *set* of cards dealt meanwhile, so it is counted once per (window, set)
   in dense subset tables; up to :data:`exact.one_handed.limits.MAX_PHASE_CARDS` cards (4x5 in about 2.5 minutes).
+* ``zeta`` (:mod:`exact.one_handed.zeta`): the same recursion in the ranked zeta domain (subset
+  convolutions become products), tables indexed by symmetry orbits, one pass per 31-bit prime joined by
+  the Chinese remainder theorem; as far as memory allows (:func:`exact.one_handed.limits.zeta_estimate`).
 
 ``final=once`` (a single check after the last card) is counted by ``enumerate`` and ``dp`` (both
 play the last card with one check; the DP's reductions stay sound, see :mod:`exact.one_handed.dp`),
-and refused by ``phase`` with a one-line error: its tables count how the phase of the top three
+and refused by ``phase`` and ``zeta`` with a one-line error: its tables count how the phase of the top three
 cards ends over a *set* of cards and keep neither the row the last card meets nor where a cascade
 started, so they cannot stop the last card's cascade after one removal. ``auto`` picks ``dp`` for it,
 so wide decks of 19 and 20 cards (4x5, 5x4) are not exact under ``final=once``.
@@ -33,17 +36,24 @@ __all__ = ["exact_distribution", "ExactResult", "MAX_DP_CARDS", "MAX_ENUMERATE_C
 
 
 def exact_distribution(deck: Deck | None = None, variant: Variant | str | None = None, *,
-                       method: str = "auto", progress=None) -> ExactResult:
+                       method: str = "auto", progress=None, workers: int = 1, backend: str = "local",
+                       scheduler=None, checkpoint_dir=None) -> ExactResult:
     """Count the deck orders of each final score, exactly.
 
     Parameters
     ----------
     deck : Deck, default ``Deck(4, 13)`` (which is refused: too large for an exact method)
     variant : Variant or canonical string, default One-Handed as written; only One-Handed is exact here
-    method : ``"auto"`` (phase for decks with at least 3 suits and 3 ranks, else dp), ``"enumerate"``,
-        ``"dp"`` or ``"phase"``
+    method : ``"auto"`` (phase for decks with at least 3 suits and 3 ranks up to 20 cards, else dp,
+        and zeta beyond both), ``"enumerate"``, ``"dp"``, ``"phase"`` or ``"zeta"``
     progress : optional callable ``progress(done, total, work)`` called after each dealt card (dp: states
-        in the layer) or each set size (phase: subset pairs visited so far)
+        in the layer) or each set size (phase: subset pairs visited so far); for zeta
+        ``progress(message)`` with a line per pass
+    workers, backend, scheduler : zeta only: its passes (one per prime) run on ``workers`` local
+        threads, or as tasks on a Dask cluster (``backend="dask"``, ``scheduler`` an address or None
+        for a local cluster of ``workers`` processes)
+    checkpoint_dir : zeta only: a folder where finished passes are kept (a JSON file per deck shape); a
+        run given it again resumes, and the variants of a deck share their passes
 
     Returns
     -------
@@ -77,6 +87,13 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
         stats_phase: dict = {}
         score_counts, wins = phase_distribution(deck, variant, progress=progress, stats=stats_phase)
         extra = dict(stats_phase)
+    elif method == "zeta":
+        from exact.one_handed.zeta_kernel import zeta_distribution
+
+        stats_zeta: dict = {}
+        score_counts, wins = zeta_distribution(deck, variant, workers=workers, backend=backend, scheduler=scheduler,
+                                               checkpoint_dir=checkpoint_dir, progress=progress, stats=stats_zeta)
+        extra = dict(stats_zeta)
     else:
         from exact.one_handed.dp import DPStats, dp_distribution
 

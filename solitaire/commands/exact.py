@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from sim.checks import check_workers
 from sim.errors import UsageError
 from sim.games import REGISTRY, get_game
 
@@ -19,12 +20,24 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
               show_default=True,
               help="enumerate: every deck order (small decks); dp: dynamic programming over reduced "
                    "states; phase (One-Handed): counts per (top three cards, set of cards dealt), up to "
-                   "20 cards, 4x5 in about 2.5 minutes, not final=once; auto: phase for decks with at least "
-                   "3 suits and 3 ranks, else (and for final=once) dp.")
+                   "20 cards, 4x5 in about 2.5 minutes, not final=once; zeta (One-Handed): the phase recursion on symmetry "
+                   "orbits in the zeta domain, one pass per 31-bit prime, as far as memory allows (3x8 and "
+                   "8x3, 24 cards, in minutes); auto: phase for decks with at least 3 suits and 3 ranks up "
+                   "to 20 cards, else (and for final=once) dp, and zeta beyond both.")
+@click.option("--workers", type=int, default=1, show_default=True,
+              help="zeta: passes run at once (threads, or Dask worker processes for a local cluster).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="zeta: where the passes run: local threads or a Dask cluster (each pass a task).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Dask scheduler address (e.g. tcp://10.0.0.5:8786), with --backend dask; without it "
+                   "a local cluster of --workers processes.")
+@click.option("--checkpoint-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="zeta: keep finished passes in DIR (a JSON file per deck shape); the same command run "
+                   "again resumes there.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it).")
 @json_option
-def exact_command(game, suits, ranks, variants, method, out, as_json):
+def exact_command(game, suits, ranks, variants, method, workers, backend, scheduler, checkpoint_dir, out, as_json):
     """Count, over all (S*R)! deck orders, how many end with each score (exact integers).
 
     Prints p_win and the mean score as exact fractions. One-Handed (score = cards left, a win is 0)
@@ -50,7 +63,14 @@ def exact_command(game, suits, ranks, variants, method, out, as_json):
             bar.set_postfix_str(f"{work:.3g}", refresh=False)
             bar.update(done - bar.n)
 
-        result = exact_distribution(deck, variant, method=method, progress=progress)
+        kwargs = {}
+        if "zeta" in record.exact_methods:  # its passes: threads, a Dask cluster, a checkpoint folder
+            kwargs = dict(workers=check_workers(workers), backend=backend, scheduler=scheduler,
+                          checkpoint_dir=checkpoint_dir)
+        elif (workers, backend, scheduler, checkpoint_dir) != (1, "local", None, None):
+            raise UsageError(f"--workers, --backend, --scheduler and --checkpoint-dir are for the zeta method, "
+                             f"which the exact {game} engine does not have")
+        result = exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
     name = store.save(result) if store is not None else None
     if as_json:
         emit_json(result.to_dict())

@@ -1,0 +1,467 @@
+"""The zeta-domain phase recursion (:mod:`exact.one_handed.zeta`) over symmetry orbits, modulo a prime, in numba.
+
+Representation (the recursion and the proof that it computes the counts are in
+:mod:`exact.one_handed.zeta`):
+
+* Windows are the phase kernel's representatives (:func:`exact.one_handed.phase_kernel._canonical`),
+  plus the top window twice: with its ``R3'`` hand-backs (the game) and without them (the orders
+  whose row never empties, for ``win=any``).
+* Points ``X`` (sets of cards outside the window, as bit masks over the whole deck) are kept one per
+  orbit of the window's stabiliser (:mod:`exact.one_handed.orbits`): the canonical mask, sorted, one
+  array per window and point size. Any other point is read through the relabelling ``tau`` that
+  takes it to its canonical form: ``v(X) = tau^-1 v(tau X)``, which renames the ``S1``/``S2`` slots
+  (one per rank) by ``rho`` and the card ``a`` of ``B(a, X)`` by ``tau``.
+* A vector is ``(half-degree, slot)``. Every slot has one parity of degree (a test checks it on
+  the reference's tables): in ``A`` ``end(j)`` lives at degrees ``= j`` mod 2, ``S1, R1, R3`` at odd degrees,
+  ``S2, R2`` at even ones; in ``B`` (one card fewer) the other parity. So slot ``t`` at half-degree
+  ``h`` stands for degree ``2h + parity(t)``: half the memory and work of a full polynomial. The top
+  reads degree ``n``; ``n // 2 + 1`` half-degrees hold it (a uniform cut: see the reference).
+* Points are processed by size ``s``: ``A`` of every window at size ``s`` from ``B`` at ``s - 1``,
+  then ``B`` of every window at size ``s`` from ``A`` at ``s`` (its own and its children's) and ``B``
+  at ``s - 1``. Only two sizes are held. The top's alternating sum is read as its sizes pass.
+* Arithmetic is modulo a prime ``p < 2**31`` (products fit in 64 bits); tables hold ``uint32``.
+  :mod:`exact.one_handed.residues` runs one pass per prime and joins them.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sim._jit import jit
+
+from exact.invariants import require
+from exact.one_handed.orbits import WindowGroups, _canon
+from exact.one_handed.phase_kernel import _canonical
+
+#: ZETA_ENGINE_VERSION goes with every stored pass (a pass of another engine version is not reused)
+ZETA_ENGINE_VERSION = 1
+#: bit masks are int64
+MAX_ZETA_CARDS = 62
+
+
+class ZetaPlan:
+    """Windows, their stabilisers, child maps and slots, built in Python."""
+
+    def __init__(self, suits: int, ranks: int):
+        require(1 <= suits * ranks <= MAX_ZETA_CARDS, f"the zeta kernel holds sets in int64: at most {MAX_ZETA_CARDS} cards")
+        self.suits, self.ranks = suits, ranks
+        n = self.n = suits * ranks
+        top = (-1, -1, -1)
+        reps = [top, top]
+        index = {top: 0}
+        queue = [top]
+        children = {}
+        while queue:
+            w = queue.pop()
+            for a in range(n):
+                if a in w:
+                    continue
+                child, sigma = _canonical((w[1], w[2], a), suits, ranks)
+                if child not in index:
+                    index[child] = len(reps)
+                    reps.append(child)
+                    queue.append(child)
+                children[(w, a)] = (index[child], sigma)
+        self.reps = reps
+        nw = len(reps)
+        self.returns = np.ones(nw, dtype=np.int64)
+        self.returns[1] = 0
+        # slots: end(0..n), S1 by rank, S2 by rank, R1, R2, R3
+        self.S1 = n + 1
+        self.S2 = n + 1 + ranks
+        self.R1 = n + 1 + 2 * ranks
+        self.width = self.R1 + 3
+        self.half = n // 2 + 1
+        par = np.zeros(self.width, dtype=np.int64)
+        par[:n + 1] = np.arange(n + 1) & 1
+        par[self.S1:self.S2] = 1
+        par[self.R1] = 1
+        par[self.R1 + 2] = 1
+        self.par = par
+        self.umask = np.array([sum(1 << c for c in range(n) if c not in w) for w in reps], dtype=np.int64)
+        self.p_child = np.full((nw, n), -1, dtype=np.int64)
+        self.p_match = np.zeros((nw, n), dtype=np.int64)  # 0 none, 1 suit of w1 (two), 2 rank of w1 (four)
+        self.p_sigma = np.zeros((nw, n, n), dtype=np.int64)
+        self.p_term = np.full((nw, n, max(ranks, 1)), -1, dtype=np.int64)  # child's S1' rank -> our S2 rank
+        self.p_ret = np.full((nw, n, max(ranks, 1)), -1, dtype=np.int64)  # child's S2' rank -> our card a'
+        for i, w in enumerate(reps):
+            for a in range(n):
+                if a in w:
+                    continue
+                if w[0] >= 0 and a // ranks == w[0] // ranks:
+                    self.p_match[i, a] = 1
+                    continue
+                if w[0] >= 0 and a % ranks == w[0] % ranks:
+                    self.p_match[i, a] = 2
+                    continue
+                j, sigma = children[(w, a)]
+                inv = [0] * n
+                for c, img in enumerate(sigma):
+                    inv[img] = c
+                self.p_child[i, a] = j
+                self.p_sigma[i, a] = sigma
+                cw = reps[j]
+                for r in range(ranks):
+                    if cw[0] >= 0:  # child's S1'(r): card (suit of its w1, r) -> ours, of w2's suit
+                        ours = inv[(cw[0] // ranks) * ranks + r]
+                        if ours not in w and ours != a:
+                            self.p_term[i, a, r] = ours % ranks
+                    if cw[1] >= 0:  # child's S2'(r): card of its w2's suit (our w3's) -> ours
+                        ours = inv[(cw[1] // ranks) * ranks + r]
+                        if ours not in w and ours != a:
+                            self.p_ret[i, a, r] = ours
+        # the cards whose B(a, .) is stored: the others match w1 and their B is a constant
+        self.kmask = np.array([int(u) & ~sum(1 << a for a in range(n) if self.p_match[i, a])
+                               for i, u in enumerate(self.umask)], dtype=np.int64)
+        self.groups = WindowGroups(suits, ranks, reps)
+
+    def layers(self):
+        """Yield, for each point size ``s``, (sorted canonical masks of every window, offsets); generated
+        on the first call, then kept (a few bytes per orbit) for the other passes."""
+        if getattr(self, "_layers", None) is None:
+            self._layers = list(self._generate())
+        yield from self._layers
+
+    def top_weights(self, s: int, masks, off) -> list:
+        """Orbit sizes of the top windows' points of size ``s`` (Python ints), kept for the other passes."""
+        cache = self.__dict__.setdefault("_weights", {})
+        if s not in cache:
+            cache[s] = [[self.groups.orbit_size(i, int(masks[o])) for o in range(int(off[i]), int(off[i + 1]))]
+                        for i in (0, 1)]
+        return cache[s]
+
+    def _generate(self):
+        g = self.groups
+        nw = len(self.reps)
+        masks = np.zeros(nw, dtype=np.int64)
+        off = np.arange(nw + 1, dtype=np.int64)
+        for s in range(self.n + 1):
+            yield s, masks, off
+            if s == self.n:
+                return
+            cand, cand_off = _grow(masks, off, self.umask, self.suits, self.ranks, g.free_s, g.free_r, g.n_free_s,
+                                   g.n_free_r, g.small_suits, g.perms, g.perm_off)
+            parts = [np.unique(cand[cand_off[i]:cand_off[i + 1]]) for i in range(nw)]
+            off = np.zeros(nw + 1, dtype=np.int64)
+            off[1:] = np.cumsum([len(p) for p in parts])
+            masks = np.concatenate(parts) if off[-1] else np.zeros(0, dtype=np.int64)
+
+
+@jit
+def _popcount(x):
+    k = 0
+    while x:
+        x &= x - 1
+        k += 1
+    return k
+
+
+@jit
+def _grow(masks, off, umask, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off):
+    """Canonical forms of every point one card larger (with repeats): each orbit of size ``s + 1``
+    holds ``X + c`` for a canonical ``X`` of size ``s`` (take away any card, relabel)."""
+    nw = off.shape[0] - 1
+    total = 0
+    for i in range(nw):
+        for o in range(off[i], off[i + 1]):
+            total += _popcount(umask[i] & ~masks[o])
+    cand = np.zeros(total, dtype=np.int64)
+    cand_off = np.zeros(nw + 1, dtype=np.int64)
+    pi = np.zeros(S, dtype=np.int64)
+    rho = np.zeros(R, dtype=np.int64)
+    work = np.zeros(4 * max(S, R), dtype=np.int64)
+    k = 0
+    for i in range(nw):
+        for o in range(off[i], off[i + 1]):
+            free = umask[i] & ~masks[o]
+            while free:
+                low = free & -free
+                cand[k] = _canon(masks[o] | low, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms,
+                                 perm_off, pi, rho, work)
+                k += 1
+                free ^= low
+        cand_off[i + 1] = k
+    return cand, cand_off
+
+
+@jit
+def _b_offsets(masks, off, kmask):
+    """Where each point's stored ``B(a, X)`` vectors start: one per card of ``kmask`` outside ``X``."""
+    boff = np.zeros(masks.shape[0] + 1, dtype=np.int64)
+    for i in range(off.shape[0] - 1):
+        for o in range(off[i], off[i + 1]):
+            boff[o + 1] = boff[o] + _popcount(kmask[i] & ~masks[o])
+    return boff
+
+
+@jit
+def _find(masks, lo, hi, value):
+    """Index of ``value`` in the sorted ``masks[lo:hi]`` (it is there by construction)."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if masks[mid] < value:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@jit
+def _bit_index(low):
+    k = 0
+    while low > 1:
+        low >>= 1
+        k += 1
+    return k
+
+
+@jit
+def _step_a(s, p, masks, off, prev_masks, prev_off, A, Bp, prev_boff, kmask, n, R, S1, S2, R1, par, half, width, p_match, S, free_s, free_r,
+            n_free_s, n_free_r, small_suits, perms, perm_off):
+    """``A^(X) = end(0) + z sum_{a in X} B^(a, X - a)`` for every window's canonical points of size ``s``."""
+    nw = off.shape[0] - 1
+    pi = np.zeros(S, dtype=np.int64)
+    rho = np.zeros(R, dtype=np.int64)
+    work = np.zeros(4 * max(S, R), dtype=np.int64)
+    src = np.zeros(width, dtype=np.int64)
+    acc = np.zeros((half, width), dtype=np.uint64)
+    pp = np.uint64(p)
+    for i in range(nw):
+        for o in range(off[i], off[i + 1]):
+            x = masks[o]
+            acc[:, :] = 0
+            acc[0, 0] = 1  # end(0) at the empty set: its transform is 1 at every point
+            rest = x
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                a = _bit_index(low)
+                if p_match[i, a] == 1:  # B(a, .) is the constant S1(a) (degree 0)
+                    acc[0, S1 + a % R] += np.uint64(1)
+                    continue
+                if p_match[i, a] == 2:
+                    acc[0, R1] += np.uint64(1)
+                    continue
+                c = _canon(x ^ low, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi,
+                           rho, work)
+                o2 = _find(prev_masks, prev_off[i], prev_off[i + 1], c)
+                ta = pi[a // R] * R + rho[a % R]
+                la = prev_boff[o2] + _popcount(kmask[i] & ~c & ((np.int64(1) << ta) - 1))  # where B(ta, c) is
+                for t in range(width):
+                    src[t] = t
+                for r in range(R):
+                    src[S1 + r] = S1 + rho[r]
+                    src[S2 + r] = S2 + rho[r]
+                for h in range(half):
+                    for t in range(width):
+                        v = np.uint64(Bp[la, h, src[t]])
+                        if v == 0:
+                            continue
+                        hh = h + 1 - par[t]
+                        if hh < half:
+                            w = acc[hh, t] + v  # both below p
+                            acc[hh, t] = w - pp if w >= pp else w
+            for h in range(half):
+                for t in range(width):
+                    A[o, h, t] = np.uint32(acc[h, t])
+
+
+@jit
+def _step_b(s, p, masks, off, prev_masks, prev_off, A, Bp, Bc, prev_boff, boff, umask, kmask, returns, n, R, S1, S2, R1, par, half, width,
+            p_child, p_match, p_sigma, p_term, p_ret, S, free_s, free_r, n_free_s, n_free_r, small_suits, perms,
+            perm_off):
+    """``B^(a, X)`` for every window's canonical points ``X`` of size ``s`` and every card ``a`` outside
+    the window and ``X``."""
+    nw = off.shape[0] - 1
+    pi = np.zeros(S, dtype=np.int64)
+    rho = np.zeros(R, dtype=np.int64)
+    pi3 = np.zeros(S, dtype=np.int64)
+    rho3 = np.zeros(R, dtype=np.int64)
+    work = np.zeros(4 * max(S, R), dtype=np.int64)
+    csrc = np.zeros(width, dtype=np.int64)
+    bsrc = np.zeros(width, dtype=np.int64)
+    out = np.zeros((half, width), dtype=np.uint64)
+    cvec = np.zeros((half, width), dtype=np.uint64)
+    pp = np.uint64(p)
+    lim = (np.uint64(2**63) // pp) * pp  # the largest multiple of p up to 2**63
+    R2 = R1 + 1
+    R3 = R1 + 2
+    for i in range(nw):
+        for o in range(off[i], off[i + 1]):
+            x = masks[o]
+            outside = kmask[i] & ~x  # B(a, .) of a card matching w1 is a constant, not stored
+            la = boff[o] - 1
+            while outside:
+                low = outside & -outside
+                outside ^= low
+                a = _bit_index(low)
+                la += 1  # where B(a, X) goes
+                out[:, :] = 0
+                j = p_child[i, a]
+                px = np.int64(0)
+                rest = x
+                while rest:
+                    lb = rest & -rest
+                    rest ^= lb
+                    px |= np.int64(1) << p_sigma[i, a, _bit_index(lb)]
+                c = _canon(px, j, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho,
+                           work)
+                oc = _find(masks, off[j], off[j + 1], c)
+                for t in range(width):
+                    csrc[t] = t
+                for r in range(R):
+                    csrc[S1 + r] = S1 + rho[r]
+                    csrc[S2 + r] = S2 + rho[r]
+                for h in range(half):
+                    for t in range(width):
+                        cvec[h, t] = np.uint64(A[oc, h, csrc[t]])
+                # the child's other endings, read for this window (same half-degree: see the docstring)
+                for h in range(half):
+                    for t in range(n):
+                        out[h, t + 1] = cvec[h, t]
+                    for r in range(R):
+                        d = p_term[i, a, r]
+                        if d >= 0:
+                            out[h, S2 + d] = (out[h, S2 + d] + cvec[h, S1 + r]) % pp
+                    out[h, R2] = cvec[h, R1]
+                    out[h, R3] = cvec[h, R2]
+                if returns[i]:
+                    # R3' (odd degrees) times A^(X) of this window
+                    for hi in range(half):
+                        cr = cvec[hi, R3]
+                        if cr == 0:
+                            continue
+                        for k in range(half - hi):
+                            for t in range(width):
+                                h = hi + k + par[t]
+                                v = np.uint64(A[o, k, t])
+                                if v != 0 and h < half:
+                                    # lazy reduction: out stays below lim + p**2 < 2**64
+                                    w = out[h, t] + cr * v
+                                    out[h, t] = w - lim if w >= lim else w
+                for r in range(R):
+                    a2 = p_ret[i, a, r]
+                    if a2 < 0:
+                        continue
+                    any_nz = False
+                    for hi in range(half):
+                        if cvec[hi, S2 + r] != 0:
+                            any_nz = True
+                    if not any_nz:
+                        continue
+                    b2 = np.int64(1) << a2
+                    if x & b2 == 0:
+                        continue  # S2'(a') is supported on sets holding a' (see the reference)
+                    if p_match[i, a2] != 0:  # B(a', .) is the constant S1(a') or R1 at degree 0
+                        tc = S1 + a2 % R if p_match[i, a2] == 1 else R1
+                        for hi in range(half):
+                            out[hi, tc] = (out[hi, tc] + cvec[hi, S2 + r]) % pp
+                        continue
+                    c3 = _canon(x ^ b2, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off,
+                                pi3, rho3, work)
+                    o3 = _find(prev_masks, prev_off[i], prev_off[i + 1], c3)
+                    ta2 = pi3[a2 // R] * R + rho3[a2 % R]
+                    la2 = prev_boff[o3] + _popcount(kmask[i] & ~c3 & ((np.int64(1) << ta2) - 1))
+                    for t in range(width):
+                        bsrc[t] = t
+                    for r2 in range(R):
+                        bsrc[S1 + r2] = S1 + rho3[r2]
+                        bsrc[S2 + r2] = S2 + rho3[r2]
+                    for hi in range(half):
+                        cs = cvec[hi, S2 + r]
+                        if cs == 0:
+                            continue
+                        for k in range(half - hi):
+                            for t in range(width):
+                                v = np.uint64(Bp[la2, k, bsrc[t]])
+                                if v != 0:
+                                    w = out[hi + k, t] + cs * v
+                                    out[hi + k, t] = w - lim if w >= lim else w
+                for h in range(half):
+                    for t in range(width):
+                        w = out[h, t]
+                        Bc[la, h, t] = np.uint32(w % pp if w >= pp else w)
+
+
+def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = None, progress=None,
+              stats: dict | None = None):
+    """One pass modulo ``prime``: (score counts mod p by score, never-returning orders mod p)."""
+    require(2 < prime < 2**31, "the zeta kernel needs a prime below 2**31 (products in 64 bits)")
+    plan = plan if plan is not None else ZetaPlan(suits, ranks)
+    g = plan.groups
+    n, R = plan.n, plan.ranks
+    half, width = plan.half, plan.width
+    ends = [0] * (n + 1)
+    never = 0
+    prev_masks = np.zeros(0, dtype=np.int64)
+    prev_off = np.zeros(len(plan.reps) + 1, dtype=np.int64)
+    Bp = np.zeros((0, half, width), dtype=np.uint32)
+    prev_boff = np.zeros(1, dtype=np.int64)
+    points = 0
+    peak = 0
+    for s, masks, off in plan.layers():
+        A = np.zeros((len(masks), half, width), dtype=np.uint32)
+        _step_a(s, prime, masks, off, prev_masks, prev_off, A, Bp, prev_boff, plan.kmask, n, R, plan.S1, plan.S2, plan.R1, plan.par, half, width,
+                plan.p_match, plan.suits, g.free_s, g.free_r, g.n_free_s, g.n_free_r, g.small_suits, g.perms, g.perm_off)
+        # the top's alternating sum at degree n (half-degree n // 2, end slots of n's parity)
+        sign = -1 if (n - s) & 1 else 1
+        weights = plan.top_weights(s, masks, off)
+        for i in (0, 1):
+            for o in range(int(off[i]), int(off[i + 1])):
+                size = weights[i][o - int(off[i])] % prime
+                row = A[o, n // 2]
+                if i == 0:
+                    for j in range(n & 1, n + 1, 2):
+                        ends[j] = (ends[j] + sign * size * int(row[j])) % prime
+                else:
+                    never = (never + sign * size * sum(int(row[j]) for j in range(n & 1, n + 1, 2))) % prime
+        boff = _b_offsets(masks, off, plan.kmask)
+        Bc = np.zeros((int(boff[-1]) if s < n else 0, half, width), dtype=np.uint32)
+        if s < n:
+            _step_b(s, prime, masks, off, prev_masks, prev_off, A, Bp, Bc, prev_boff, boff, plan.umask, plan.kmask,
+                    plan.returns, n, R, plan.S1,
+                    plan.S2, plan.R1, plan.par, half, width, plan.p_child, plan.p_match, plan.p_sigma, plan.p_term,
+                    plan.p_ret, plan.suits, g.free_s, g.free_r, g.n_free_s, g.n_free_r, g.small_suits, g.perms,
+                    g.perm_off)
+        points += len(masks)
+        peak = max(peak, A.nbytes + Bc.nbytes + Bp.nbytes)
+        Bp, prev_masks, prev_off, prev_boff = Bc, masks, off, boff
+        if progress is not None:
+            progress(s + 1, n + 1, points)
+    if stats is not None:
+        stats.update(windows=len(plan.reps), orbit_points=points, peak_table_bytes=peak)
+    return ends, never
+
+
+def zeta_distribution(deck, variant, *, primes=None, workers: int = 1, backend: str = "local", scheduler=None,
+                      checkpoint_dir=None, progress=None, stats: dict | None = None):
+    """Score counts and wins over all ``(S*R)!`` orders (Python ints), by the zeta kernel: one pass
+    per prime, joined by the Chinese remainder theorem (:mod:`exact.one_handed.residues`).
+
+    ``reverse=on`` is the plain game on the transposed deck; ``first4=reversed`` has the same
+    distribution as ``first4=kept`` (:mod:`exact.one_handed.parity`); ``win=any`` counts the orders
+    whose row ever empties: all but the never-returning ones. With ``checkpoint_dir``, the finished
+    passes of each built shape are kept there (``zeta-passes-SxR.json``): the four variants of a deck
+    share two shapes, and an interrupted run resumes."""
+    import os
+
+    from sim.errors import UsageError
+
+    from exact.one_handed.limits import PHASE_FINAL_ONCE
+    from exact.one_handed.residues import zeta_counts
+
+    if variant.rules.final_once:
+        raise UsageError(PHASE_FINAL_ONCE.replace("the phase method", "the zeta method (the phase recursion)"))
+    suits, ranks = (deck.suits, deck.ranks) if not variant.rules.reverse else (deck.ranks, deck.suits)
+    checkpoint = None
+    if checkpoint_dir is not None:
+        os.makedirs(checkpoint_dir, exist_ok=True)
+        checkpoint = os.path.join(checkpoint_dir, f"zeta-passes-{suits}x{ranks}.json")
+    counts, never = zeta_counts(suits, ranks, primes=primes, workers=workers, backend=backend, scheduler=scheduler,
+                                checkpoint=checkpoint, progress=progress, stats=stats)
+    n = deck.size
+    require(sum(counts) == math.factorial(n), "zeta counts must add up to (S*R)!")
+    wins = math.factorial(n) - never if variant.rules.win_any else counts[0]
+    require(counts[0] <= wins, "every score-0 order empties its row")
+    return counts, wins
