@@ -179,7 +179,7 @@ def _best(store, deck: Deck, variant: Variant) -> dict | None:
 
 def hand_statistic(record: dict, statistic: str) -> tuple[float, float, float]:
     """``(value, low, high)`` of a Hand Solitaire statistic from a stored run's counts."""
-    from sim.kernels.hand import iteration_statistics
+    from sim.hand_stats import iteration_statistics
 
     stats = iteration_statistics(record["iterations_to_win"], record["games"], record["capped"])
     last = statistic.rpartition("_")[2]
@@ -188,14 +188,14 @@ def hand_statistic(record: dict, statistic: str) -> tuple[float, float, float]:
 
 def mean_iterations(record: dict) -> tuple[float, float]:
     """Mean iterations to win (runs won within the cap) and its standard error."""
-    from sim.kernels.hand import iteration_statistics
+    from sim.hand_stats import iteration_statistics
 
     stats = iteration_statistics(record["iterations_to_win"], record["games"], record["capped"])
     return stats["mean_iterations_to_win"], stats["mean_iterations_to_win_se"]
 
 
 def median_iterations(record: dict) -> int:
-    from sim.kernels.hand import iteration_statistics
+    from sim.hand_stats import iteration_statistics
 
     return iteration_statistics(record["iterations_to_win"], record["games"], record["capped"])[
         "median_iterations_to_win"]
