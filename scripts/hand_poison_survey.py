@@ -18,7 +18,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from exact.hand.graph import analyse_deck
+from exact.hand.whole_deck import analyse_deck
 from exact.hand.limits import MAX_GRAPH_CARDS
 from sim import Deck, Variant
 

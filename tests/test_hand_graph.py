@@ -8,9 +8,9 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from exact.hand.graph import (
-    MAX_GRAPH_CARDS, analyse_deck, analyse_deck_reference, canonical_class, canonical_orders, explore_classes,
-    group_size)
+from exact.hand.graph import canonical_class, canonical_orders, explore_classes, group_size
+from exact.hand.limits import MAX_GRAPH_CARDS
+from exact.hand.whole_deck import analyse_deck, analyse_deck_reference
 from sim import Deck, UsageError, Variant, simulate
 from sim.rules.hand import next_order, play_iteration
 from sim.stats import mean_and_se

@@ -5,7 +5,7 @@ import json
 import networkx as nx
 import pytest
 
-from exact.hand.graph import analyse_deck
+from exact.hand.whole_deck import analyse_deck
 from exact.hand.poison import classify_runs, explore
 from sim import Deck, UsageError, Variant
 from sim.rules.hand import play_iteration, replay

@@ -1,4 +1,7 @@
-"""Hand Solitaire on a whole small deck: the deck-order Markov chain, its poison sets, exact odds.
+"""Hand Solitaire on a whole small deck: the deck-order Markov chain and its class graph (the builders).
+
+The drivers that answer from it (poison sets, exact odds) are in :mod:`exact.hand.whole_deck`; the
+chain algebra is in :mod:`exact.chains`.
 
 The chain (SPEC.md section 3): a deck order is a state; an iteration maps it deterministically to a
 discard list and ``k`` leftovers, and the next state is one of the ``k!`` orders of the leftovers
@@ -35,6 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.deck import Deck
+from sim.errors import UsageError
 from sim.kernels.hand import play_iterations
 from sim.variant import Variant
 
@@ -203,11 +207,11 @@ def build_class_graph(deck: Deck, variant: Variant, *, batch: int = 1 << 15) -> 
     seen = set(queue) | {start}
     while queue:
         key = queue.popleft()
-        members = members(key, ordered, deck)
+        orders = members(key, ordered, deck)
         counter = Counter()
-        graph.wins[key] = tally(members, 1, counter)
+        graph.wins[key] = tally(orders, 1, counter)
         graph.transitions[key] = counter
-        graph.members[key] = len(members)
+        graph.members[key] = len(orders)
         for successor in counter:
             if successor not in seen:
                 seen.add(successor)
@@ -215,7 +219,6 @@ def build_class_graph(deck: Deck, variant: Variant, *, batch: int = 1 << 15) -> 
     return graph
 
 
-#: :data:`exact.hand.limits.MAX_GRAPH_CARDS` (imported above) is the largest deck :func:`analyse_deck` accepts.
 #: Members played per kernel call while exploring classes (bounds the batch's memory).
 BATCH_MEMBERS = 1 << 21
 

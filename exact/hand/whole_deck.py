@@ -14,7 +14,6 @@ tested against :func:`analyse_deck_reference` (plain Python classes, Fraction el
 from __future__ import annotations
 
 import itertools
-import math
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -70,6 +69,8 @@ class HandGraphResult:
     classes: int  #: canonical classes explored
     orders_played: int  #: iterations played to build the graph
     seconds: float
+    #: how the chain was solved: method, unknowns (and after lumping), core size, lifting steps, digits
+    solver: dict = field(default_factory=dict, compare=False)
     #: versions, git commit, times, method (what the results store saves beside the result)
     provenance: dict = field(default_factory=dict, compare=False)
     kind = "hand-graph"
@@ -143,7 +144,6 @@ def analyse_deck_reference(deck: Deck, variant: Variant | str | None = None) -> 
     graph = build_class_graph(deck, variant)
     nxg = graph.networkx()
     attracting = [c for c in nx.attracting_components(nxg) if WIN not in c]
-    poison_keys = set().union(*attracting) if attracting else set()
     can_win = nx.ancestors(nxg, WIN)
     # Poison sets at full resolution.
     images = list(_group_images(deck))
@@ -189,14 +189,26 @@ def analyse_deck_reference(deck: Deck, variant: Variant | str | None = None) -> 
         provenance=_provenance(started, t0, "plain-Python class graph, suit and rank relabelling"))
 
 
-def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphResult:
+_METHOD_TEXT = {
+    "modular": "class graph (numba kernels), suit and rank relabelling, verified lumping, modular solve with "
+               "p-adic lifting checked modulo a second prime",
+    "fractions": "class graph (numba kernels), suit and rank relabelling, Fraction state elimination"}
+
+
+def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: str = "modular",
+                 prove: bool = False) -> HandGraphResult:
     """Build the whole deck-order graph of a small deck and answer exactly.
 
     Returns the poison sets (closed strongly connected sets without a win), the number of unwinnable
     orders, and, from a uniformly random order, the probability of an eventual win and of ending
-    trapped, and the expected number of iterations of a won run (absorbing Markov chain, solved in
-    exact rational arithmetic). The classes are explored by the numba kernels of
-    :mod:`exact.hand.graph_kernel`; :func:`analyse_deck_reference` is the plain-Python oracle.
+    trapped, and the expected number of iterations of a won run (absorbing Markov chain, solved
+    exactly). The classes are explored by the numba kernels of :mod:`exact.hand.graph_kernel`;
+    :func:`analyse_deck_reference` is the plain-Python oracle.
+
+    ``method="modular"`` (default) lumps the classes by verified bisimulation and solves the integer
+    system modulo a prime with p-adic lifting (:func:`exact.chains.absorb_modular`);
+    ``method="fractions"`` eliminates the unlumped classes in Fractions (the reference, slow beyond
+    10 cards). ``prove=True`` also checks the whole solution over the integers (slow).
 
     Examples
     --------
@@ -207,6 +219,8 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
     import networkx as nx
 
     variant = _check(deck, variant, limit=MAX_GRAPH_CARDS)
+    if method not in METHODS:
+        raise UsageError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     ordered = variant["reshuffle"] == "off"
     started, t0 = _prov.now(), time.perf_counter()
     graph = explore_classes(deck, variant)
@@ -243,24 +257,27 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
         orbit_orders = sum(group // int(graph.weight[i]) * graph.members[i] for i in ids)
         if 0 in ids:  # the start class holds every order: one poison set, the whole deck
             set_orders, real_classes = deck.orders, [group // int(graph.weight[i]) for i in ids]
-            leftover_counts = sorted(_leftovers_of_key(int(graph.keys[i]), deck, ordered)
+            leftover_counts = sorted(leftovers_of_key(int(graph.keys[i]), deck, ordered)
                                      for i, copies in zip(ids, real_classes) for _ in range(copies))
         else:
             real = explore_classes(deck, variant, canonical=False, start_key=int(graph.keys[ids[0]]))
             require(not real.wins.any(), "a poison class reached a win")
             set_orders = sum(real.members)
-            leftover_counts = sorted(_leftovers_of_key(k, deck, ordered) for k in real.keys.tolist())
+            leftover_counts = sorted(leftovers_of_key(k, deck, ordered) for k in real.keys.tolist())
         copies, remainder = divmod(orbit_orders, set_orders)
         require(remainder == 0 and group % copies == 0, "the images of a poison set partition its orbits")
         poison_sets[set_orders] += copies
         poison_leftovers[set_orders] = min(poison_leftovers.get(set_orders, leftover_counts), leftover_counts)
-    # absorption: eliminate every class that can reach a win except the start class
-    transient = np.flatnonzero(can_win[:classes]).tolist()
-    if can_win[0]:
-        p_win, p_trapped, m_start = _absorb(graph, wins, edge_orders, can_win, transient)
+    # absorption from the start class over the classes that can reach a win
+    chain, transient = count_chain(graph), can_win[:classes]
+    solver: dict = {"method": method, "unknowns": int(transient.sum())}
+    if method == "fractions":
+        p_win, m_start = absorb_fractions(chain, transient, 0)
     else:
-        p_win, p_trapped, m_start = Fraction(0), Fraction(1), Fraction(0)
-    require(p_win + p_trapped == 1, "every run ends won or trapped")
+        lumped, lumped_transient, lumped_start, _ = lump(chain, transient, 0)
+        solver["lumped_unknowns"] = int(lumped_transient.sum())
+        p_win, m_start = absorb_modular(lumped, lumped_transient, lumped_start, prove=prove, stats=solver)
+    p_trapped = 1 - p_win  # a finite chain: a run that never wins ends in a closed set without a win
     unwinnable = sum(c for s, d, c in zip(src.tolist(), dst.tolist(), edge_orders) if s == 0 and not can_win[d])
     return HandGraphResult(
         deck=deck, variant=variant, orders=deck.orders, winning_orders=wins[0],
@@ -268,4 +285,4 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None) -> HandGraphR
         p_win=p_win, p_trapped=p_trapped,
         expected_iterations_given_win=(m_start / p_win) if p_win else None,
         classes=classes, orders_played=graph.orders_played, seconds=time.perf_counter() - t0,
-        provenance=_provenance(started, t0, "class graph (numba kernels), suit and rank relabelling"))
+        solver=solver, provenance=_provenance(started, t0, _METHOD_TEXT[method] + (", proved" if prove else "")))
