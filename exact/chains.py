@@ -86,6 +86,22 @@ class CountChain:
         require(bool(np.all(sums == self.total)), "every outcome of a state wins or moves along an edge")
 
 
+def fraction_text(x: Fraction) -> str:
+    """``"n/d"`` for a Fraction of any size (Python refuses ``str`` of ints over 4,300 digits by default).
+
+    >>> len(fraction_text(Fraction(1, 10**5000)))
+    5003
+    """
+    import sys
+
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return f"{x.numerator}/{x.denominator}"
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
 def _dual_mul(x, y):
     return x[0] * y[0], x[0] * y[1] + x[1] * y[0]
 
@@ -618,7 +634,7 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     transient = np.asarray(transient, dtype=bool)
     if not transient[start]:
         return Fraction(0), Fraction(0)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     system = integer_system(chain, transient, start)
     primes = iter(PRIMES)
     factors = None
@@ -626,7 +642,7 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
         p = next(primes, None)
         require(p is not None, "the system is singular modulo every prime tried")
         factors = factor_modular(system, p)
-    t_factor = time.perf_counter() - t0
+    t_factor = time.process_time() - t0
     p, n, s = factors.p, system.size, system.start
     f = factors
     solve = lambda r: _solve_mod(r, p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx,  # noqa: E731
@@ -668,7 +684,7 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
                     continue
                 digits.candidate = rational_reconstruction(digits.value, digits.power)
                 digits.found_at = digits.steps
-    t_lift = time.perf_counter() - t0 - t_factor
+    t_lift = time.process_time() - t0 - t_factor
     # a second prime, a fresh factorization: the answers must satisfy the system modulo q too
     for q in PRIMES:
         if q == p or accepted_h.denominator % q == 0 or accepted_m.denominator % q == 0:
@@ -688,10 +704,10 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     if prove:
         _prove(chain, transient, start, accepted_h, accepted_m)
     if stats is not None:
-        stats.update(unknowns=n, core=len(factors.core), eliminated=len(factors.order), prime=p, steps=steps,
-                     digits_p_win=len(str(accepted_h.denominator)),
-                     digits_m=len(str(accepted_m.denominator)), factor_seconds=t_factor, lift_seconds=t_lift,
-                     seconds=time.perf_counter() - t0)
+        stats.update(system_size=n, core=len(factors.core), eliminated=len(factors.order), prime=p, steps=steps,
+                     digits_p_win=len(fraction_text(accepted_h).split("/")[1]),
+                     digits_m=len(fraction_text(accepted_m).split("/")[1]), factor_cpu_seconds=t_factor,
+                     lift_cpu_seconds=t_lift, check_cpu_seconds=time.process_time() - t0 - t_factor - t_lift)
     return accepted_h, accepted_m
 
 
@@ -722,11 +738,11 @@ def _lift_vector(system: IntegerSystem, factors: ModularFactors, rhs: list) -> l
         r = [(a - b) // p for a, b in zip(r, times_a(xs))]
         if steps % 8:
             continue
-        denominator, numerators = 1, []
+        denominator, numerators, bound = 1, [], math.isqrt(power // 2)
         for v in value:
             scaled = v * denominator % power
             scaled = scaled - power if scaled > power // 2 else scaled
-            if 2 * abs(scaled) * denominator >= power:  # not small yet: this entry needs more denominator
+            if abs(scaled) > bound:  # not small yet: this entry needs more denominator
                 f = rational_reconstruction(v * denominator, power)
                 if f is None:
                     break

@@ -26,7 +26,7 @@ from sim.deck import Deck
 from sim.errors import UsageError
 from sim.variant import Variant
 
-from exact.chains import CountChain, absorb_fractions, absorb_modular, lump
+from exact.chains import CountChain, absorb_fractions, absorb_modular, fraction_text, lump
 from exact.hand.graph import (
     START, WIN, build_class_graph, explore_classes, count_chain, group_size, leftovers_of_key, members,
     successor_keys)
@@ -77,7 +77,7 @@ class HandGraphResult:
 
     def to_dict(self) -> dict:
         def frac(x):
-            return None if x is None else f"{x.numerator}/{x.denominator}"
+            return None if x is None else fraction_text(x)
 
         return {"game": "hand", "suits": self.deck.suits, "ranks": self.deck.ranks, "variant": str(self.variant),
                 "orders": self.orders, "winning_orders": self.winning_orders,
@@ -223,7 +223,14 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
         raise UsageError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     ordered = variant["reshuffle"] == "off"
     started, t0 = _prov.now(), time.perf_counter()
+    cpu = [time.process_time()]
+
+    def lap():  # CPU seconds since the last lap
+        cpu.append(time.process_time())
+        return cpu[-1] - cpu[-2]
+
     graph = explore_classes(deck, variant)
+    explore_cpu = lap()
     classes = len(graph.keys)
     weight = graph.weight.astype(object)
     src, dst = graph.edge_src, graph.edge_dst
@@ -268,15 +275,20 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
         require(remainder == 0 and group % copies == 0, "the images of a poison set partition its orbits")
         poison_sets[set_orders] += copies
         poison_leftovers[set_orders] = min(poison_leftovers.get(set_orders, leftover_counts), leftover_counts)
+    graph_cpu = lap()
     # absorption from the start class over the classes that can reach a win
     chain, transient = count_chain(graph), can_win[:classes]
-    solver: dict = {"method": method, "unknowns": int(transient.sum())}
+    solver: dict = {"method": method, "unknowns": int(transient.sum()), "explore_cpu_seconds": explore_cpu,
+                    "graph_cpu_seconds": graph_cpu}
     if method == "fractions":
         p_win, m_start = absorb_fractions(chain, transient, 0)
     else:
         lumped, lumped_transient, lumped_start, _ = lump(chain, transient, 0)
         solver["lumped_unknowns"] = int(lumped_transient.sum())
+        solver["lump_cpu_seconds"] = lap()
         p_win, m_start = absorb_modular(lumped, lumped_transient, lumped_start, prove=prove, stats=solver)
+    solver["solve_cpu_seconds"] = lap()
+    solver["cpu_seconds"] = cpu[-1] - cpu[0]
     p_trapped = 1 - p_win  # a finite chain: a run that never wins ends in a closed set without a win
     unwinnable = sum(c for s, d, c in zip(src.tolist(), dst.tolist(), edge_orders) if s == 0 and not can_win[d])
     return HandGraphResult(
