@@ -148,3 +148,29 @@ def test_dense_core_path():
     assert system.size == n
     x = solve_vector(chain, np.ones(n, dtype=bool))
     assert x[0][0] == h and x[1][0] == m
+
+
+def steps_to_win_naive(chain, transient, start, steps):
+    """P(T = t and win) by iterating the distribution in Fractions, state by state."""
+    mass = {start: Fraction(1)}
+    out = []
+    for _ in range(steps):
+        out.append(sum((m * Fraction(int(chain.wins[u]), int(chain.total[u])) for u, m in mass.items()), Fraction(0)))
+        new: dict = {}
+        for s, d, c in zip(chain.src.tolist(), chain.dst.tolist(), chain.count.tolist()):
+            if s in mass and transient[d]:
+                new[d] = new.get(d, 0) + mass[s] * Fraction(c, int(chain.total[s]))
+        mass = new
+    return out
+
+
+@settings(max_examples=40)
+@given(count_chains(max_states=8))
+def test_steps_to_win_exact_and_tail(chain):
+    transient = can_win(chain)
+    exact = chains.steps_to_win(chain, transient, 0, steps=6)
+    assert exact == steps_to_win_naive(chain, transient, 0, 6)
+    lumped, lumped_transient, start, _ = lump(chain, transient, 0)
+    assert chains.steps_to_win(lumped, lumped_transient, start, steps=6) == exact
+    tail = chains.steps_to_win_tail(chain, transient, 0, first=1, last=6)
+    assert np.allclose(tail, [float(x) for x in exact], rtol=1e-12, atol=1e-15)
