@@ -23,10 +23,12 @@ import numpy as np
 
 from sim import provenance as _prov
 from sim.deck import Deck
+from sim.checks import non_negative_int
 from sim.errors import UsageError
 from sim.variant import Variant
 
-from exact.chains import CountChain, absorb_fractions, absorb_modular, fraction_text, lump
+from exact.chains import (
+    CountChain, absorb_fractions, absorb_modular, fraction_text, lump, steps_to_win, steps_to_win_tail)
 from exact.hand.graph import (
     START, WIN, build_class_graph, explore_classes, count_chain, group_size, leftovers_of_key, members,
     successor_keys)
@@ -69,6 +71,10 @@ class HandGraphResult:
     classes: int  #: canonical classes explored
     orders_played: int  #: iterations played to build the graph
     seconds: float
+    #: P(won on iteration t) for t = 1..k, exact (``analyse_deck(..., iterations=k)``)
+    iterations_to_win: tuple = ()
+    #: the same for t = k+1..K in float64 (``tail=K``)
+    iterations_to_win_tail: tuple = ()
     #: how the chain was solved: method, unknowns (and after lumping), core size, lifting steps, digits
     solver: dict = field(default_factory=dict, compare=False)
     #: versions, git commit, times, method (what the results store saves beside the result)
@@ -86,7 +92,10 @@ class HandGraphResult:
                 "poison_set_leftovers": {str(k): v for k, v in sorted(self.poison_set_leftovers.items())},
                 "p_win": frac(self.p_win), "p_trapped": frac(self.p_trapped),
                 "expected_iterations_given_win": frac(self.expected_iterations_given_win),
-                "classes": self.classes, "orders_played": self.orders_played, "seconds": self.seconds}
+                "classes": self.classes, "orders_played": self.orders_played, "seconds": self.seconds,
+                **({"iterations_to_win": [frac(x) for x in self.iterations_to_win]} if self.iterations_to_win else {}),
+                **({"iterations_to_win_tail": list(self.iterations_to_win_tail)} if self.iterations_to_win_tail
+                   else {})}
 
 
 def _provenance(started: str, t0: float, method: str) -> dict:
@@ -196,7 +205,7 @@ _METHOD_TEXT = {
 
 
 def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: str = "modular",
-                 prove: bool = False) -> HandGraphResult:
+                 prove: bool = False, iterations: int = 0, tail: int = 0) -> HandGraphResult:
     """Build the whole deck-order graph of a small deck and answer exactly.
 
     Returns the poison sets (closed strongly connected sets without a win), the number of unwinnable
@@ -209,6 +218,8 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     system modulo a prime with p-adic lifting (:func:`exact.chains.absorb_modular`);
     ``method="fractions"`` eliminates the unlumped classes in Fractions (the reference, slow beyond
     10 cards). ``prove=True`` also checks the whole solution over the integers (slow).
+    ``iterations=k`` adds the exact probabilities of a win on iteration ``1..k``
+    (:func:`exact.chains.steps_to_win`), ``tail=K`` their float values for ``k+1..K``.
 
     Examples
     --------
@@ -221,6 +232,7 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     variant = _check(deck, variant, limit=MAX_GRAPH_CARDS)
     if method not in METHODS:
         raise UsageError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    iterations, tail = non_negative_int("iterations", iterations), non_negative_int("tail", tail)
     ordered = variant["reshuffle"] == "off"
     started, t0 = _prov.now(), time.perf_counter()
     cpu = [time.process_time()]
@@ -288,6 +300,15 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
         solver["lump_cpu_seconds"] = lap()
         p_win, m_start = absorb_modular(lumped, lumped_transient, lumped_start, prove=prove, stats=solver)
     solver["solve_cpu_seconds"] = lap()
+    steps_exact: tuple = ()
+    steps_tail: tuple = ()
+    if iterations or tail:
+        if method == "fractions":
+            lumped, lumped_transient, lumped_start, _ = lump(chain, transient, 0)
+        steps_exact = tuple(steps_to_win(lumped, lumped_transient, lumped_start, steps=iterations))
+        steps_tail = tuple(steps_to_win_tail(lumped, lumped_transient, lumped_start, first=iterations + 1,
+                                             last=tail).tolist())
+        solver["iterations_cpu_seconds"] = lap()
     solver["cpu_seconds"] = cpu[-1] - cpu[0]
     p_trapped = 1 - p_win  # a finite chain: a run that never wins ends in a closed set without a win
     unwinnable = sum(c for s, d, c in zip(src.tolist(), dst.tolist(), edge_orders) if s == 0 and not can_win[d])
@@ -297,4 +318,5 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
         p_win=p_win, p_trapped=p_trapped,
         expected_iterations_given_win=(m_start / p_win) if p_win else None,
         classes=classes, orders_played=graph.orders_played, seconds=time.perf_counter() - t0,
+        iterations_to_win=steps_exact, iterations_to_win_tail=steps_tail,
         solver=solver, provenance=_provenance(started, t0, _METHOD_TEXT[method] + (", proved" if prove else "")))
