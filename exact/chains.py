@@ -646,18 +646,31 @@ def _lift_m(indptr, indices, data, r_m, x_m, p):
     return ok
 
 
-def rational_reconstruction(u: int, modulus: int):
-    """The fraction ``a/b`` with ``a = b u (mod modulus)``, ``|a|, b <= sqrt(modulus / 2)``, or None."""
-    bound = math.isqrt(modulus // 2)
+def rational_reconstruction(u: int, modulus: int, denominator_bound: int | None = None):
+    """The fraction ``a/b`` with ``a = b u (mod modulus)``, ``0 < b <= D`` and ``|a| <= N``, where
+    ``2 N D < modulus``, or None. By default ``N = D = sqrt(modulus / 2)``; a small
+    ``denominator_bound`` ``D`` (a denominator known up to a small factor) leaves ``N`` the rest,
+    so that about half the digits suffice. The answer is unique when it exists."""
+    if denominator_bound is None:
+        bound = den_bound = math.isqrt(modulus // 2)
+    else:
+        den_bound = denominator_bound
+        bound = (modulus - 1) // (2 * den_bound)
     r0, r1 = modulus, u % modulus
     t0, t1 = 0, 1
     while r1 > bound:
         q = r0 // r1
         r0, r1 = r1, r0 - q * r1
         t0, t1 = t1, t0 - q * t1
-    if t1 == 0 or abs(t1) > bound or math.gcd(r1, t1) != 1:
+    if t1 == 0 or abs(t1) > den_bound or math.gcd(r1, t1) != 1:
         return None
     return Fraction(r1, t1)
+
+
+#: With P(win) = a/d known, E[T 1_win] d**2 is reconstructed with a denominator of at most this
+#: (its denominator divides det(A)**2, nearly always d**2 already): half the digits of a balanced
+#: reconstruction. A balanced one is tried too, so a larger denominator is found all the same.
+KNOWN_DENOMINATOR_SLACK = 1 << 64
 
 
 class _Digits:
@@ -749,6 +762,12 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
                             accepted_m = digits.candidate
                     continue
                 digits.candidate = rational_reconstruction(digits.value, digits.power)
+                if digits.candidate is None and which == "m" and accepted_h is not None:
+                    # m's denominator divides det(A)**2: try p_win's denominator squared, times a little
+                    square = accepted_h.denominator ** 2
+                    scaled = rational_reconstruction(digits.value * square % digits.power, digits.power,
+                                                     KNOWN_DENOMINATOR_SLACK)
+                    digits.candidate = None if scaled is None else scaled / square
                 digits.found_at = digits.steps
     t_lift = time.process_time() - t0 - t_factor
     # a second prime, a fresh factorization: the answers must satisfy the system modulo q too

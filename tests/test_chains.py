@@ -174,3 +174,11 @@ def test_steps_to_win_exact_and_tail(chain):
     assert chains.steps_to_win(lumped, lumped_transient, start, steps=6) == exact
     tail = chains.steps_to_win_tail(chain, transient, 0, first=1, last=6)
     assert np.allclose(tail, [float(x) for x in exact], rtol=1e-12, atol=1e-15)
+
+
+@given(st.integers(-10**60, 10**60), st.integers(1, 10**6))
+def test_reconstruction_with_a_small_denominator_bound(a, b):
+    f = Fraction(a, b)
+    modulus = chains.PRIMES[0] ** 12  # about 83 digits: a balanced reconstruction could not do it
+    u = f.numerator * pow(f.denominator, -1, modulus) % modulus
+    assert rational_reconstruction(u, modulus, 10**6) == f
