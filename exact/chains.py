@@ -392,8 +392,9 @@ class ModularFactors:
     u_idx: np.ndarray
     u_val: np.ndarray
     core: np.ndarray  #: states of the dense core
-    lu: np.ndarray  #: the core's LU (int64, unit lower L below the diagonal, U on and above)
+    lu: np.ndarray  #: the core's LU (int32 residues, unit lower L below the diagonal, U on and above)
     perm: np.ndarray  #: row permutation of the core (row i of LU is core row perm[i])
+    diagonal_inverse: np.ndarray  #: inverses of U's diagonal mod p
 
 
 def _sparse_eliminate(system: IntegerSystem, p: int, max_cost: int):
@@ -547,11 +548,12 @@ def factor_modular(system: IntegerSystem, p: int, *, max_cost: int = SPARSE_COST
     return ModularFactors(p=p, order=as_array(order), inverse=as_array(inverse), l_ptr=as_array(l_ptr),
                           l_idx=as_array(l_idx), l_val=as_array(l_val), u_ptr=as_array(u_ptr),
                           u_idx=as_array(u_idx), u_val=as_array(u_val), core=as_array(core),
-                          lu=dense.astype(np.int64), perm=perm)
+                          lu=dense.astype(np.int32), perm=perm,
+                          diagonal_inverse=as_array([pow(int(d), -1, p) for d in np.diagonal(dense).tolist()]))
 
 
 @jit
-def _solve_mod(r, p, order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, lu, perm):
+def _solve_mod(r, p, order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, lu, perm, diagonal_inverse):
     """Solve ``A x = r`` modulo p for every column of ``r`` (n x c int64 residues), in place."""
     cols = r.shape[1]
     for t in range(order.shape[0]):  # forward: the sparse eliminations
@@ -567,37 +569,37 @@ def _solve_mod(r, p, order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, c
         for i in range(m):
             for c in range(cols):
                 y[i, c] = r[core[perm[i]], c]
-        for i in range(m):  # unit lower: sums of < 2**46 products, at most 2**17 terms, fit int64
+        # unit lower, then upper: one pass over each row for every column (the rows are the
+        # memory traffic); sums of products below 2**46, at most 2**17 terms, fit int64
+        acc = np.empty(cols, dtype=np.int64)
+        for i in range(m):
             for c in range(cols):
-                acc = y[i, c]
-                for j in range(i):
-                    acc -= lu[i, j] * y[j, c]
-                y[i, c] = acc % p
+                acc[c] = y[i, c]
+            for j in range(i):
+                lij = np.int64(lu[i, j])
+                for c in range(cols):
+                    acc[c] -= lij * y[j, c]
+            for c in range(cols):
+                y[i, c] = acc[c] % p
         for i in range(m - 1, -1, -1):
-            d = lu[i, i]
-            inv = 1
-            base = d % p
-            e = p - 2
-            while e > 0:
-                if e & 1:
-                    inv = inv * base % p
-                base = base * base % p
-                e >>= 1
             for c in range(cols):
-                acc = y[i, c]
-                for j in range(i + 1, m):
-                    acc -= lu[i, j] * y[j, c]
-                y[i, c] = (acc % p) * inv % p
+                acc[c] = y[i, c]
+            for j in range(i + 1, m):
+                uij = np.int64(lu[i, j])
+                for c in range(cols):
+                    acc[c] -= uij * y[j, c]
+            for c in range(cols):
+                y[i, c] = (acc[c] % p) * diagonal_inverse[i] % p
         for i in range(m):
             for c in range(cols):
                 r[core[i], c] = y[i, c]
     for t in range(order.shape[0] - 1, -1, -1):  # backward
         k = order[t]
         for c in range(cols):
-            acc = r[k, c]
+            a = r[k, c]
             for e in range(u_ptr[t], u_ptr[t + 1]):
-                acc = (acc - u_val[e] * r[u_idx[e], c]) % p
-            r[k, c] = acc * inverse[t] % p
+                a = (a - u_val[e] * r[u_idx[e], c]) % p
+            r[k, c] = a * inverse[t] % p
 
 
 def solve_modular(factors: ModularFactors, rhs: np.ndarray) -> np.ndarray:
@@ -607,7 +609,7 @@ def solve_modular(factors: ModularFactors, rhs: np.ndarray) -> np.ndarray:
     r = np.mod(r.reshape(len(r), -1), factors.p).astype(np.int64)
     f = factors
     _solve_mod(r, f.p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx, f.u_val, f.core, f.lu,
-               f.perm)
+               f.perm, f.diagonal_inverse)
     return r[:, 0] if vector else r
 
 
@@ -725,7 +727,7 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     p, n, s = factors.p, system.size, system.start
     f = factors
     solve = lambda r: _solve_mod(r, p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx,  # noqa: E731
-                                 f.u_val, f.core, f.lu, f.perm)
+                                 f.u_val, f.core, f.lu, f.perm, f.diagonal_inverse)
     # The m system lags one step behind: its right-hand side D h needs the h digit of the same step,
     # so one solve with two columns gives the next h digit and the current m digit together.
     r_h = system.wins.copy()

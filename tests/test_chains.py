@@ -132,11 +132,11 @@ def test_dense_core_path():
     # a dense chain: every state moves to every state, so nothing is cheap to eliminate and the
     # dense LU (several panels) does the work
     rng = np.random.default_rng(5)
-    n = 300
+    n = chains.PANEL + 12
     src = np.repeat(np.arange(n), n)
     dst = np.tile(np.arange(n), n)
-    count = rng.integers(1, 1000, size=n * n)
-    wins = rng.integers(0, 50, size=n)
+    count = rng.integers(1, 4, size=n * n)
+    wins = rng.integers(0, 2, size=n)
     total = wins + np.bincount(src, weights=count, minlength=n).astype(np.int64)
     chain = CountChain(src=src, dst=dst, count=count, wins=wins, total=total)
     stats: dict = {}
