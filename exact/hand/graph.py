@@ -172,7 +172,7 @@ class ClassGraph:
 
 def build_class_graph(deck: Deck, variant: Variant, *, batch: int = 1 << 15) -> ClassGraph:
     """Explore every canonical class reachable from a uniformly shuffled deck."""
-    ordered = variant["reshuffle"] == "off"
+    ordered = not variant.rules.reshuffle
     start = START
     graph = ClassGraph(deck, variant, start)
     cache: dict = {}
@@ -257,10 +257,10 @@ def explore_classes(deck: Deck, variant: Variant, *, canonical: bool = True, sta
 
     if deck.size > kernel.MAX_KEY_CARDS:
         raise UsageError(f"deck {deck} has {deck.size} cards; class keys fit at most {kernel.MAX_KEY_CARDS}")
-    n, ordered = deck.size, variant["reshuffle"] == "off"
+    n, ordered = deck.size, not variant.rules.reshuffle
     suit = deck.suit_array().astype(np.int64)
     rank = deck.rank_array().astype(np.int64)
-    step7, rank_resets = variant["step7"] == "on", variant["rank_resets"] == "written"
+    step7, rank_resets = variant.rules.step7, variant.rules.rank_resets
     table = Dict.empty(key_type=types.int64, value_type=types.int64)
     table[start_key] = 0
     keys = np.empty(1024, dtype=np.int64)

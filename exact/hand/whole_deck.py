@@ -43,10 +43,7 @@ METHODS = ("modular", "fractions")
 
 
 def _check(deck: Deck, variant, *, limit: int) -> Variant:
-    variant = Variant.make("hand") if variant is None else (
-        Variant.parse(variant) if isinstance(variant, str) else variant)
-    if variant.game != "hand":
-        raise UsageError(f"the deck-order graph is for Hand Solitaire, not {variant.game}")
+    variant = Variant.coerce(variant, "hand")
     if deck.size > limit:
         raise UsageError(f"deck {deck} has {deck.size} cards; the whole graph is built for at most "
                          f"{limit} cards: use `solitaire poison` without --all for larger decks")
@@ -148,7 +145,7 @@ def analyse_deck_reference(deck: Deck, variant: Variant | str | None = None) -> 
     import networkx as nx
 
     variant = _check(deck, variant, limit=REFERENCE_MAX_CARDS)
-    ordered = variant["reshuffle"] == "off"
+    ordered = not variant.rules.reshuffle
     started, t0 = _prov.now(), time.perf_counter()
     graph = build_class_graph(deck, variant)
     nxg = graph.networkx()
@@ -233,7 +230,7 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     if method not in METHODS:
         raise UsageError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     iterations, tail = non_negative_int("iterations", iterations), non_negative_int("tail", tail)
-    ordered = variant["reshuffle"] == "off"
+    ordered = not variant.rules.reshuffle
     started, t0 = _prov.now(), time.perf_counter()
     cpu = [time.process_time()]
 
