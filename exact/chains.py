@@ -776,7 +776,7 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     for q in PRIMES:
         if q == p or accepted_h.denominator % q == 0 or accepted_m.denominator % q == 0:
             continue
-        second = factor_modular(system, q, max_cost=SPARSE_COST // 2)
+        second = factor_modular(system, q)
         if second is None:
             continue
         h_q = solve_modular(second, system.wins)
