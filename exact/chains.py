@@ -61,7 +61,7 @@ PRIMES = (8388593, 8388587, 8388581, 8388571, 8388547, 8388539, 8388473, 8388461
 PANEL = 128
 #: States whose elimination costs at most this many (predecessors x successors) are eliminated
 #: sparsely; the rest form the dense core.
-SPARSE_COST = 256
+SPARSE_COST = 1024
 
 
 @dataclass(frozen=True)
@@ -751,7 +751,7 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
         x_h[:] = rhs[:, 0]
         steps += 1
         if steps >= next_check:
-            next_check = steps + max(16, steps // 8)
+            next_check = steps + max(16, steps // 16)
             for digits, which in ((digits_h, "h"), (digits_m, "m")):
                 if (accepted_h if which == "h" else accepted_m) is not None:
                     continue
