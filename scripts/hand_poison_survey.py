@@ -78,7 +78,7 @@ def summary(rows: list[dict], max_cards: int, min_cards: int, decks=None) -> str
     """Paragraphs generated from the rows: which shapes have poison sets, how many, what share of the
     orders they hold; variants with the same poison sets on every deck share a paragraph."""
     command = f"python scripts/hand_poison_survey.py {max_cards}" + (
-        f" --decks {','.join(f'{s}x{r}' for s, r in decks)}" if decks else "")
+        f" --decks {','.join(f'{s}x{r}' for s, r in decks)}" if decks else "") + " --out FILE"
     title = (f"the decks {', '.join(f'{s}x{r}' for s, r in decks)}" if decks
              else f"every deck of {min_cards} to {max_cards} cards")
     lines = [f"# Hand Solitaire poison sets on {title}", "",
