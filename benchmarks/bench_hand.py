@@ -167,7 +167,7 @@ def best(measure, repeats: int, key: str):
 
 def whole_graph(deck: Deck, variant: Variant) -> dict:
     """One graph in this process (a fresh one: see :func:`whole_graph_in_child`)."""
-    from exact.hand.graph import analyse_deck
+    from exact.hand.whole_deck import analyse_deck
 
     analyse_deck(Deck(2, 2), variant)  # compile the kernels / load the cache
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -45,6 +45,23 @@ def int_in_range(name: str, value, low: int, high: int, *, unit: str = "") -> in
     return int(value)
 
 
+def non_negative_int(name: str, value) -> int:
+    """``value`` as a Python int that is at least 0, or a one-line error naming ``name``.
+
+    >>> non_negative_int("iterations", 0)
+    0
+    >>> non_negative_int("iterations", -1)
+    Traceback (most recent call last):
+    ...
+    sim.errors.UsageError: iterations must be at least 0, got -1
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise UsageError(f"{name} must be a non-negative integer, got {value!r}")
+    if value < 0:
+        raise UsageError(f"{name} must be at least 0, got {value}")
+    return int(value)
+
+
 def non_negative_number(name: str, value) -> float:
     """``value`` as a finite float ``>= 0`` (a NaN or an infinity is refused)."""
     if (isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value)

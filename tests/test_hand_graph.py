@@ -8,9 +8,9 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from exact.hand.graph import (
-    MAX_GRAPH_CARDS, analyse_deck, analyse_deck_reference, canonical_class, canonical_orders, explore_classes,
-    group_size)
+from exact.hand.graph import canonical_class, canonical_orders, explore_classes, group_size
+from exact.hand.limits import MAX_GRAPH_CARDS
+from exact.hand.whole_deck import analyse_deck, analyse_deck_reference
 from sim import Deck, UsageError, Variant, simulate
 from sim.rules.hand import next_order, play_iteration
 from sim.stats import mean_and_se
@@ -151,3 +151,42 @@ def test_real_classes_cover_every_order_once(variant):
 def test_whole_graph_limit_names_the_limit():
     with pytest.raises(UsageError, match=f"at most {MAX_GRAPH_CARDS} cards"):
         analyse_deck(Deck(1, MAX_GRAPH_CARDS + 1))
+
+
+SURVEY_VARIANTS = [Variant.parse(t) for t in
+                   ("hand()", "hand(rank_resets=published)", "hand(step7=off)", "hand(reshuffle=off)")]
+
+
+def decks_up_to(cards):
+    return [(s, c // s) for c in range(1, cards + 1) for s in range(1, c + 1) if c % s == 0]
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS, ids=str)
+def test_modular_solver_equals_fractions_on_two_decks(variant):
+    # the default path (verified lumping, modular solve, Dixon lifting) against Fraction elimination
+    # of the unlumped classes, exactly
+    for shape in ((2, 3), (3, 2)):
+        fast = analyse_deck(Deck(*shape), variant)
+        slow = analyse_deck(Deck(*shape), variant, method="fractions")
+        assert (fast.p_win, fast.p_trapped, fast.expected_iterations_given_win) == (
+            slow.p_win, slow.p_trapped, slow.expected_iterations_given_win)
+        assert fast.poison_sets == slow.poison_sets and fast.unwinnable_orders == slow.unwinnable_orders
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", SURVEY_VARIANTS, ids=str)
+@pytest.mark.parametrize("shape", decks_up_to(10), ids=lambda s: f"{s[0]}x{s[1]}")
+def test_modular_solver_equals_fractions_up_to_10_cards(shape, variant):
+    fast = analyse_deck(Deck(*shape), variant).to_dict()
+    slow = analyse_deck(Deck(*shape), variant, method="fractions").to_dict()
+    for key in ("seconds",):
+        fast.pop(key), slow.pop(key)
+    assert fast == slow
+
+
+def test_prove_mode_and_method_check():
+    r = analyse_deck(Deck(2, 3), prove=True)
+    assert r.p_win == Fraction(118, 377)
+    assert r.solver["lumped_unknowns"] <= r.solver["unknowns"]
+    with pytest.raises(UsageError, match="method must be one of"):
+        analyse_deck(Deck(2, 3), method="floats")

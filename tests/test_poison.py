@@ -5,9 +5,9 @@ import json
 import networkx as nx
 import pytest
 
-from exact.hand.graph import analyse_deck
+from exact.hand.whole_deck import analyse_deck
 from exact.hand.poison import classify_runs, explore
-from sim import Deck, UsageError, Variant
+from sim import Deck, UsageError, Variant, simulate
 from sim.rules.hand import play_iteration, replay
 from sim.stats import bracket_interval
 
@@ -146,3 +146,37 @@ def test_classification_times_play_and_exploration_apart():
     assert prov["capped_runs"] == r.trapped + r.win_reachable + r.undecided > 0
     assert 0 < prov["play_seconds"] and 0 < prov["decide_seconds"]
     assert prov["play_seconds"] + prov["decide_seconds"] <= r.seconds
+
+
+TWELVE_CARD_DECKS = [(1, 12), (12, 1), (2, 6), (6, 2), (4, 3), (3, 4)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", [Variant.make("hand"), Variant.make("hand", rank_resets="published"),
+                                     Variant.make("hand", step7="off"), Variant.make("hand", reshuffle="off")],
+                         ids=str)
+@pytest.mark.parametrize("shape", TWELVE_CARD_DECKS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_twelve_card_decks_agree_with_monte_carlo(shape, variant):
+    # the exact answers of the whole graph (modular solver) against random runs decided one by one
+    deck = Deck(*shape)
+    exact = analyse_deck(deck, variant)
+    r = classify_runs(deck, variant, decks=2000, seed=12, cap=200)
+    low, high = bracket_interval(r.trapped, r.undecided, r.decks, confidence=0.999)
+    assert low <= exact.p_trapped <= high
+    low, high = bracket_interval(r.unwinnable, r.unwinnable_undecided, r.decks, confidence=0.999)
+    assert low <= exact.unwinnable_orders / exact.orders <= high
+    assert set(r.poison_set_sizes) <= set(exact.poison_sets)
+
+
+def test_a_twelve_card_deck_agrees_with_monte_carlo():
+    deck, variant = Deck(6, 2), Variant.make("hand")
+    exact = analyse_deck(deck, variant, iterations=3, tail=100)
+    r = classify_runs(deck, variant, decks=300, seed=5, cap=100)
+    low, high = bracket_interval(r.trapped, r.undecided, r.decks, confidence=0.999)
+    assert low <= exact.p_trapped <= high
+    # wins within 100 iterations (the simulation's cap): the exact first terms and the float tail
+    within_cap = float(sum(exact.iterations_to_win)) + sum(exact.iterations_to_win_tail)
+    won = simulate(deck, variant, games=4000, seed=6, progress=False, options={"cap": 100})
+    low, high = won.ci95
+    assert low - 1e-9 <= within_cap <= high + 1e-9
+    assert abs(float(exact.iterations_to_win[0]) - won.extra["iterations_to_win"][1] / 4000) < 0.03

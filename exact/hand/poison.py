@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from exact.hand.graph import START, _members, _successor_keys
+from exact.hand.graph import START, members, successor_keys
 from exact.invariants import require
 from sim.checks import check_budget, check_decks, check_seed
 from sim import provenance, rng
@@ -62,7 +62,7 @@ class Decision:
 
 def _class_of(order, deck: Deck, variant: Variant, ordered: bool):
     """``None`` if ``order`` wins its iteration, else the class of its successors."""
-    (raw,) = _successor_keys([order], deck, variant, ordered)
+    (raw,) = successor_keys([order], deck, variant, ordered)
     if raw is not None and not ordered and not raw[0]:
         return START
     return raw
@@ -84,10 +84,10 @@ def explore(order, deck: Deck, variant: Variant, *, budget: int = DEFAULT_BUDGET
         size = 1 if ordered else math.factorial(deck.size if key == START else len(key[1]))
         if played + size > budget:
             return Decision("undecided", played=played)
-        members = _members(key, ordered, deck)
-        played += len(members)
+        orders = members(key, ordered, deck)
+        played += len(orders)
         successors[key] = set()
-        for member, raw in zip(members, _successor_keys(members, deck, variant, ordered)):
+        for member, raw in zip(orders, successor_keys(orders, deck, variant, ordered)):
             if raw is None:
                 return Decision("win-reachable", witness=_witness(parent, key, member, deck), played=played)
             if not ordered and not raw[0]:
@@ -130,12 +130,12 @@ def _poison_set(decision: Decision, order, deck: Deck, variant: Variant, random_
             component_of[key] = frozenset(component)
     key = _class_of(tuple(order), deck, variant, ordered)
     while key not in component_of:
-        member = random_state.choice(_members(key, ordered, deck))
+        member = random_state.choice(members(key, ordered, deck))
         key = _class_of(member, deck, variant, ordered)
     component = component_of[key]
     states = set()
     for k in component:
-        states.update(_members(k, ordered, deck))
+        states.update(members(k, ordered, deck))
     leftovers = sorted(deck.size if k == START else len(k[1]) for k in component)
     return len(states), ",".join(map(str, leftovers))
 

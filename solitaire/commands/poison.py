@@ -54,7 +54,7 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
     classified unless --decks is given (the exact answer makes them redundant, and they are slow);
     the JSON object then has "decks": 0 and null run counts.
     """
-    from exact.hand.graph import analyse_deck
+    from exact.hand.whole_deck import analyse_deck
     from sim.checks import check_decks
     from exact.hand.poison import classify_runs
 

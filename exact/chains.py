@@ -1,0 +1,862 @@
+"""Absorbing Markov chains with integer transition counts, solved exactly (free functions, chain first).
+
+A :class:`CountChain` is a finite chain given by **counts**: from state ``u``, ``total[u]`` equally
+likely outcomes, ``wins[u]`` of them absorbed in the win and ``count[e]`` of them moving along edge
+``e`` (``src[e] -> dst[e]``). Every count is a Python-sized ``int64``; probabilities are
+``count / total``. The functions here answer, for the states that can still reach the win (the
+*transient* states, given as a mask; every other state is absorbed as "trapped"):
+
+* ``h = P(win)`` and ``m = E[T 1_win]`` (``T`` = steps until absorption, the winning step counted),
+  from the integer system (``D = diag(total)``, ``C`` the counts between transient states)::
+
+      A h = wins,   A m = D h,   A = D - C,
+
+  which is nonsingular (``A`` is a diagonally dominant M-matrix on states that all reach the win);
+* :func:`absorb_fractions`: the reference, state elimination in :class:`fractions.Fraction` (dual
+  numbers carry ``m``); plain and obviously correct, slow when the answers have thousands of digits;
+* :func:`absorb_modular`: the fast path. ``A`` is factored **once modulo a prime** ``p`` (sparse
+  Markowitz elimination of the low-degree states, then a dense LU of the remaining core, its
+  trailing updates done exactly in float64 BLAS on centred residues), and the rationals are
+  recovered by **p-adic (Dixon) lifting** with **rational reconstruction**: each lifting step solves
+  modulo ``p`` with the same factors and divides the integer residual by ``p``, so the residual stays
+  small and only the start state's ``p``-adic digits are kept. An answer is accepted only when its
+  reconstruction is stable over many more digits *and* it satisfies the system modulo a second prime
+  with a fresh factorization; ``prove=True`` also checks ``A h = wins`` and ``A m = D h`` over the
+  integers for the whole solution vector;
+* :func:`lump`: fewer unknowns by probabilistic bisimulation (signature refinement), every block
+  verified exactly (all its states move with the same probabilities into every block and into the
+  win), so a hash collision can never make an answer wrong: the lumped chain has the same
+  distribution of ``T`` and of the outcome from every state.
+
+Examples
+--------
+A two-state chain: from state 0, 1 of 2 outcomes wins, 1 moves to state 1; from state 1, 1 of 3
+wins, 1 returns to 0, 1 stays.
+
+>>> import numpy as np
+>>> chain = CountChain(src=np.array([0, 1, 1]), dst=np.array([1, 0, 1]), count=np.array([1, 1, 1]),
+...                    wins=np.array([1, 1]), total=np.array([2, 3]))
+>>> transient = np.array([True, True])
+>>> absorb_fractions(chain, transient) == absorb_modular(chain, transient)
+True
+>>> absorb_modular(chain, transient)
+(Fraction(1, 1), Fraction(7, 3))
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from exact.invariants import require
+from sim._jit import jit
+
+#: Primes for the modular solves: below ``2**23``, so that a sum of 256 products of centred residues
+#: (each below ``2**44`` in size) is exact in float64 (``2**52``), and products of two residues fit int64.
+PRIMES = (8388593, 8388587, 8388581, 8388571, 8388547, 8388539, 8388473, 8388461)
+#: Columns per panel of the dense LU (see :data:`PRIMES` for why at most 256).
+PANEL = 128
+#: States whose elimination costs at most this many (predecessors x successors) are eliminated
+#: sparsely; the rest form the dense core.
+SPARSE_COST = 1024
+
+
+@dataclass(frozen=True)
+class CountChain:
+    """A chain given by integer counts (see the module docstring). ``total[u] = wins[u] + sum of
+    count over the edges out of u``; edges out of a state may repeat a destination."""
+
+    src: np.ndarray
+    dst: np.ndarray
+    count: np.ndarray
+    wins: np.ndarray
+    total: np.ndarray
+
+    @property
+    def states(self) -> int:
+        return len(self.total)
+
+    def check(self) -> None:
+        """The counts of every state add up to its total (an invariant, not a user check)."""
+        sums = np.asarray(self.wins, dtype=np.int64).copy()
+        np.add.at(sums, np.asarray(self.src, dtype=np.int64), np.asarray(self.count, dtype=np.int64))
+        require(bool(np.all(sums == self.total)), "every outcome of a state wins or moves along an edge")
+
+
+def fraction_text(x: Fraction) -> str:
+    """``"n/d"`` for a Fraction of any size (Python refuses ``str`` of ints over 4,300 digits by default).
+
+    >>> len(fraction_text(Fraction(1, 10**5000)))
+    5003
+    """
+    import sys
+
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return f"{x.numerator}/{x.denominator}"
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def _dual_mul(x, y):
+    return x[0] * y[0], x[0] * y[1] + x[1] * y[0]
+
+
+def absorb_fractions(chain: CountChain, transient, start: int = 0):
+    """``(h[start], m[start])`` = ``(P(win), E[T 1_win])`` by state elimination in Fractions.
+
+    The reference solver: eliminates the transient states one at a time (the state with the fewest
+    predecessor x successor pairs first, which keeps the fill-in small), carrying the dual number
+    ``z = 1 + eps`` per step, so that one elimination gives both ``h`` (the value) and ``m`` (the
+    ``eps`` part, the derivative of ``E[z^T 1_win]`` at ``z = 1``).
+    """
+    transient = np.asarray(transient, dtype=bool)
+    if not transient[start]:
+        return Fraction(0), Fraction(0)
+    one = Fraction(1)
+    states = np.flatnonzero(transient).tolist()
+    total = [int(t) for t in chain.total]
+    out: dict = {u: {} for u in states}
+    pred: dict = {u: set() for u in states}
+    rhs: dict = {u: (Fraction(int(chain.wins[u]), total[u]),) * 2 for u in states}
+    for s, d, c in zip(chain.src.tolist(), chain.dst.tolist(), chain.count.tolist()):
+        if transient[s] and transient[d]:
+            p = Fraction(c, total[s])
+            old = out[s].get(d, (0, 0))
+            out[s][d] = (old[0] + p, old[1] + p)
+            pred[d].add(s)
+    heap = [(len(pred[u]) * len(out[u]), u) for u in states if u != start]
+    heapq.heapify(heap)
+    eliminated = set()
+    while heap:
+        cost, k = heapq.heappop(heap)
+        if k in eliminated:
+            continue
+        current = (len(pred[k]) - (k in pred[k])) * (len(out[k]) - (k in out[k]))
+        if current > cost:
+            heapq.heappush(heap, (current, k))
+            continue
+        eliminated.add(k)
+        loop = out[k].pop(k, (0, 0))
+        pred[k].discard(k)
+        a, b = one - loop[0], -loop[1]
+        scale = (one / a, -b / (a * a))  # 1 / (1 - loop) as a dual number
+        for i in pred[k]:
+            factor = _dual_mul(out[i].pop(k), scale)
+            for j, x in out[k].items():
+                y = _dual_mul(factor, x)
+                old = out[i].get(j)
+                out[i][j] = y if old is None else (old[0] + y[0], old[1] + y[1])
+                pred[j].add(i)
+            w = _dual_mul(factor, rhs[k])
+            rhs[i] = (rhs[i][0] + w[0], rhs[i][1] + w[1])
+            if i != start:
+                heapq.heappush(heap, ((len(pred[i]) - (i in pred[i])) * (len(out[i]) - (i in out[i])), i))
+        for j in out[k]:
+            pred[j].discard(k)
+        del out[k], pred[k]
+    loop = out[start].get(start, (0, 0))
+    a, b = one - loop[0], -loop[1]
+    scale = (one / a, -b / (a * a))
+    return _dual_mul(rhs[start], scale)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The distribution of the steps to the win
+
+
+def _transient_edges(chain: CountChain, transient):
+    transient = np.asarray(transient, dtype=bool)
+    src, dst = np.asarray(chain.src, dtype=np.int64), np.asarray(chain.dst, dtype=np.int64)
+    keep = transient[src] & transient[dst]
+    order = np.argsort(dst[keep], kind="stable")
+    return src[keep][order], dst[keep][order], np.asarray(chain.count, dtype=np.int64)[keep][order]
+
+
+def steps_to_win(chain: CountChain, transient, start: int = 0, *, steps: int) -> list:
+    """``[P(T = 1 and win), ..., P(T = steps and win)]`` from ``start``, exactly (Fractions).
+
+    The mass on the states after ``t`` steps is kept as Python integers over the common denominator
+    ``L**t`` (``L`` the lcm of the totals of the transient states), so each step is one sparse
+    product in exact integers.
+    """
+    transient = np.asarray(transient, dtype=bool)
+    if not transient[start]:
+        return [Fraction(0)] * steps
+    src, dst, count = _transient_edges(chain, transient)
+    total = np.asarray(chain.total, dtype=np.int64)
+    states = np.flatnonzero(transient)
+    lcm = math.lcm(*(int(t) for t in total[states]))
+    scale = np.array([lcm // int(t) for t in total.tolist()], dtype=object)
+    coefficient = count.astype(object) * scale[src]
+    win_coefficient = np.asarray(chain.wins, dtype=np.int64).astype(object) * scale
+    mass = np.zeros(chain.states, dtype=object)
+    mass[start] = 1
+    starts = np.flatnonzero(np.concatenate([[True], dst[1:] != dst[:-1]])) if len(dst) else np.zeros(0, dtype=int)
+    out = []
+    denominator = 1
+    for _ in range(steps):
+        denominator *= lcm
+        out.append(Fraction(int(np.dot(mass[states], win_coefficient[states])), denominator))
+        new = np.zeros(chain.states, dtype=object)
+        if len(dst):
+            new[dst[starts]] = np.add.reduceat(mass[src] * coefficient, starts)
+        mass = new
+    return out
+
+
+def steps_to_win_tail(chain: CountChain, transient, start: int = 0, *, first: int, last: int) -> np.ndarray:
+    """``P(T = t and win)`` for ``t = first..last`` in float64 (the tail beyond the exact terms)."""
+    import scipy.sparse as sp
+
+    transient = np.asarray(transient, dtype=bool)
+    if not transient[start] or last < first:
+        return np.zeros(max(0, last - first + 1))
+    src, dst, count = _transient_edges(chain, transient)
+    total = np.asarray(chain.total, dtype=np.float64)
+    n = chain.states
+    step = sp.csr_matrix((count / total[src], (dst, src)), shape=(n, n))
+    win = np.where(transient, np.asarray(chain.wins, dtype=np.float64) / total, 0.0)
+    mass = np.zeros(n)
+    mass[start] = 1.0
+    out = []
+    for t in range(1, last + 1):
+        if t >= first:
+            out.append(float(win @ mass))
+        mass = step @ mass
+    return np.array(out)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Lumping by probabilistic bisimulation
+
+
+def _mix(x):
+    """splitmix64 of a uint64 array (wrapping arithmetic)."""
+    x = x.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        x = (x + np.uint64(0x9E3779B97F4A7C15))
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return x ^ (x >> np.uint64(31))
+
+
+def _rows_by_block(src, dst_block, count, wins, total, states):
+    """Per state: its outcomes aggregated by destination block and reduced by their common gcd (with
+    the total and the wins), so that equal probability vectors give equal integer rows.
+    Returns ``(ptr, blocks, counts, total_reduced, wins_reduced)``, rows sorted by block."""
+    order = np.lexsort((dst_block, src))
+    s, b, c = src[order], dst_block[order], count[order]
+    if len(s):
+        start = np.flatnonzero(np.concatenate([[True], (s[1:] != s[:-1]) | (b[1:] != b[:-1])]))
+        s, b, c = s[start], b[start], np.add.reduceat(c, start)
+    ptr = np.zeros(states + 1, dtype=np.int64)
+    np.add.at(ptr, s + 1, 1)
+    ptr = np.cumsum(ptr)
+    g = np.gcd(total, wins)
+    if len(s):
+        nonempty = ptr[1:] > ptr[:-1]
+        row_gcd = np.gcd.reduceat(c, ptr[:-1][nonempty])
+        g[nonempty] = np.gcd(g[nonempty], row_gcd)
+    return ptr, b, c // np.repeat(g, np.diff(ptr)), total // g, wins // g
+
+
+def lump(chain: CountChain, transient, start: int = 0):
+    """The chain lumped by probabilistic bisimulation, every block verified exactly.
+
+    Two transient states are merged when they win with the same probability and move with the same
+    probability into every block (signature refinement, hashed); every block is then checked with
+    exact integers (each state's outcome counts by block, reduced by their gcd, equal those of the
+    block's first state), so a hash collision is caught, never trusted. Returns ``(lumped,
+    transient, start, block)``: the lumped :class:`CountChain` (block ``i`` takes the counts of its
+    first state; one last block gathers every state that cannot win), its transient mask, the
+    start's block, and the block of every state (``-1``: cannot win). Absorption probabilities and
+    the distribution of the steps to the win are those of the original chain.
+    """
+    transient = np.asarray(transient, dtype=bool)
+    n = chain.states
+    src, dst = np.asarray(chain.src, dtype=np.int64), np.asarray(chain.dst, dtype=np.int64)
+    count, wins, total = (np.asarray(x, dtype=np.int64) for x in (chain.count, chain.wins, chain.total))
+    block = np.where(transient, 0, -1).astype(np.int64)
+    blocks = 1
+    while True:
+        dead = np.int64(n + 1)  # the block id of "cannot win", beyond every real block
+        dst_block = np.where(block[dst] >= 0, block[dst], dead)
+        ptr, b, c, t, w = _rows_by_block(src, dst_block, count, wins, total, n)
+        entry = _mix(_mix(b.astype(np.uint64)) ^ c.astype(np.uint64))
+        with np.errstate(over="ignore"):
+            sums = np.zeros(n, dtype=np.uint64)
+            np.add.at(sums, np.repeat(np.arange(n), np.diff(ptr)), entry)
+            signature = _mix(_mix(_mix(block.astype(np.uint64)) ^ t.astype(np.uint64)) ^ w.astype(np.uint64)) + sums
+        signature = np.where(transient, signature, np.uint64(0))
+        _, new_block = np.unique(signature[transient], return_inverse=True)
+        new = np.full(n, -1, dtype=np.int64)
+        new[transient] = new_block.ravel()
+        count_new = int(new_block.max()) + 1 if transient.any() else 0
+        block = new
+        if count_new == blocks:
+            break
+        blocks = count_new
+    # exact verification: every state's reduced row equals its block's first state's
+    dst_block = np.where(block[dst] >= 0, block[dst], blocks)
+    ptr, b, c, t, w = _rows_by_block(src, dst_block, count, wins, total, n)
+    states = np.flatnonzero(transient)
+    first = np.full(blocks, -1, dtype=np.int64)
+    first[block[states][::-1]] = states[::-1]
+    rep = first[block[states]]
+    length = np.diff(ptr)
+    require(bool(np.all(length[states] == length[rep]) and np.all(t[states] == t[rep])
+                 and np.all(w[states] == w[rep])), "a lumped block's states have equal rows")
+    lengths = length[states]
+    offset = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    mine = np.repeat(ptr[states], lengths) + offset
+    theirs = np.repeat(ptr[rep], lengths) + offset
+    require(bool(np.all(b[mine] == b[theirs]) and np.all(c[mine] == c[theirs])),
+            "a lumped block's states move alike into every block")
+    # the lumped chain: block i takes its first state's counts; block ``blocks`` cannot win
+    keep = np.isin(src, first)
+    lumped_src = np.concatenate([block[src[keep]], [blocks]])
+    lumped_dst = np.concatenate([dst_block[keep], [blocks]])
+    lumped = CountChain(src=lumped_src, dst=lumped_dst, count=np.concatenate([count[keep], [1]]),
+                        wins=np.concatenate([wins[first], [0]]), total=np.concatenate([total[first], [1]]))
+    lumped.check()
+    mask = np.ones(blocks + 1, dtype=bool)
+    mask[blocks] = False
+    return lumped, mask, (int(block[start]) if transient[start] else blocks), block
+
+
+# ---------------------------------------------------------------------------------------------------
+# The integer system
+
+
+@dataclass(frozen=True)
+class IntegerSystem:
+    """``A`` (CSR, int64) on the transient states renumbered ``0..n-1``, ``wins`` and ``total``
+    (``D``), and where the start state went."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+    wins: np.ndarray
+    total: np.ndarray
+    start: int
+
+    @property
+    def size(self) -> int:
+        return len(self.total)
+
+
+def integer_system(chain: CountChain, transient, start: int = 0) -> IntegerSystem:
+    """The system ``A = D - C`` on the transient states (see the module docstring)."""
+    import scipy.sparse as sp
+
+    transient = np.asarray(transient, dtype=bool)
+    states = np.flatnonzero(transient)
+    index = np.full(chain.states, -1, dtype=np.int64)
+    index[states] = np.arange(len(states))
+    src, dst = np.asarray(chain.src, dtype=np.int64), np.asarray(chain.dst, dtype=np.int64)
+    keep = transient[src] & transient[dst]
+    n = len(states)
+    total = np.asarray(chain.total, dtype=np.int64)[states]
+    rows = np.concatenate([index[src[keep]], np.arange(n)])
+    cols = np.concatenate([index[dst[keep]], np.arange(n)])
+    vals = np.concatenate([-np.asarray(chain.count, dtype=np.int64)[keep], total])
+    a = sp.csr_matrix((vals, (rows, cols)), shape=(n, n), dtype=np.int64)
+    a.sum_duplicates()
+    a.eliminate_zeros()
+    a.sort_indices()
+    return IntegerSystem(indptr=a.indptr.astype(np.int64), indices=a.indices.astype(np.int64),
+                         data=a.data.astype(np.int64), wins=np.asarray(chain.wins, dtype=np.int64)[states],
+                         total=total, start=int(index[start]))
+
+
+# ---------------------------------------------------------------------------------------------------
+# One factorization modulo a prime
+
+
+@dataclass
+class ModularFactors:
+    """``A`` factored modulo ``p``: sparse eliminations (in order), then a dense LU of the core."""
+
+    p: int
+    order: np.ndarray  #: eliminated states, in elimination order
+    inverse: np.ndarray  #: inverse of each pivot mod p
+    l_ptr: np.ndarray
+    l_idx: np.ndarray
+    l_val: np.ndarray
+    u_ptr: np.ndarray
+    u_idx: np.ndarray
+    u_val: np.ndarray
+    core: np.ndarray  #: states of the dense core
+    lu: np.ndarray  #: the core's LU (int32 residues, unit lower L below the diagonal, U on and above)
+    perm: np.ndarray  #: row permutation of the core (row i of LU is core row perm[i])
+    diagonal_inverse: np.ndarray  #: inverses of U's diagonal mod p
+
+
+def _sparse_eliminate(system: IntegerSystem, p: int, max_cost: int):
+    """Markowitz elimination modulo ``p`` while the cheapest state costs at most ``max_cost``."""
+    n = system.size
+    rows: list[dict] = [dict() for _ in range(n)]
+    cols: list[set] = [set() for _ in range(n)]
+    indptr, indices, data = system.indptr.tolist(), system.indices.tolist(), system.data.tolist()
+    for i in range(n):
+        row = rows[i]
+        for e in range(indptr[i], indptr[i + 1]):
+            v = data[e] % p
+            if v:
+                row[indices[e]] = v
+                cols[indices[e]].add(i)
+    heap = [((len(cols[u]) - 1) * (len(rows[u]) - 1), u) for u in range(n)]
+    heapq.heapify(heap)
+    eliminated = [False] * n
+    order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val = [], [], [0], [], [], [0], [], []
+    while heap:
+        cost, k = heapq.heappop(heap)
+        if eliminated[k]:
+            continue
+        row_k, col_k = rows[k], cols[k]
+        current = (len(col_k) - (k in col_k)) * (len(row_k) - (k in row_k))
+        if current > cost:
+            heapq.heappush(heap, (current, k))
+            continue
+        if cost > max_cost:
+            break
+        pivot = row_k.get(k, 0)
+        if not pivot:  # a zero pivot modulo p (rare): leave the state to the dense core
+            continue
+        eliminated[k] = True
+        inv = pow(pivot, -1, p)
+        del row_k[k]
+        col_k.discard(k)
+        for j in row_k:
+            cols[j].discard(k)
+        for i in col_k:
+            row_i = rows[i]
+            factor = row_i.pop(k) * inv % p
+            l_idx.append(i)
+            l_val.append(factor)
+            for j, v in row_k.items():
+                new = (row_i.get(j, 0) - factor * v) % p
+                if new:
+                    if j not in row_i:
+                        cols[j].add(i)
+                    row_i[j] = new
+                elif j in row_i:
+                    del row_i[j]
+                    cols[j].discard(i)
+            heapq.heappush(heap, ((len(cols[i]) - (i in cols[i])) * (len(row_i) - (i in row_i)), i))
+        order.append(k)
+        inverse.append(inv)
+        l_ptr.append(len(l_idx))
+        u_idx.extend(row_k.keys())
+        u_val.extend(row_k.values())
+        u_ptr.append(len(u_idx))
+        rows[k], cols[k] = {}, set()
+    core = [u for u in range(n) if not eliminated[u]]
+    return order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, rows
+
+
+@jit
+def _panel_lu(a, k0, k1, perm, p):
+    """Unblocked LU of columns ``k0:k1`` (rows ``k0:``) of ``a`` (float64 residues), row swaps applied
+    to whole rows; returns False if a column has no nonzero pivot (singular modulo p)."""
+    n = a.shape[0]
+    for j in range(k0, k1):
+        r = j
+        while r < n and a[r, j] == 0.0:
+            r += 1
+        if r == n:
+            return False
+        if r != j:
+            for c in range(n):
+                t = a[j, c]
+                a[j, c] = a[r, c]
+                a[r, c] = t
+            t2 = perm[j]
+            perm[j] = perm[r]
+            perm[r] = t2
+        inv = 1
+        base = np.int64(a[j, j]) % p
+        e = p - 2
+        while e > 0:  # inverse by Fermat
+            if e & 1:
+                inv = inv * base % p
+            base = base * base % p
+            e >>= 1
+        for i in range(j + 1, n):
+            aij = np.int64(a[i, j])
+            if aij == 0:
+                continue
+            factor = aij * inv % p
+            a[i, j] = factor
+            for c in range(j + 1, k1):
+                a[i, c] = (np.int64(a[i, c]) - factor * np.int64(a[j, c])) % p
+    return True
+
+
+@jit
+def _unit_lower_solve_rows(a, k0, k1, p):
+    """``a[k0:k1, k1:] = L11^{-1} a[k0:k1, k1:]`` modulo p (L11 unit lower, stored in ``a``)."""
+    n = a.shape[0]
+    for i in range(k0 + 1, k1):
+        for j in range(k0, i):
+            f = np.int64(a[i, j])
+            if f == 0:
+                continue
+            for c in range(k1, n):
+                a[i, c] = (np.int64(a[i, c]) - f * np.int64(a[j, c])) % p
+
+
+def _dense_lu(a: np.ndarray, p: int):
+    """LU modulo ``p`` of the float64 residue matrix ``a`` in place: panels in numba, the trailing
+    updates in float64 BLAS on centred residues (exact: see :data:`PRIMES`)."""
+    n = a.shape[0]
+    perm = np.arange(n, dtype=np.int64)
+    half = p // 2
+    for k0 in range(0, n, PANEL):
+        k1 = min(k0 + PANEL, n)
+        if not _panel_lu(a, k0, k1, perm, p):
+            return None
+        if k1 < n:
+            _unit_lower_solve_rows(a, k0, k1, p)
+            left = a[k1:, k0:k1].copy()
+            left[left > half] -= p
+            top = a[k0:k1, k1:].copy()
+            top[top > half] -= p
+            trailing = a[k1:, k1:]
+            trailing -= left @ top
+            np.mod(trailing, p, out=trailing)
+    return perm
+
+
+def factor_modular(system: IntegerSystem, p: int, *, max_cost: int = SPARSE_COST) -> ModularFactors | None:
+    """Factor ``A`` modulo ``p``; ``None`` if ``A`` is singular modulo ``p`` (then try another prime)."""
+    order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, rows = _sparse_eliminate(system, p, max_cost)
+    position = {u: i for i, u in enumerate(core)}
+    dense = np.zeros((len(core), len(core)), dtype=np.float64)
+    for i, u in enumerate(core):
+        for j, v in rows[u].items():
+            dense[i, position[j]] = v
+    perm = _dense_lu(dense, p) if len(core) else np.zeros(0, dtype=np.int64)
+    if perm is None:
+        return None
+    as_array = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
+    return ModularFactors(p=p, order=as_array(order), inverse=as_array(inverse), l_ptr=as_array(l_ptr),
+                          l_idx=as_array(l_idx), l_val=as_array(l_val), u_ptr=as_array(u_ptr),
+                          u_idx=as_array(u_idx), u_val=as_array(u_val), core=as_array(core),
+                          lu=dense.astype(np.int32), perm=perm,
+                          diagonal_inverse=as_array([pow(int(d), -1, p) for d in np.diagonal(dense).tolist()]))
+
+
+@jit
+def _solve_mod(r, p, order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, lu, perm, diagonal_inverse):
+    """Solve ``A x = r`` modulo p for every column of ``r`` (n x c int64 residues), in place."""
+    cols = r.shape[1]
+    for t in range(order.shape[0]):  # forward: the sparse eliminations
+        k = order[t]
+        for e in range(l_ptr[t], l_ptr[t + 1]):
+            i = l_idx[e]
+            f = l_val[e]
+            for c in range(cols):
+                r[i, c] = (r[i, c] - f * r[k, c]) % p
+    m = core.shape[0]
+    if m:
+        y = np.empty((m, cols), dtype=np.int64)
+        for i in range(m):
+            for c in range(cols):
+                y[i, c] = r[core[perm[i]], c]
+        # unit lower, then upper: one pass over each row for every column (the rows are the
+        # memory traffic); sums of products below 2**46, at most 2**17 terms, fit int64
+        acc = np.empty(cols, dtype=np.int64)
+        for i in range(m):
+            for c in range(cols):
+                acc[c] = y[i, c]
+            for j in range(i):
+                lij = np.int64(lu[i, j])
+                for c in range(cols):
+                    acc[c] -= lij * y[j, c]
+            for c in range(cols):
+                y[i, c] = acc[c] % p
+        for i in range(m - 1, -1, -1):
+            for c in range(cols):
+                acc[c] = y[i, c]
+            for j in range(i + 1, m):
+                uij = np.int64(lu[i, j])
+                for c in range(cols):
+                    acc[c] -= uij * y[j, c]
+            for c in range(cols):
+                y[i, c] = (acc[c] % p) * diagonal_inverse[i] % p
+        for i in range(m):
+            for c in range(cols):
+                r[core[i], c] = y[i, c]
+    for t in range(order.shape[0] - 1, -1, -1):  # backward
+        k = order[t]
+        for c in range(cols):
+            a = r[k, c]
+            for e in range(u_ptr[t], u_ptr[t + 1]):
+                a = (a - u_val[e] * r[u_idx[e], c]) % p
+            r[k, c] = a * inverse[t] % p
+
+
+def solve_modular(factors: ModularFactors, rhs: np.ndarray) -> np.ndarray:
+    """``A^{-1} rhs`` modulo ``factors.p`` (``rhs``: integer vector or n x c matrix)."""
+    r = np.asarray(rhs, dtype=np.int64)
+    vector = r.ndim == 1
+    r = np.mod(r.reshape(len(r), -1), factors.p).astype(np.int64)
+    f = factors
+    _solve_mod(r, f.p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx, f.u_val, f.core, f.lu,
+               f.perm, f.diagonal_inverse)
+    return r[:, 0] if vector else r
+
+
+@jit
+def _lift_h(indptr, indices, data, total, r_h, r_m, x_h, p, rhs):
+    """Dixon step of the ``h`` system and the next right-hand sides, in place:
+    ``r_h = (r_h - A x_h) / p``, ``r_m += D x_h``, ``rhs = (r_h, r_m) mod p``. False if a residual is
+    not divisible by p (a bug)."""
+    ok = True
+    for i in range(r_h.shape[0]):
+        acc = 0
+        for e in range(indptr[i], indptr[i + 1]):
+            acc += data[e] * x_h[indices[e]]
+        v = r_h[i] - acc
+        if v % p != 0:
+            ok = False
+        r_h[i] = v // p
+        rhs[i, 0] = r_h[i] % p
+        r_m[i] += total[i] * x_h[i]
+        rhs[i, 1] = r_m[i] % p
+    return ok
+
+
+@jit
+def _lift_m(indptr, indices, data, r_m, x_m, p):
+    """Dixon step of the ``m`` system: ``r_m = (r_m - A x_m) / p`` in place."""
+    ok = True
+    for i in range(r_m.shape[0]):
+        acc = 0
+        for e in range(indptr[i], indptr[i + 1]):
+            acc += data[e] * x_m[indices[e]]
+        v = r_m[i] - acc
+        if v % p != 0:
+            ok = False
+        r_m[i] = v // p
+    return ok
+
+
+def rational_reconstruction(u: int, modulus: int, denominator_bound: int | None = None):
+    """The fraction ``a/b`` with ``a = b u (mod modulus)``, ``0 < b <= D`` and ``|a| <= N``, where
+    ``2 N D < modulus``, or None. By default ``N = D = sqrt(modulus / 2)``; a small
+    ``denominator_bound`` ``D`` (a denominator known up to a small factor) leaves ``N`` the rest,
+    so that about half the digits suffice. The answer is unique when it exists."""
+    if denominator_bound is None:
+        bound = den_bound = math.isqrt(modulus // 2)
+    else:
+        den_bound = denominator_bound
+        bound = (modulus - 1) // (2 * den_bound)
+    r0, r1 = modulus, u % modulus
+    t0, t1 = 0, 1
+    while r1 > bound:
+        q = r0 // r1
+        r0, r1 = r1, r0 - q * r1
+        t0, t1 = t1, t0 - q * t1
+    if t1 == 0 or abs(t1) > den_bound or math.gcd(r1, t1) != 1:
+        return None
+    return Fraction(r1, t1)
+
+
+#: With P(win) = a/d known, E[T 1_win] d**2 is reconstructed with a denominator of at most this
+#: (its denominator divides det(A)**2, nearly always d**2 already): half the digits of a balanced
+#: reconstruction. A balanced one is tried too, so a larger denominator is found all the same.
+KNOWN_DENOMINATOR_SLACK = 1 << 64
+
+
+class _Digits:
+    """The p-adic expansion of one unknown, as a Python int, with a candidate fraction."""
+
+    def __init__(self, p: int):
+        self.p, self.value, self.power, self.steps = p, 0, 1, 0
+        self.pending: list = []
+        self.candidate: Fraction | None = None
+        self.found_at = 0
+
+    def push(self, digit: int) -> None:
+        self.pending.append(int(digit))
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        chunk = 0
+        for d in reversed(self.pending):
+            chunk = chunk * self.p + d
+        self.value += chunk * self.power
+        self.power *= self.p ** len(self.pending)
+        self.steps += len(self.pending)
+        self.pending = []
+
+    def agrees(self, fraction: Fraction) -> bool:
+        return (fraction.denominator * self.value - fraction.numerator) % self.power == 0
+
+
+def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool = False,
+                   margin_digits: int = 200, stats: dict | None = None):
+    """``(h[start], m[start])`` = ``(P(win), E[T 1_win])`` exactly, by one modular factorization and
+    p-adic lifting (see the module docstring). ``stats`` (a dict), if given, receives the unknowns,
+    the core size, the lifting steps and the digits of the answers.
+
+    Agrees exactly with :func:`absorb_fractions` (tested on every Hand Solitaire deck up to 10 cards).
+    """
+    import time
+
+    transient = np.asarray(transient, dtype=bool)
+    if not transient[start]:
+        return Fraction(0), Fraction(0)
+    t0 = time.process_time()
+    system = integer_system(chain, transient, start)
+    primes = iter(PRIMES)
+    factors = None
+    while factors is None:
+        p = next(primes, None)
+        require(p is not None, "the system is singular modulo every prime tried")
+        factors = factor_modular(system, p)
+    t_factor = time.process_time() - t0
+    p, n, s = factors.p, system.size, system.start
+    f = factors
+    solve = lambda r: _solve_mod(r, p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx,  # noqa: E731
+                                 f.u_val, f.core, f.lu, f.perm, f.diagonal_inverse)
+    # The m system lags one step behind: its right-hand side D h needs the h digit of the same step,
+    # so one solve with two columns gives the next h digit and the current m digit together.
+    r_h = system.wins.copy()
+    r_m = np.zeros(n, dtype=np.int64)
+    first = np.mod(r_h, p).reshape(n, 1)
+    solve(first)
+    x_h = first[:, 0].copy()
+    rhs = np.empty((n, 2), dtype=np.int64)
+    digits_h, digits_m = _Digits(p), _Digits(p)
+    margin_steps = max(4, math.ceil(margin_digits / math.log10(p)))
+    steps, next_check = 0, 16
+    accepted_h = accepted_m = None
+    while accepted_h is None or accepted_m is None:
+        require(_lift_h(system.indptr, system.indices, system.data, system.total, r_h, r_m, x_h, p, rhs),
+                "a Dixon residual is divisible by p")
+        solve(rhs)
+        require(_lift_m(system.indptr, system.indices, system.data, r_m, rhs[:, 1], p),
+                "a Dixon residual is divisible by p")
+        digits_h.push(x_h[s])
+        digits_m.push(rhs[s, 1])
+        x_h[:] = rhs[:, 0]
+        steps += 1
+        if steps >= next_check:
+            next_check = steps + max(16, steps // 16)
+            for digits, which in ((digits_h, "h"), (digits_m, "m")):
+                if (accepted_h if which == "h" else accepted_m) is not None:
+                    continue
+                digits.flush()
+                if digits.candidate is not None and digits.agrees(digits.candidate):
+                    if digits.steps - digits.found_at >= margin_steps:
+                        if which == "h":
+                            accepted_h = digits.candidate
+                        else:
+                            accepted_m = digits.candidate
+                    continue
+                digits.candidate = rational_reconstruction(digits.value, digits.power)
+                if digits.candidate is None and which == "m" and accepted_h is not None:
+                    # m's denominator divides det(A)**2: try p_win's denominator squared, times a little
+                    square = accepted_h.denominator ** 2
+                    scaled = rational_reconstruction(digits.value * square % digits.power, digits.power,
+                                                     KNOWN_DENOMINATOR_SLACK)
+                    digits.candidate = None if scaled is None else scaled / square
+                digits.found_at = digits.steps
+    t_lift = time.process_time() - t0 - t_factor
+    # a second prime, a fresh factorization: the answers must satisfy the system modulo q too
+    for q in PRIMES:
+        if q == p or accepted_h.denominator % q == 0 or accepted_m.denominator % q == 0:
+            continue
+        second = factor_modular(system, q)
+        if second is None:
+            continue
+        h_q = solve_modular(second, system.wins)
+        m_q = solve_modular(second, system.total * h_q % q)
+        require(h_q[s] == accepted_h.numerator * pow(accepted_h.denominator, -1, q) % q,
+                "P(win) checked modulo a second prime")
+        require(m_q[s] == accepted_m.numerator * pow(accepted_m.denominator, -1, q) % q,
+                "E[T 1_win] checked modulo a second prime")
+        break
+    else:
+        require(False, "no second prime to check the answer with")
+    if prove:
+        _prove(chain, transient, start, accepted_h, accepted_m)
+    if stats is not None:
+        stats.update(system_size=n, core=len(factors.core), eliminated=len(factors.order), prime=p, steps=steps,
+                     digits_p_win=len(fraction_text(accepted_h).split("/")[1]),
+                     digits_m=len(fraction_text(accepted_m).split("/")[1]), factor_cpu_seconds=t_factor,
+                     lift_cpu_seconds=t_lift, check_cpu_seconds=time.process_time() - t0 - t_factor - t_lift)
+    return accepted_h, accepted_m
+
+
+def _prove(chain, transient, start, h_start, m_start):
+    """Check ``A h = wins`` and ``A m = D h`` over the integers for the whole solution vectors (found
+    by :func:`solve_vector`); their start entries must be the accepted answers."""
+    h, m = solve_vector(chain, transient)
+    index = int(np.flatnonzero(np.flatnonzero(transient) == start)[0])
+    require(h[index] == h_start and m[index] == m_start, "the proof is of the answer given")
+
+
+def _lift_vector(system: IntegerSystem, factors: ModularFactors, rhs: list) -> list:
+    """The exact solution of ``A x = rhs`` (Python ints), every entry lifted p-adically; returned
+    only once ``A x = rhs`` holds over the integers (the check that makes it a proof)."""
+    p, n = factors.p, system.size
+    indptr, indices, data = system.indptr.tolist(), system.indices.tolist(), system.data.tolist()
+
+    def times_a(x):
+        return [sum(data[e] * x[indices[e]] for e in range(indptr[i], indptr[i + 1])) for i in range(n)]
+
+    r = list(rhs)
+    value, power, steps = [0] * n, 1, 0
+    while True:
+        steps += 1
+        xs = solve_modular(factors, np.array([v % p for v in r], dtype=np.int64)).tolist()
+        value = [v + d * power for v, d in zip(value, xs)]
+        power *= p
+        r = [(a - b) // p for a, b in zip(r, times_a(xs))]
+        if steps % 8:
+            continue
+        denominator, numerators, bound = 1, [], math.isqrt(power // 2)
+        for v in value:
+            scaled = v * denominator % power
+            scaled = scaled - power if scaled > power // 2 else scaled
+            if abs(scaled) > bound:  # not small yet: this entry needs more denominator
+                f = rational_reconstruction(v * denominator, power)
+                if f is None:
+                    break
+                denominator *= f.denominator
+                scaled = v * denominator % power
+                scaled = scaled - power if scaled > power // 2 else scaled
+                numerators = [x * f.denominator for x in numerators]
+            numerators.append(scaled)
+        else:
+            if times_a(numerators) == [denominator * b for b in rhs]:
+                return [Fraction(x, denominator) for x in numerators]
+
+
+def solve_vector(chain: CountChain, transient):
+    """The whole vectors ``h`` and ``m`` (lists of Fractions, transient states in increasing order),
+    each checked over the integers: ``A h = wins`` and ``A m = D h``. Slow (every entry is lifted);
+    used by ``prove=True``."""
+    transient = np.asarray(transient, dtype=bool)
+    system = integer_system(chain, transient, int(np.flatnonzero(transient)[0]))
+    factors = None
+    for p in PRIMES:
+        factors = factor_modular(system, p)
+        if factors is not None:
+            break
+    require(factors is not None, "the system is singular modulo every prime tried")
+    h = _lift_vector(system, factors, [int(w) for w in system.wins])
+    den = math.lcm(*(f.denominator for f in h))
+    total = [int(t) for t in system.total]
+    m_scaled = _lift_vector(system, factors, [t * (x * den).numerator for t, x in zip(total, h)])
+    return h, [x / den for x in m_scaled]

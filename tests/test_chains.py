@@ -1,0 +1,185 @@
+"""exact.chains: the modular solver (Dixon lifting) and verified lumping against the Fraction reference."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import exact.chains as chains
+from exact.chains import CountChain, absorb_fractions, absorb_modular, lump, rational_reconstruction, solve_vector
+from exact.invariants import InvariantError
+
+
+@st.composite
+def count_chains(draw, max_states=12):
+    """A random chain given by counts, with some states that cannot win and some symmetric copies
+    (so that lumping has something to merge)."""
+    n = draw(st.integers(1, max_states))
+    src, dst, count = [], [], []
+    wins = []
+    for u in range(n):
+        edges = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, 30)), max_size=5))
+        for v, c in edges:
+            src.append(u)
+            dst.append(v)
+            count.append(c)
+        wins.append(draw(st.integers(0, 3)) if draw(st.booleans()) else 0)
+    if draw(st.booleans()):  # a mirrored copy of the chain, joined at state 0
+        src += [s + n for s in src]
+        dst += [d + n for d in dst]
+        count += count
+        wins += wins
+        src.append(0)
+        dst.append(n)
+        count.append(draw(st.integers(1, 5)))
+        n *= 2
+    total = np.array(wins, dtype=np.int64)
+    np.add.at(total, np.array(src, dtype=np.int64), np.array(count, dtype=np.int64))
+    total = np.maximum(total, 1)
+    wins = np.array(wins, dtype=np.int64)
+    # a state with no outcome at all stays put (one outcome: itself)
+    for u in np.flatnonzero(total - wins - np.bincount(np.array(src, dtype=np.int64), weights=np.array(count),
+                                                       minlength=n).astype(np.int64)):
+        src.append(int(u))
+        dst.append(int(u))
+        count.append(1)
+    return CountChain(src=np.array(src, dtype=np.int64), dst=np.array(dst, dtype=np.int64),
+                      count=np.array(count, dtype=np.int64), wins=wins, total=total)
+
+
+def can_win(chain: CountChain) -> np.ndarray:
+    reach = chain.wins > 0
+    while True:
+        more = reach.copy()
+        more[chain.src[reach[chain.dst]]] = True
+        if (more == reach).all():
+            return reach
+        reach = more
+
+
+@settings(max_examples=80)
+@given(count_chains())
+def test_modular_equals_fractions_on_random_chains(chain):
+    chain.check()
+    transient = can_win(chain)
+    assert absorb_modular(chain, transient) == absorb_fractions(chain, transient)
+
+
+@settings(max_examples=80)
+@given(count_chains())
+def test_lumping_keeps_the_answers(chain):
+    transient = can_win(chain)
+    lumped, lumped_transient, start, block = lump(chain, transient, 0)
+    assert lumped.states <= chain.states + 1
+    assert (block >= 0).tolist() == transient.tolist()
+    assert absorb_fractions(lumped, lumped_transient, start) == absorb_fractions(chain, transient)
+    # every state of a block has the block's answers
+    for u in np.flatnonzero(transient)[:4].tolist():
+        assert absorb_fractions(chain, transient, u) == absorb_fractions(lumped, lumped_transient, int(block[u]))
+
+
+def test_mirrored_states_are_lumped():
+    # states 1 and 2 are copies (each wins 1 of 2, else returns to 0): one block
+    chain = CountChain(src=np.array([0, 0, 1, 2]), dst=np.array([1, 2, 0, 0]), count=np.array([1, 1, 1, 1]),
+                       wins=np.array([0, 1, 1]), total=np.array([2, 2, 2]))
+    lumped, transient, start, block = lump(chain, np.ones(3, dtype=bool), 0)
+    assert block[1] == block[2] != block[0]
+    assert int(transient.sum()) == 2
+    assert absorb_modular(lumped, transient, start) == absorb_fractions(chain, np.ones(3, dtype=bool))
+
+
+def test_a_hash_collision_is_caught(monkeypatch):
+    # every signature equal: the refinement would merge states that differ, and the exact
+    # verification must refuse it
+    monkeypatch.setattr(chains, "_mix", lambda x: np.zeros(np.shape(x), dtype=np.uint64))
+    chain = CountChain(src=np.array([0, 1]), dst=np.array([1, 0]), count=np.array([1, 2]),
+                       wins=np.array([1, 1]), total=np.array([2, 3]))
+    with pytest.raises(InvariantError, match="lumped block"):
+        lump(chain, np.ones(2, dtype=bool), 0)
+
+
+def test_a_wrong_reconstruction_is_caught_modulo_the_second_prime(monkeypatch):
+    chain = CountChain(src=np.array([0, 1, 1]), dst=np.array([1, 0, 1]), count=np.array([1, 1, 1]),
+                       wins=np.array([1, 1]), total=np.array([2, 5]))
+    transient = np.ones(2, dtype=bool)
+    real = rational_reconstruction
+    monkeypatch.setattr(chains, "rational_reconstruction", lambda u, m: (real(u, m) or Fraction(0)) + Fraction(1, 7))
+    monkeypatch.setattr(chains._Digits, "agrees", lambda self, f: True)
+    with pytest.raises(InvariantError, match="second prime"):
+        absorb_modular(chain, transient)
+
+
+@given(st.integers(-10**30, 10**30), st.integers(1, 10**30))
+def test_rational_reconstruction_recovers_fractions(a, b):
+    f = Fraction(a, b)
+    assume(f.denominator % chains.PRIMES[0])  # a p-adic expansion needs a denominator prime to p
+    modulus = chains.PRIMES[0] ** 40  # > 2 |a| b
+    u = f.numerator * pow(f.denominator, -1, modulus) % modulus
+    assert rational_reconstruction(u, modulus) == f
+
+
+def test_prove_checks_the_whole_vector():
+    chain = CountChain(src=np.array([0, 1, 1, 2]), dst=np.array([1, 0, 2, 2]), count=np.array([3, 1, 1, 1]),
+                       wins=np.array([1, 2, 0]), total=np.array([4, 4, 1]))
+    transient = np.array([True, True, False])
+    h, m = solve_vector(chain, transient)
+    assert h[0] == absorb_fractions(chain, transient, 0)[0]
+    assert (h[1], m[1]) == absorb_fractions(chain, transient, 1)
+    assert absorb_modular(chain, transient, prove=True) == absorb_fractions(chain, transient)
+
+
+def test_dense_core_path():
+    # a dense chain: every state moves to every state, so nothing is cheap to eliminate and the
+    # dense LU (several panels) does the work
+    rng = np.random.default_rng(5)
+    n = chains.PANEL + 12
+    src = np.repeat(np.arange(n), n)
+    dst = np.tile(np.arange(n), n)
+    count = rng.integers(1, 4, size=n * n)
+    wins = rng.integers(0, 2, size=n)
+    total = wins + np.bincount(src, weights=count, minlength=n).astype(np.int64)
+    chain = CountChain(src=src, dst=dst, count=count, wins=wins, total=total)
+    stats: dict = {}
+    h, m = absorb_modular(chain, np.ones(n, dtype=bool), stats=stats)
+    assert stats["core"] > chains.PANEL
+    assert h == 1
+    # m: checked against the integer system over Fractions for this one answer
+    system = chains.integer_system(chain, np.ones(n, dtype=bool), 0)
+    assert system.size == n
+    x = solve_vector(chain, np.ones(n, dtype=bool))
+    assert x[0][0] == h and x[1][0] == m
+
+
+def steps_to_win_naive(chain, transient, start, steps):
+    """P(T = t and win) by iterating the distribution in Fractions, state by state."""
+    mass = {start: Fraction(1)}
+    out = []
+    for _ in range(steps):
+        out.append(sum((m * Fraction(int(chain.wins[u]), int(chain.total[u])) for u, m in mass.items()), Fraction(0)))
+        new: dict = {}
+        for s, d, c in zip(chain.src.tolist(), chain.dst.tolist(), chain.count.tolist()):
+            if s in mass and transient[d]:
+                new[d] = new.get(d, 0) + mass[s] * Fraction(c, int(chain.total[s]))
+        mass = new
+    return out
+
+
+@settings(max_examples=40)
+@given(count_chains(max_states=8))
+def test_steps_to_win_exact_and_tail(chain):
+    transient = can_win(chain)
+    exact = chains.steps_to_win(chain, transient, 0, steps=6)
+    assert exact == steps_to_win_naive(chain, transient, 0, 6)
+    lumped, lumped_transient, start, _ = lump(chain, transient, 0)
+    assert chains.steps_to_win(lumped, lumped_transient, start, steps=6) == exact
+    tail = chains.steps_to_win_tail(chain, transient, 0, first=1, last=6)
+    assert np.allclose(tail, [float(x) for x in exact], rtol=1e-12, atol=1e-15)
+
+
+@given(st.integers(-10**60, 10**60), st.integers(1, 10**6))
+def test_reconstruction_with_a_small_denominator_bound(a, b):
+    f = Fraction(a, b)
+    modulus = chains.PRIMES[0] ** 12  # about 83 digits: a balanced reconstruction could not do it
+    u = f.numerator * pow(f.denominator, -1, modulus) % modulus
+    assert rational_reconstruction(u, modulus, 10**6) == f
