@@ -34,7 +34,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
 
     from exact.one_handed.finish import MAX_FINISH_CARDS, play_out_distribution
-    from exact.one_handed.odds import _position, position_counts
+    from exact.one_handed.odds import position_counts, settled_position
     from sim import Deck, Variant
 
     deck = Deck(4, 13)
@@ -53,7 +53,7 @@ def main(argv=None) -> None:
         merged = []
         same = True
         for order in orders:
-            row, _ = _position(order[:52 - k], deck, variant)
+            row, _ = settled_position(order[:52 - k], deck, variant)
             undealt = order[52 - k:]
             counts = None
             if not over["search"]:

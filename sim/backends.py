@@ -89,7 +89,7 @@ def play_chunk(spec: tuple, seed: int, k: int, games: int) -> tuple[int, dict]:
     return k, runner(rng.chunk_states(seed, k, 1)[0], games)
 
 
-def _dask_client(scheduler, workers: int):
+def dask_client(scheduler, workers: int):
     """(client, things to close): a given Client is used as is; an address is connected to; None
     starts a LocalCluster of ``workers`` single-threaded processes."""
     try:
@@ -142,7 +142,7 @@ def shared_scheduler(backend: str = "local", scheduler=None, workers: int | None
         if backend != "dask" or (scheduler is not None and not isinstance(scheduler, str)):
             return scheduler
         if not opened:
-            opened.extend(_dask_client(scheduler, check_workers(workers)))
+            opened.extend(dask_client(scheduler, check_workers(workers)))
         return opened[0]
 
     try:
@@ -159,7 +159,7 @@ def _run_chunks_dask(spec, seed, plan, chunks, *, workers, scheduler, on_done) -
     if first is None:
         return {}
     chunks = itertools.chain([first], chunks)
-    client, to_close = _dask_client(scheduler, workers)
+    client, to_close = dask_client(scheduler, workers)
     try:
         threads = sum(client.nthreads().values()) or 1
         info = {"dask_scheduler": str(client.scheduler.address), "dask_threads": threads}

@@ -116,7 +116,7 @@ def test_sweep_opens_one_dask_client_for_all_cells(monkeypatch):
         seen.append((backend, scheduler))
         return simulate(deck, variant, games=kwargs["games"], seed=kwargs["seed"], workers=1, progress=False)
 
-    monkeypatch.setattr(backends, "_dask_client", fake_client)
+    monkeypatch.setattr(backends, "dask_client", fake_client)
     monkeypatch.setattr("solitaire.sweep.simulate", fake_simulate)
     sweep([2], [4, 6], backend="dask", workers=3, games=1000, seed=1, exact_max_cards=0, progress=False)
     assert opened == [("opened", None, 3), "closed"]

@@ -84,7 +84,7 @@ def test_memoised_search_equals_play_out_of_every_order():
     for order, left, two_suit in ((long_row, 9, True), (long_row, 10, True), (long_row, 9, False),
                                   (short_row, 9, True), (short_row, 9, False)):
         variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
-        row, _ = odds_module._position(order[:52 - left], deck, variant)
+        row, _ = odds_module.settled_position(order[:52 - left], deck, variant)
         undealt = order[52 - left:]
         counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
         labels = lambda cards: [(deck.suit(c), deck.rank(c)) for c in cards]

@@ -17,7 +17,7 @@ prefix appear in increasing order of first appearance in the rest), each standin
 ``(S - a)! (R - b)!`` members (``a`` suits and ``b`` ranks used by the prefix). In **raw** mode keys are
 real classes and every member is played once (used to expand one real poison set).
 
-The rules are those of :mod:`sim.kernels.hand` (its ``_iteration``), which the tests compare with the
+The rules are those of :mod:`sim.kernels.hand` (its ``iteration_kernel``), which the tests compare with the
 reference rules :mod:`sim.rules.hand`; the tests compare this module's graph with a brute-force state
 graph built from the reference rules.
 """
@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim._jit import jit
-from sim.kernels.hand import _iteration
+from sim.kernels.hand import iteration_kernel
 
 #: Largest deck whose keys fit in an int64: ``(n + 1) ** (n + 1) < 2 ** 63`` up to 14 cards.
 MAX_KEY_CARDS = 14
@@ -162,7 +162,7 @@ def expand_classes(keys, table, first_new_id, n, suits, ranks, suit, rank, step7
         max_rank[depth] = top_rank
         while depth >= fixed:
             if depth == n:
-                base_, top_, nd = _iteration(order, n, buf, disc, suit, rank, step7, rank_resets)
+                base_, top_, nd = iteration_kernel(order, n, buf, disc, suit, rank, step7, rank_resets)
                 k = top_ - base_
                 if k == 0:
                     wins[j] += 1

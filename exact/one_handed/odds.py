@@ -178,7 +178,7 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
     return score_counts, (emptied if cut == 0 else 0)
 
 
-def _position(dealt, deck: Deck, variant: Variant) -> tuple[list[int], bool]:
+def settled_position(dealt, deck: Deck, variant: Variant) -> tuple[list[int], bool]:
     """The settled row after ``dealt`` (at least 4 cards, or first4=kept), and whether it was
     emptied by a removal."""
     row: list[int] = []
@@ -207,7 +207,7 @@ def _exact(dealt, deck: Deck, variant: Variant) -> tuple[list[int], int]:
             total = [a + b for a, b in zip(total, sub_counts)]
             wins += sub_wins
         return total, wins
-    row, emptied_before = _position(dealt, deck, variant)
+    row, emptied_before = settled_position(dealt, deck, variant)
     score_counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=win_any)
     if not win_any:
         return score_counts, score_counts[0]
@@ -263,7 +263,7 @@ def _simulate(dealt, deck: Deck, variant: Variant, games: int, seed: int) -> tup
     if reversed_head:  # deal everything from an empty row, the first four reversed
         row, emptied_before = [], False
     else:
-        row, emptied_before = _position(dealt, deck, variant)
+        row, emptied_before = settled_position(dealt, deck, variant)
     row_s = np.array([deck.suit(c) for c in row] + [0], dtype=np.int64)
     row_r = np.array([deck.rank(c) for c in row] + [0], dtype=np.int64)
     hist = np.zeros(n + 1, dtype=np.int64)

@@ -181,9 +181,9 @@ def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backen
 
     check_backend(backend, scheduler)
     if backend == "dask":
-        from sim.backends import _dask_client
+        from sim.backends import dask_client
 
-        client, closing = _dask_client(scheduler, workers)
+        client, closing = dask_client(scheduler, workers)
         try:
             from distributed import as_completed
 

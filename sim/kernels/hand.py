@@ -167,6 +167,12 @@ def _iteration(order, n, buf, disc, suit, rank, step7, rank_resets):
     return base, top, nd
 
 
+#: :func:`_iteration` for other compiled kernels (compiled code can only call compiled code):
+#: :mod:`exact.hand.graph_kernel` plays its iterations with it, so the deck-order graph and the Monte
+#: Carlo engine share one kernel of the rules.
+iteration_kernel = _iteration
+
+
 @jit
 def _play_iterations(orders, suit, rank, step7, rank_resets):
     """One iteration of each row: returns ``(discards, leftovers, n_leftovers)`` (rows padded)."""
