@@ -20,3 +20,11 @@ def cli_run(capsys):
         return code, out, err
 
     return run
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tiers: tests/unit (fast, the engines and their references), tests/cli (the command line,
+    scripts and report, run as a user would), and slow tests in either, marked ``slow``."""
+    for item in items:
+        if "cli" in item.path.parts[-2:-1]:
+            item.add_marker(pytest.mark.cli)

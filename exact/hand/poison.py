@@ -27,6 +27,7 @@ import random
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -161,7 +162,18 @@ class PoisonResult:
     seconds: float
     witnesses: list = field(default_factory=list)  #: a few (start order, choices) witnesses, replayable
     provenance: dict = field(default_factory=dict)
-    kind = "poison"
+    kind: ClassVar[str] = "poison"
+
+    @classmethod
+    def from_record(cls, record: dict) -> "PoisonResult":
+        """Rebuild from the stored ``to_dict()`` content (the witnesses are not stored)."""
+        return cls(deck=Deck(int(record["suits"]), int(record["ranks"])), variant=Variant.parse(record["variant"]),
+                   **{key: int(record[key]) for key in ("seed", "decks", "cap", "budget", "won", "trapped",
+                                                        "win_reachable", "undecided", "unwinnable",
+                                                        "unwinnable_undecided")},
+                   poison_set_sizes={int(k): int(v) for k, v in record["poison_set_sizes"].items()},
+                   poison_set_leftovers={int(k): dict(v) for k, v in record["poison_set_leftovers"].items()},
+                   seconds=float(record["seconds"]), provenance=dict(record.get("provenance", {})))
 
     def to_dict(self) -> dict:
         trapped_low, trapped_high = bracket_interval(self.trapped, self.undecided, self.decks)

@@ -17,6 +17,7 @@ import itertools
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from typing import ClassVar
 from fractions import Fraction
 
 import numpy as np
@@ -76,7 +77,26 @@ class HandGraphResult:
     solver: dict = field(default_factory=dict, compare=False)
     #: versions, git commit, times, method (what the results store saves beside the result)
     provenance: dict = field(default_factory=dict, compare=False)
-    kind = "hand-graph"
+    kind: ClassVar[str] = "hand-graph"
+
+    @classmethod
+    def from_record(cls, record: dict) -> "HandGraphResult":
+        """Rebuild from the stored ``to_dict()`` content (the solver's details are not stored)."""
+        def frac(text):
+            return None if text is None else Fraction(text)
+
+        return cls(deck=Deck(int(record["suits"]), int(record["ranks"])), variant=Variant.parse(record["variant"]),
+                   orders=int(record["orders"]), winning_orders=int(record["winning_orders"]),
+                   unwinnable_orders=int(record["unwinnable_orders"]),
+                   poison_sets={int(k): int(v) for k, v in record["poison_sets"].items()},
+                   poison_set_leftovers={int(k): v for k, v in record["poison_set_leftovers"].items()},
+                   p_win=frac(record["p_win"]), p_trapped=frac(record["p_trapped"]),
+                   expected_iterations_given_win=frac(record["expected_iterations_given_win"]),
+                   classes=int(record["classes"]), orders_played=int(record["orders_played"]),
+                   seconds=float(record["seconds"]),
+                   iterations_to_win=tuple(frac(x) for x in record.get("iterations_to_win", ())),
+                   iterations_to_win_tail=tuple(record.get("iterations_to_win_tail", ())),
+                   provenance=dict(record.get("provenance", {})))
 
     def to_dict(self) -> dict:
         def frac(x):

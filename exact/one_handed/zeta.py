@@ -77,13 +77,12 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from itertools import combinations
 
 from sim.deck import Deck
 from sim.variant import Variant
 
 from exact.invariants import require
-from exact.one_handed.phase import SENTINEL, _match
+from exact.one_handed.phase import SENTINEL, _match, _subsets
 
 
 def _mul(f: list, g: list, top: int) -> list:
@@ -103,13 +102,6 @@ def _acc(target: dict, key, poly: list):
     else:
         for d, c in enumerate(poly):
             cur[d] += c
-
-
-def _subsets(cards: frozenset):
-    items = sorted(cards)
-    for k in range(len(items) + 1):
-        for combo in combinations(items, k):
-            yield frozenset(combo)
 
 
 class ZetaReference:

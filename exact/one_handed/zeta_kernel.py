@@ -32,7 +32,7 @@ from sim._jit import jit
 
 from exact.invariants import require
 from exact.one_handed.orbits import WindowGroups, _canon
-from exact.one_handed.phase_kernel import _canonical
+from exact.one_handed.phase_kernel import _canonical, _popcount
 
 #: ZETA_ENGINE_VERSION goes with every stored pass (a pass of another engine version is not reused)
 ZETA_ENGINE_VERSION = 1
@@ -146,15 +146,6 @@ class ZetaPlan:
             off = np.zeros(nw + 1, dtype=np.int64)
             off[1:] = np.cumsum([len(p) for p in parts])
             masks = np.concatenate(parts) if off[-1] else np.zeros(0, dtype=np.int64)
-
-
-@jit
-def _popcount(x):
-    k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
 
 
 @jit

@@ -21,7 +21,7 @@ from exact.one_handed.zeta_kernel import ZetaPlan, zeta_distribution, zeta_pass
 from sim import Deck, Variant
 from sim.errors import UsageError
 
-from .strategies import all_variants, shapes
+from ..strategies import all_variants, shapes
 
 ALL_VARIANTS = [v for v in all_variants("one-handed") if not v.rules.final_once]  # zeta refuses final=once
 KEPT = [v for v in ALL_VARIANTS if not v.rules.first4_reversed]

@@ -18,8 +18,8 @@ from sim.rules import one_handed as rules
 from sim.variant import Variant
 from solitaire.cli import main
 
-from .naive import brute_force_from
-from .strategies import deck_orders, decks, variants
+from ..naive import brute_force_from
+from ..strategies import deck_orders, decks, variants
 
 # odds refuses final=once (tested below); the other readings are checked
 ODDS_VARIANTS = variants("one-handed").filter(lambda v: not v.rules.final_once)

@@ -20,8 +20,8 @@ from sim import Deck, Variant, simulate
 from sim.errors import UsageError
 from sim.rules.one_handed import play, settle
 
-from .naive import brute_force_one_handed
-from .strategies import all_variants, decks, shapes, variants
+from ..naive import brute_force_one_handed
+from ..strategies import all_variants, decks, shapes, variants
 
 # final=once has its own tests (tests/test_one_handed_final.py); these keep their meaning over the others
 ALL_VARIANTS = [v for v in all_variants("one-handed") if not v.rules.final_once]

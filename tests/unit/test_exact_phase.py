@@ -16,8 +16,8 @@ from sim import Deck, Variant, simulate
 from sim.errors import UsageError
 from sim.rules.one_handed import settle
 
-from .naive import brute_phase
-from .strategies import all_variants, decks, shapes
+from ..naive import brute_phase
+from ..strategies import all_variants, decks, shapes
 
 ALL_VARIANTS = [v for v in all_variants("one-handed") if not v.rules.final_once]  # phase refuses final=once
 KEPT = [v for v in ALL_VARIANTS if v["first4"] == "kept"]  # win x reverse; first4 is played as kept

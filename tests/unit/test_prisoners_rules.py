@@ -8,7 +8,7 @@ from sim import Deck, Variant, simulate
 from sim.kernels.prisoners import play_orders
 from sim.rules.prisoners import adjacent_ranks, apply_move, deal_and_settle, legal_moves, play
 
-from .strategies import deck_orders, decks, variants
+from ..strategies import deck_orders, decks, variants
 
 PUBLISHED = Variant.make("prisoners", moves="published")
 PHYSICAL = Variant.make("prisoners", moves="physical")

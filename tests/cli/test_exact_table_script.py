@@ -5,7 +5,7 @@ from pathlib import Path
 
 from sim.store import ResultsStore
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "exact_table.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "exact_table.py"
 
 
 def load_script():

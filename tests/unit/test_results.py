@@ -5,6 +5,8 @@ import dataclasses
 import pytest
 
 from exact import exact_distribution
+from exact.hand.poison import PoisonResult, classify_runs
+from exact.hand.whole_deck import HandGraphResult, analyse_deck
 from exact.prisoners.best_play import BestPlayEstimate, estimate_best_play
 from exact.prisoners.solver import SolveResult, solve
 from exact.result import ExactResult
@@ -14,7 +16,8 @@ from sim.result import Result
 from solitaire.sweep import SweepResult, sweep
 from solitaire.validate import ValidationReport
 
-RESULT_TYPES = [ExactResult, SimulationResult, SolveResult, BestPlayEstimate, SweepResult, ValidationReport]
+RESULT_TYPES = [ExactResult, SimulationResult, SolveResult, BestPlayEstimate, SweepResult, ValidationReport,
+                PoisonResult, HandGraphResult]
 
 
 @pytest.mark.parametrize("cls", RESULT_TYPES, ids=lambda c: c.__name__)
@@ -40,3 +43,5 @@ def test_records_read_back_as_the_same_result():
     _round_trips(solve([0, 1, 2, 3, 4], Deck(1, 5), prisoners))
     _round_trips(estimate_best_play(Deck(1, 5), prisoners, decks=3, seed=1))
     _round_trips(sweep([1, 2], [2], games=500, seed=1, workers=1, progress=False))
+    _round_trips(classify_runs(Deck(2, 2), decks=20, seed=1))
+    _round_trips(analyse_deck(Deck(2, 3), iterations=3))

@@ -26,8 +26,8 @@ from exact.prisoners.solver_kernel import ORDERINGS
 from sim import Deck, UsageError, Variant
 from sim.kernels.prisoners import play_orders
 
-from .naive import brute_force_fewest_piles, fewest_piles_of_every_row
-from .strategies import deck_orders
+from ..naive import brute_force_fewest_piles, fewest_piles_of_every_row
+from ..strategies import deck_orders
 
 VARIANTS = [Variant.make("prisoners", moves=m, wrap=w) for m in ("physical", "published") for w in ("on", "off")]
 

@@ -8,7 +8,7 @@ from sim.cards import card_name, format_cards, parse_cards
 from sim.deck import Deck
 from sim.errors import UsageError
 
-from .strategies import deck_orders, decks
+from ..strategies import deck_orders, decks
 
 STANDARD = Deck(4, 13)
 

@@ -21,8 +21,8 @@ from sim.errors import UsageError
 from sim.kernels.one_handed import play_orders
 from sim.rules.one_handed import play, settle
 
-from .naive import brute_force_one_handed, published_loop_score
-from .strategies import all_variants, deck_orders, decks, shapes
+from ..naive import brute_force_one_handed, published_loop_score
+from ..strategies import all_variants, deck_orders, decks, shapes
 
 ONCE = [v for v in all_variants("one-handed") if v.rules.final_once]
 

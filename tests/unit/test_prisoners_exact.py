@@ -11,8 +11,8 @@ from exact.prisoners.distribution import dp_score_counts, enumerate_score_counts
 from sim import Deck, UsageError, Variant, simulate
 from sim.kernels.prisoners import play_orders
 
-from .naive import brute_force_prisoners as brute_force_counts
-from .strategies import all_variants
+from ..naive import brute_force_prisoners as brute_force_counts
+from ..strategies import all_variants
 
 ALL_VARIANTS = all_variants("prisoners")
 

@@ -9,7 +9,7 @@ from sim import Deck, Variant, simulate
 from solitaire.validate import (compare, g_test, holm, interval_coverage, pooled_coverage_check,
                                 validate)
 
-from .naive import brute_force_one_handed
+from ..naive import brute_force_one_handed
 
 exact_cache = functools.lru_cache(maxsize=None)(brute_force_one_handed)
 

@@ -8,7 +8,7 @@ from sim import Deck, Variant
 from sim.kernels.one_handed import play_orders
 from sim.rules.one_handed import play
 
-from .strategies import deck_orders, decks, variants
+from ..strategies import deck_orders, decks, variants
 
 
 def test_hand_checked_deals():

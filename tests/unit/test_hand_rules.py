@@ -19,7 +19,7 @@ from sim.kernels.hand import (
 from sim.rng import chunk_states, reference_stream, shuffle_short
 from sim.rules.hand import next_order, play_iteration, play_run, replay
 
-from .strategies import deck_orders, decks, variants
+from ..strategies import deck_orders, decks, variants
 
 HAND = Variant.make("hand")
 NO_STEP7 = Variant.make("hand", step7="off")

@@ -10,7 +10,7 @@ from solitaire.report import write_report
 from solitaire.sweep import sweep
 from solitaire.validate import validate
 
-from .naive import brute_force_one_handed
+from ..naive import brute_force_one_handed
 
 
 def test_report_builds_from_a_small_store(tmp_path):
@@ -75,7 +75,7 @@ def test_sweep_section_shows_the_plain_variant_with_a_table(tmp_path):
 
 def test_main_job_plan_and_seeds(tmp_path):
     assert DEFAULT_PLAN["sweep"]["games"] == 10**7  # the published sweep
-    script = (Path(__file__).parents[1] / "scripts" / "standard_deck_long_run.sh").read_text()
+    script = (Path(__file__).parents[2] / "scripts" / "standard_deck_long_run.sh").read_text()
     long_run_seed = int(re.search(r"--seed (\d+)", script).group(1))
     assert STANDARD_SEED != long_run_seed
     store = ResultsStore(tmp_path / "store.h5")

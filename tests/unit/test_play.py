@@ -17,7 +17,7 @@ from sim.trace import play
 from sim.variant import Variant
 from solitaire.cli import main
 
-from .strategies import all_variants, deck_orders, variants
+from ..strategies import all_variants, deck_orders, variants
 
 SMALL_DECKS = [Deck(s, r) for s in range(1, 7) for r in range(1, 7) if 2 <= s * r <= 6]
 

@@ -60,7 +60,7 @@ def test_section_from_a_small_store(tmp_path):
     from pathlib import Path
 
     spec = importlib.util.spec_from_file_location(
-        "published_readings", Path(__file__).resolve().parent.parent / "scripts" / "published_readings.py")
+        "published_readings", Path(__file__).resolve().parents[2] / "scripts" / "published_readings.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
     out = tmp_path / "readings.h5"
