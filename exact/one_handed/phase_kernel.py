@@ -56,6 +56,31 @@ def _canonical(window, suits: int, ranks: int):
     return rep, perm
 
 
+def window_graph(suits: int, ranks: int):
+    """Every canonical window reachable from the top window (three sentinels), with each dealt card's
+    child: ``(reps, edges)``, ``reps[0]`` the top, and ``edges`` a list of ``(i, a, j, sigma)``: window
+    ``reps[i]`` with card ``a`` dealt on it becomes window ``reps[j]`` after the relabelling ``sigma``
+    (``j >= 1``: a child holds a real card). Shared by the phase and zeta methods."""
+    top = (-1, -1, -1)
+    reps = [top]
+    index = {top: 0}
+    edges = []
+    queue = [top]
+    while queue:
+        w = queue.pop()
+        i = index[w]
+        for a in range(suits * ranks):
+            if a in w:
+                continue
+            child, sigma = _canonical((w[1], w[2], a), suits, ranks)
+            if child not in index:
+                index[child] = len(reps)
+                reps.append(child)
+                queue.append(child)
+            edges.append((i, a, index[child], sigma))
+    return reps, edges
+
+
 class PhasePlan:
     """Window representatives, their universes, slots and the child maps, built in Python."""
 
@@ -68,23 +93,7 @@ class PhasePlan:
         self.S1, self.S2 = self.n_end, self.n_end + m
         self.R1 = self.n_end + 2 * m
         self.width = self.R1 + 3
-        top = (-1, -1, -1)
-        reps = [top]
-        index = {top: 0}
-        pairs = []  # (window index, a, child index, sigma)
-        queue = [top]
-        while queue:
-            w = queue.pop()
-            i = index[w]
-            for a in range(n):
-                if a in w:
-                    continue
-                child, sigma = _canonical((w[1], w[2], a), suits, ranks)
-                if child not in index:
-                    index[child] = len(reps)
-                    reps.append(child)
-                    queue.append(child)
-                pairs.append((i, a, index[child], sigma))
+        reps, pairs = window_graph(suits, ranks)  # pairs: (window index, a, child index, sigma)
         self.reps = reps
         self.universe = [[c for c in range(n) if c not in w] for w in reps]
         self.pos = []

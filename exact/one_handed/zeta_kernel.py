@@ -32,7 +32,7 @@ from sim._jit import jit
 
 from exact.invariants import require
 from exact.one_handed.orbits import WindowGroups, _canon
-from exact.one_handed.phase_kernel import _canonical, _popcount
+from exact.one_handed.phase_kernel import _popcount, window_graph
 
 #: ZETA_ENGINE_VERSION goes with every stored pass (a pass of another engine version is not reused)
 ZETA_ENGINE_VERSION = 1
@@ -47,22 +47,11 @@ class ZetaPlan:
         require(1 <= suits * ranks <= MAX_ZETA_CARDS, f"the zeta kernel holds sets in int64: at most {MAX_ZETA_CARDS} cards")
         self.suits, self.ranks = suits, ranks
         n = self.n = suits * ranks
-        top = (-1, -1, -1)
-        reps = [top, top]
-        index = {top: 0}
-        queue = [top]
-        children = {}
-        while queue:
-            w = queue.pop()
-            for a in range(n):
-                if a in w:
-                    continue
-                child, sigma = _canonical((w[1], w[2], a), suits, ranks)
-                if child not in index:
-                    index[child] = len(reps)
-                    reps.append(child)
-                    queue.append(child)
-                children[(w, a)] = (index[child], sigma)
+        windows, edges = window_graph(suits, ranks)
+        top = windows[0]
+        # slot 1 holds the top window a second time; every other window sits one place further on
+        reps = [top] + windows
+        children = {(windows[i], a): (j + 1, sigma) for i, a, j, sigma in edges}
         self.reps = reps
         nw = len(reps)
         self.returns = np.ones(nw, dtype=np.int64)
