@@ -614,28 +614,9 @@ def solve_modular(factors: ModularFactors, rhs: np.ndarray) -> np.ndarray:
 
 
 @jit
-def _lift_h(indptr, indices, data, total, r_h, r_m, x_h, p, rhs):
-    """Dixon step of the ``h`` system and the next right-hand sides, in place:
-    ``r_h = (r_h - A x_h) / p``, ``r_m += D x_h``, ``rhs = (r_h, r_m) mod p``. False if a residual is
-    not divisible by p (a bug)."""
-    ok = True
-    for i in range(r_h.shape[0]):
-        acc = 0
-        for e in range(indptr[i], indptr[i + 1]):
-            acc += data[e] * x_h[indices[e]]
-        v = r_h[i] - acc
-        if v % p != 0:
-            ok = False
-        r_h[i] = v // p
-        rhs[i, 0] = r_h[i] % p
-        r_m[i] += total[i] * x_h[i]
-        rhs[i, 1] = r_m[i] % p
-    return ok
-
-
-@jit
 def _lift_m(indptr, indices, data, r_m, x_m, p):
-    """Dixon step of the ``m`` system: ``r_m = (r_m - A x_m) / p`` in place."""
+    """Dixon step of the ``m`` system: ``r_m = (r_m - A x_m) / p`` in place. False if a residual is
+    not divisible by p (a bug)."""
     ok = True
     for i in range(r_m.shape[0]):
         acc = 0
@@ -645,6 +626,19 @@ def _lift_m(indptr, indices, data, r_m, x_m, p):
         if v % p != 0:
             ok = False
         r_m[i] = v // p
+    return ok
+
+
+@jit
+def _lift_h(indptr, indices, data, total, r_h, r_m, x_h, p, rhs):
+    """Dixon step of the ``h`` system and the next right-hand sides, in place:
+    ``r_h = (r_h - A x_h) / p`` (the step of :func:`_lift_m`), ``r_m += D x_h``,
+    ``rhs = (r_h, r_m) mod p``. False if a residual is not divisible by p (a bug)."""
+    ok = _lift_m(indptr, indices, data, r_h, x_h, p)
+    for i in range(r_h.shape[0]):
+        rhs[i, 0] = r_h[i] % p
+        r_m[i] += total[i] * x_h[i]
+        rhs[i, 1] = r_m[i] % p
     return ok
 
 
