@@ -9,6 +9,14 @@ settings.register_profile("ci", deadline=None, suppress_health_check=[HealthChec
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
+@pytest.fixture(autouse=True)
+def _zeta_memory_pinned(monkeypatch):
+    """The zeta method's default memory limit follows the machine (70% of its memory): pin it to 6 GiB
+    so that what the tests expect to be refused (4x6, about 10 GiB a pass) is refused everywhere, and
+    no test starts a pass of that size. Tests of the default itself unset it."""
+    monkeypatch.setenv("SOLITAIRE_ZETA_MAX_GIB", "6")
+
+
 @pytest.fixture
 def cli_run(capsys):
     """Run the CLI in-process; returns (exit_code, stdout, stderr)."""

@@ -44,8 +44,8 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
     ----------
     deck : Deck, default ``Deck(4, 13)`` (which is refused: too large for an exact method)
     variant : Variant or canonical string, default One-Handed as written; only One-Handed is exact here
-    method : ``"auto"`` (phase for decks with at least 3 suits and 3 ranks up to 20 cards, else dp,
-        and zeta beyond both), ``"enumerate"``, ``"dp"``, ``"phase"`` or ``"zeta"``
+    method : ``"auto"`` (on decks with at least 3 suits and 3 ranks: phase below 18 cards, zeta from
+        18 where its tables fit; dp for narrower decks and ``final=once``; zeta beyond the DP), ``"enumerate"``, ``"dp"``, ``"phase"`` or ``"zeta"``
     progress : optional callable ``progress(done, total, work)`` called after each dealt card (dp: states
         in the layer) or each set size (phase: subset pairs visited so far); for zeta
         ``progress(message)`` with a line per pass

@@ -43,20 +43,54 @@ MAX_PHASE_TABLE_BYTES = 3 * 2**30
 #: issue's frontier (11x3): past it no deck with at least 3 suits and 3 ranks fits (3x11: 27 GiB a
 #: pass), and estimating a long narrow deck's orbits by Burnside takes seconds per deck.
 MAX_ZETA_CARDS = 33
-#: estimated peak of one pass's tables above which the zeta method is refused (a pass runs at about
-#: 1.1x this): 6 GiB by default, the per-process budget of a shared 24 GB machine (3x8, 8x3, 9x3, 3x9
-#: fit; 4x6 and 6x4, about 10 GiB, do not); the environment variable SOLITAIRE_ZETA_MAX_GIB raises it
-#: on a larger machine
-MAX_ZETA_TABLE_BYTES = 6 * 2**30
+#: estimated peak of one pass's tables above which the zeta method is refused (a pass's resident
+#: memory is about this plus 0.3 GiB): by default 70% of this machine's physical memory, at most
+#: 20 GiB (the issue's budget). On a 24 GB machine that is 16.4 GiB: 4x6 (10.1 GiB), 6x4 (9.1), 9x3
+#: (3.7), 3x9 (4.9), 10x3 (9.0) and 3x10 (12.2) fit; 11x3 (19.4) and 5x5 (24.9) do not. The
+#: environment variable SOLITAIRE_ZETA_MAX_GIB sets it (lower on a shared machine, higher on a big one).
+MAX_ZETA_TABLE_BYTES = 20 * 2**30
+#: the share of physical memory the default limit may take
+ZETA_MEMORY_SHARE = 0.7
+#: the limit where the physical memory cannot be read
+FALLBACK_ZETA_TABLE_BYTES = 6 * 2**30
+
+
+def physical_memory_bytes() -> int | None:
+    """This machine's physical memory in bytes, or None where the system does not say."""
+    import os
+
+    try:
+        pages, size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return pages * size if pages > 0 and size > 0 else None
+
+
+def default_zeta_table_limit() -> int:
+    """The default table budget of a zeta pass: 70% of physical memory, at most 20 GiB."""
+    physical = physical_memory_bytes()
+    if physical is None:
+        return FALLBACK_ZETA_TABLE_BYTES
+    return min(MAX_ZETA_TABLE_BYTES, int(physical * ZETA_MEMORY_SHARE))
+
+
+def _limit_source() -> str:
+    """Where today's zeta limit comes from, for the refusal."""
+    import os
+
+    if os.environ.get("SOLITAIRE_ZETA_MAX_GIB"):
+        return "set by SOLITAIRE_ZETA_MAX_GIB"
+    return "70% of this machine's memory, at most 20 GiB; SOLITAIRE_ZETA_MAX_GIB sets it on a larger machine"
 
 
 def zeta_table_limit() -> int:
-    """Bytes of tables a zeta pass may take: ``SOLITAIRE_ZETA_MAX_GIB`` if set, else the default."""
+    """Bytes of tables a zeta pass may take: ``SOLITAIRE_ZETA_MAX_GIB`` if set, else the default
+    (:func:`default_zeta_table_limit`)."""
     import os
 
     text = os.environ.get("SOLITAIRE_ZETA_MAX_GIB")
     if not text:
-        return MAX_ZETA_TABLE_BYTES
+        return default_zeta_table_limit()
     try:
         gib = float(text)
     except ValueError:
@@ -64,8 +98,19 @@ def zeta_table_limit() -> int:
     if not gib > 0:
         raise UsageError(f"SOLITAIRE_ZETA_MAX_GIB must be a positive number of GiB, got {text!r}")
     return int(gib * 2**30)
+
+
+#: the orbit counts give each window's B rows on average over its points (cards outside a point,
+#: spread evenly): the tables a pass makes were 6-10% more (2x6 1.10, 3x4 1.09, 3x5 1.07, 3x6 1.06), so the
+#: estimate adds 12%
+ZETA_PEAK_MARGIN = 1.12
 #: measured seconds per unit of zeta_estimate()["work"] (one core, shared machine): 4x5 is 60 s a pass
 ZETA_SECONDS_PER_WORK = 60.0 / 7.28e9
+
+#: ``auto`` takes the zeta method from this many cards on decks with at least 3 suits and 3 ranks (one
+#: core, measured in one run: 3x6 4.6 CPU-s against the phase method's 12.4, 6x3 3.2 against 7.3, 4x5
+#: 38 against 186; at 16 cards, 4x4, the two are even, 2.9 and 2.4 s)
+ZETA_FROM_CARDS = 18
 
 LIMITS = {"enumerate": MAX_ENUMERATE_CARDS, "dp": MAX_DP_CARDS, "phase": MAX_PHASE_CARDS, "zeta": MAX_ZETA_CARDS}
 
@@ -116,11 +161,22 @@ def _zeta_estimate(suits: int, ranks: int) -> dict:
     per_size = [sum(c[s] for c in counts if s < len(c)) for s in range(n + 1)]
     # B(a, X) is stored for the cards a outside X that do not match w1 (k of the u outside the window)
     kept = [len(c) - 1 - (0 if w[0] < 0 else suits + ranks - 2) for w, c in zip(reps, counts)]
-    b_rows = [sum(c[s] * k * (len(c) - 1 - s) / (len(c) - 1) for c, k in zip(counts, kept) if s < len(c) - 1)
-              for s in range(n + 1)]
+    window_b = [[c[s] * k * (len(c) - 1 - s) / (len(c) - 1) if s < len(c) - 1 else 0.0 for s in range(n + 1)]
+                for c, k in zip(counts, kept)]
+    b_rows = [sum(b[s] for b in window_b) for s in range(n + 1)]
     half, width = n // 2 + 1, n + 2 * ranks + 4
     vec = half * width * 4
-    peak = max((per_size[s] + b_rows[s] + (b_rows[s - 1] if s else 0)) * vec for s in range(n + 1))
+    # held while size s is made: its A, and each window's B of size s - 1 until that window's B of
+    # size s is made (zeta_pass frees them window by window)
+    peak = 0.0
+    for s in range(n + 1):
+        before = [b[s - 1] if s else 0.0 for b in window_b]
+        held = per_size[s] + sum(before)
+        peak = max(peak, held)
+        for b, old in zip(window_b, before):
+            peak = max(peak, held + b[s])
+            held += b[s] - old
+    peak *= vec * ZETA_PEAK_MARGIN
     pairs = sum(b_rows)
     work = pairs * half * half / 2 * width
     passes = len(primes_for(n))
@@ -163,9 +219,10 @@ METHODS = get_game("one-handed").exact_methods
 def choose_method(deck: Deck, method: str, variant=None) -> str:
     """Validate ``method`` for ``deck``; resolve ``auto``; refuse a deck beyond the method's limit.
 
-    ``auto`` is the phase method for decks with at least 3 suits and 3 ranks up to 20 cards (the
-    fastest there), the DP for the other decks it takes, and the zeta method beyond both where its
-    estimated tables fit (:func:`zeta_estimate`); for ``final=once`` always the DP, since the phase and
+    ``auto``, on decks with at least 3 suits and 3 ranks, is the phase method below
+    :data:`ZETA_FROM_CARDS` cards and the zeta method from there where its estimated tables fit
+    (:func:`zeta_estimate`), else the phase method up to 20 cards; on narrower decks the DP, and the
+    zeta method beyond it where its estimated tables fit (:func:`zeta_estimate`); for ``final=once`` always the DP, since the phase and
     zeta methods refuse it (their tables count how the phase of the top three cards ends over a set of
     cards; ``final=once`` needs the row before the last card, which they do not keep). The phase and
     zeta methods play ``reverse=on`` as the plain game on the transposed deck, so their memory is
@@ -181,12 +238,19 @@ def choose_method(deck: Deck, method: str, variant=None) -> str:
     if variant is not None and variant.rules.reverse:
         built = Deck(deck.ranks, deck.suits)
     if method == "auto":
-        if min(deck.suits, deck.ranks) >= 3 and deck.size <= MAX_PHASE_CARDS and not final_once:
+        wide = min(deck.suits, deck.ranks) >= 3
+        if final_once:
+            method = "dp"
+        elif wide and deck.size < ZETA_FROM_CARDS:
             method = "phase"
-        elif deck.size <= dp_limit(deck) or final_once:
+        elif wide and zeta_fits(built):
+            method = "zeta"
+        elif wide and deck.size <= MAX_PHASE_CARDS:
+            method = "phase"  # the zeta tables would not fit in the memory allowed here
+        elif deck.size <= dp_limit(deck):
             method = "dp"
         else:
-            method = "zeta"
+            method = "zeta"  # refused below with its estimate where it does not fit
     if method == "zeta":
         if deck.size > MAX_ZETA_CARDS:
             raise UsageError(f"deck {deck} has {deck.size} cards, more than the zeta method's {MAX_ZETA_CARDS}; "
@@ -196,8 +260,8 @@ def choose_method(deck: Deck, method: str, variant=None) -> str:
             raise UsageError(
                 f"deck {deck} is beyond every exact method here: the zeta method would need about "
                 f"{est['peak_bytes'] / 2**30:.1f} GiB per pass ({est['orbits']:.3g} window-set orbits, "
-                f"{est['passes']} passes), more than the limit of {zeta_table_limit() / 2**30:.0f} GiB "
-                f"(SOLITAIRE_ZETA_MAX_GIB raises it on a larger machine); use `solitaire simulate` for an estimate")
+                f"{est['passes']} passes), more than the limit of {zeta_table_limit() / 2**30:.1f} GiB "
+                f"({_limit_source()}); use `solitaire simulate` for an estimate")
         return method
     if method == "phase" and deck.size <= MAX_PHASE_CARDS:
         need = phase_table_bytes(built)

@@ -197,17 +197,17 @@ def _bit_index(low):
 
 
 @jit
-def _step_a(s, p, masks, off, prev_masks, prev_off, A, Bp, prev_boff, kmask, n, R, S1, S2, R1, par, half, width, p_match, S, free_s, free_r,
+def _step_a(s, p, w_lo, w_hi, bp_base, masks, off, prev_masks, prev_off, A, Bp, prev_boff, kmask, n, R, S1, S2, R1, par, half, width, p_match, S, free_s, free_r,
             n_free_s, n_free_r, small_suits, perms, perm_off):
-    """``A^(X) = end(0) + z sum_{a in X} B^(a, X - a)`` for every window's canonical points of size ``s``."""
-    nw = off.shape[0] - 1
+    """``A^(X) = end(0) + z sum_{a in X} B^(a, X - a)`` for the canonical points of size ``s`` of the
+    windows ``w_lo <= i < w_hi``, whose ``B`` of size ``s - 1`` is ``Bp`` (row ``bp_base`` first)."""
     pi = np.zeros(S, dtype=np.int64)
     rho = np.zeros(R, dtype=np.int64)
     work = np.zeros(4 * max(S, R), dtype=np.int64)
     src = np.zeros(width, dtype=np.int64)
     acc = np.zeros((half, width), dtype=np.uint64)
     pp = np.uint64(p)
-    for i in range(nw):
+    for i in range(w_lo, w_hi):
         for o in range(off[i], off[i + 1]):
             x = masks[o]
             acc[:, :] = 0
@@ -227,7 +227,7 @@ def _step_a(s, p, masks, off, prev_masks, prev_off, A, Bp, prev_boff, kmask, n, 
                            rho, work)
                 o2 = _find(prev_masks, prev_off[i], prev_off[i + 1], c)
                 ta = pi[a // R] * R + rho[a % R]
-                la = prev_boff[o2] + _popcount(kmask[i] & ~c & ((np.int64(1) << ta) - 1))  # where B(ta, c) is
+                la = prev_boff[o2] - bp_base + _popcount(kmask[i] & ~c & ((np.int64(1) << ta) - 1))  # B(ta, c)
                 for t in range(width):
                     src[t] = t
                 for r in range(R):
@@ -248,12 +248,13 @@ def _step_a(s, p, masks, off, prev_masks, prev_off, A, Bp, prev_boff, kmask, n, 
 
 
 @jit
-def _step_b(s, p, masks, off, prev_masks, prev_off, A, Bp, Bc, prev_boff, boff, umask, kmask, returns, n, R, S1, S2, R1, par, half, width,
+def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, masks, off, prev_masks, prev_off, A, Bp, Bc, prev_boff, boff, umask, kmask, returns, n, R, S1, S2, R1, par, half, width,
             p_child, p_match, p_sigma, p_term, p_ret, S, free_s, free_r, n_free_s, n_free_r, small_suits, perms,
             perm_off):
     """``B^(a, X)`` for every window's canonical points ``X`` of size ``s`` and every card ``a`` outside
-    the window and ``X``."""
-    nw = off.shape[0] - 1
+    the window and ``X``, for the windows ``w_lo <= i < w_hi``: their ``B`` of size ``s - 1`` is ``Bp``
+    (row ``bp_base`` first), of size ``s`` goes to ``Bc`` (row ``bc_base`` first); ``A`` is every
+    window's (a card dealt moves the play to another window)."""
     pi = np.zeros(S, dtype=np.int64)
     rho = np.zeros(R, dtype=np.int64)
     pi3 = np.zeros(S, dtype=np.int64)
@@ -267,11 +268,11 @@ def _step_b(s, p, masks, off, prev_masks, prev_off, A, Bp, Bc, prev_boff, boff, 
     lim = (np.uint64(2**63) // pp) * pp  # the largest multiple of p up to 2**63
     R2 = R1 + 1
     R3 = R1 + 2
-    for i in range(nw):
+    for i in range(w_lo, w_hi):
         for o in range(off[i], off[i + 1]):
             x = masks[o]
             outside = kmask[i] & ~x  # B(a, .) of a card matching w1 is a constant, not stored
-            la = boff[o] - 1
+            la = boff[o] - bc_base - 1
             while outside:
                 low = outside & -outside
                 outside ^= low
@@ -342,7 +343,7 @@ def _step_b(s, p, masks, off, prev_masks, prev_off, A, Bp, Bc, prev_boff, boff, 
                                 pi3, rho3, work)
                     o3 = _find(prev_masks, prev_off[i], prev_off[i + 1], c3)
                     ta2 = pi3[a2 // R] * R + rho3[a2 % R]
-                    la2 = prev_boff[o3] + _popcount(kmask[i] & ~c3 & ((np.int64(1) << ta2) - 1))
+                    la2 = prev_boff[o3] - bp_base + _popcount(kmask[i] & ~c3 & ((np.int64(1) << ta2) - 1))
                     for t in range(width):
                         bsrc[t] = t
                     for r2 in range(R):
@@ -374,16 +375,23 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
     half, width = plan.half, plan.width
     ends = [0] * (n + 1)
     never = 0
+    nw = len(plan.reps)
     prev_masks = np.zeros(0, dtype=np.int64)
-    prev_off = np.zeros(len(plan.reps) + 1, dtype=np.int64)
-    Bp = np.zeros((0, half, width), dtype=np.uint32)
+    prev_off = np.zeros(nw + 1, dtype=np.int64)
+    # B of the previous set size, one array per window: a window's B of size s - 1 is read only by
+    # that window's A and B of size s, so it is freed as soon as its B of size s is made
+    Bp = [np.zeros((0, half, width), dtype=np.uint32) for _ in range(nw)]
     prev_boff = np.zeros(1, dtype=np.int64)
     points = 0
     peak = 0
     for s, masks, off in plan.layers():
         A = np.zeros((len(masks), half, width), dtype=np.uint32)
-        _step_a(s, prime, masks, off, prev_masks, prev_off, A, Bp, prev_boff, plan.kmask, n, R, plan.S1, plan.S2, plan.R1, plan.par, half, width,
-                plan.p_match, plan.suits, g.free_s, g.free_r, g.n_free_s, g.n_free_r, g.small_suits, g.perms, g.perm_off)
+        held = A.nbytes + sum(b.nbytes for b in Bp)
+        peak = max(peak, held)
+        for i in range(nw):
+            _step_a(s, prime, i, i + 1, int(prev_boff[prev_off[i]]), masks, off, prev_masks, prev_off, A, Bp[i],
+                    prev_boff, plan.kmask, n, R, plan.S1, plan.S2, plan.R1, plan.par, half, width, plan.p_match,
+                    plan.suits, g.free_s, g.free_r, g.n_free_s, g.n_free_r, g.small_suits, g.perms, g.perm_off)
         # the top's alternating sum at degree n (half-degree n // 2, end slots of n's parity)
         sign = -1 if (n - s) & 1 else 1
         weights = plan.top_weights(s, masks, off)
@@ -397,16 +405,23 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
                 else:
                     never = (never + sign * size * sum(int(row[j]) for j in range(n & 1, n + 1, 2))) % prime
         boff = _b_offsets(masks, off, plan.kmask)
-        Bc = np.zeros((int(boff[-1]) if s < n else 0, half, width), dtype=np.uint32)
-        if s < n:
-            _step_b(s, prime, masks, off, prev_masks, prev_off, A, Bp, Bc, prev_boff, boff, plan.umask, plan.kmask,
-                    plan.returns, n, R, plan.S1,
-                    plan.S2, plan.R1, plan.par, half, width, plan.p_child, plan.p_match, plan.p_sigma, plan.p_term,
-                    plan.p_ret, plan.suits, g.free_s, g.free_r, g.n_free_s, g.n_free_r, g.small_suits, g.perms,
-                    g.perm_off)
+        Bc = []
+        for i in range(nw):
+            lo, hi = int(boff[off[i]]), int(boff[off[i + 1]])
+            Bc.append(np.zeros((hi - lo if s < n else 0, half, width), dtype=np.uint32))
+            peak = max(peak, held + Bc[-1].nbytes)
+            if s < n:
+                _step_b(s, prime, i, i + 1, int(prev_boff[prev_off[i]]), lo, masks, off, prev_masks, prev_off, A,
+                        Bp[i], Bc[i], prev_boff, boff, plan.umask, plan.kmask, plan.returns, n, R, plan.S1, plan.S2,
+                        plan.R1, plan.par, half, width, plan.p_child, plan.p_match, plan.p_sigma, plan.p_term,
+                        plan.p_ret, plan.suits, g.free_s, g.free_r, g.n_free_s, g.n_free_r, g.small_suits, g.perms,
+                        g.perm_off)
+            held += Bc[i].nbytes - Bp[i].nbytes
+            Bp[i] = None  # this window's B of size s - 1 is read no more
         points += len(masks)
-        peak = max(peak, A.nbytes + Bc.nbytes + Bp.nbytes)
+        del A  # not read by the next size: freed before that size's table is allocated
         Bp, prev_masks, prev_off, prev_boff = Bc, masks, off, boff
+        del Bc
         if progress is not None:
             progress(s + 1, n + 1, points)
     if stats is not None:

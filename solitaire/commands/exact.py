@@ -22,8 +22,9 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
                    "states; phase (One-Handed): counts per (top three cards, set of cards dealt), up to "
                    "20 cards, 4x5 in about 2.5 minutes, not final=once; zeta (One-Handed): the phase recursion on symmetry "
                    "orbits in the zeta domain, one pass per 31-bit prime, as far as memory allows (3x8 and "
-                   "8x3, 24 cards, in minutes); auto: phase for decks with at least 3 suits and 3 ranks up "
-                   "to 20 cards, else (and for final=once) dp, and zeta beyond both.")
+                   "8x3, 24 cards, in minutes; 4x6 and 6x4 in about half an hour and 11 GB); auto: on decks "
+                   "with at least 3 suits and 3 ranks phase below 18 cards and zeta from 18, else (and for "
+                   "final=once) dp, and zeta beyond it.")
 @click.option("--workers", type=int, default=1, show_default=True,
               help="zeta: passes run at once (threads, or Dask worker processes for a local cluster).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,

@@ -110,16 +110,19 @@ def test_monte_carlo_agrees_with_phase():
 def test_four_by_five_against_monte_carlo():
     """The published 20-card case: exact counts sum to 20!, and 10^7 games agree with them."""
     deck = Deck(4, 5)
-    exact = exact_distribution(deck)
+    exact = exact_distribution(deck, method="phase")
     assert exact.method == "phase" and sum(exact.score_counts) == math.factorial(20)
     mc = simulate(deck, "one-handed", games=10_000_000, seed=5, workers=2, progress=False)
     low, high = mc.ci95
     assert low <= float(exact.p_win) <= high
 
 
-def test_auto_chooses_phase_for_wide_decks_and_refuses_beyond():
-    assert choose_method(Deck(4, 5), "auto") == "phase"
-    assert choose_method(Deck(3, 6), "auto") == "phase"
+def test_auto_chooses_phase_for_wide_decks_and_refuses_beyond(monkeypatch):
+    assert choose_method(Deck(4, 4), "auto") == "phase"  # below 18 cards
+    assert choose_method(Deck(4, 5), "auto") == "zeta" and choose_method(Deck(3, 6), "auto") == "zeta"
+    monkeypatch.setenv("SOLITAIRE_ZETA_MAX_GIB", "0.5")  # zeta tables that do not fit: phase up to 20 cards
+    assert choose_method(Deck(4, 5), "auto") == "phase" and choose_method(Deck(3, 6), "auto") == "zeta"
+    monkeypatch.setenv("SOLITAIRE_ZETA_MAX_GIB", "6")
     assert choose_method(Deck(2, 10), "auto") == "dp"  # narrow: the DP is fast there
     assert choose_method(Deck(4, 5), "phase") == "phase"
     with pytest.raises(UsageError, match="GiB"):

@@ -184,18 +184,54 @@ def test_burnside_counts_of_the_issue():
 
 
 def test_auto_takes_zeta_beyond_phase_and_dp_and_refuses_with_the_estimate():
-    assert choose_method(Deck(4, 5), "auto") == "phase"
+    assert choose_method(Deck(4, 5), "auto") == "zeta" and choose_method(Deck(5, 4), "auto") == "zeta"
+    assert choose_method(Deck(3, 5), "auto") == "phase"
     assert choose_method(Deck(2, 12), "auto") == "dp"
     assert choose_method(Deck(3, 7), "auto") == "zeta"
     assert choose_method(Deck(8, 3), "auto") == "zeta"
     assert choose_method(Deck(2, 13), "auto") == "zeta"
     assert choose_method(Deck(3, 3), "zeta") == "zeta"
     assert exact_limit(Deck(3, 8)) == 24 and exact_limit(Deck(4, 6)) == 20
-    with pytest.raises(UsageError, match=r"10\.1 GiB per pass .*window-set orbits.*SOLITAIRE_ZETA_MAX_GIB"):
-        choose_method(Deck(4, 6), "auto")  # about 10 GiB of tables a pass: more than the default 6 GiB
+    with pytest.raises(UsageError, match=r"7\.0 GiB per pass .*window-set orbits.*SOLITAIRE_ZETA_MAX_GIB"):
+        choose_method(Deck(4, 6), "auto")  # 7.0 GiB of tables a pass: more than the 6 GiB the tests pin
     with pytest.raises(UsageError, match="simulate"):
         exact_distribution(Deck(4, 13))
-    assert zeta_estimate(Deck(4, 6))["peak_bytes"] > MAX_ZETA_TABLE_BYTES
+    assert 6 * 2**30 < zeta_estimate(Deck(4, 6))["peak_bytes"] < MAX_ZETA_TABLE_BYTES
+
+
+def test_the_default_memory_limit_follows_the_machine(monkeypatch):
+    from exact.one_handed import limits
+
+    monkeypatch.delenv("SOLITAIRE_ZETA_MAX_GIB")
+    monkeypatch.setattr(limits, "physical_memory_bytes", lambda: 24 * 10**9)  # a 24 GB machine
+    assert limits.zeta_table_limit() == int(0.7 * 24 * 10**9)
+    assert choose_method(Deck(4, 6), "auto") == "zeta" and choose_method(Deck(3, 10), "auto") == "zeta"
+    with pytest.raises(UsageError, match=r"17\.6 GiB per pass.*limit of 15\.6 GiB.*70% of this machine's memory"):
+        choose_method(Deck(5, 5), "auto")
+    monkeypatch.setattr(limits, "physical_memory_bytes", lambda: 2**40)  # a big machine: at most 20 GiB
+    assert limits.zeta_table_limit() == MAX_ZETA_TABLE_BYTES == 20 * 2**30
+    monkeypatch.setattr(limits, "physical_memory_bytes", lambda: None)  # the system does not say
+    assert limits.zeta_table_limit() == limits.FALLBACK_ZETA_TABLE_BYTES
+
+
+def test_physical_memory_is_read_from_the_system():
+    from pathlib import Path
+
+    from exact.one_handed.limits import physical_memory_bytes
+
+    meminfo = Path("/proc/meminfo")
+    if not meminfo.exists():
+        pytest.skip("no /proc/meminfo to compare with")
+    total_kib = int(next(line for line in meminfo.read_text().splitlines() if line.startswith("MemTotal:")).split()[1])
+    assert abs(physical_memory_bytes() - total_kib * 1024) <= 0.01 * total_kib * 1024
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (2, 6), (3, 5), (4, 4)])
+def test_the_memory_estimate_covers_the_tables_a_pass_makes(shape):
+    stats = {}
+    zeta_pass(*shape, 2147483647, stats=stats)
+    estimate = zeta_estimate(Deck(*shape))["peak_bytes"]
+    assert 0.9 * estimate <= stats["peak_table_bytes"] <= estimate
 
 
 def test_the_memory_limit_is_raised_by_the_environment(monkeypatch):
