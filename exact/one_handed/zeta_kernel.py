@@ -264,6 +264,11 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, masks, off, prev_masks, prev_off
     bsrc = np.zeros(width, dtype=np.int64)
     out = np.zeros((half, width), dtype=np.uint64)
     cvec = np.zeros((half, width), dtype=np.uint64)
+    # contiguous factors of the products (entries below p < 2**31, so each product is one 32x32 -> 64
+    # multiply): A^(X) of this window shifted by each slot's parity, and the relabelled B rows
+    ashift = np.zeros((half, width), dtype=np.uint32)
+    bvec = np.zeros((n, half, width), dtype=np.uint32)  # by card a', for the point under way
+    seen = np.full(n, -1, dtype=np.int64)  # the point whose B^(a', X - a') bvec[a'] holds
     pp = np.uint64(p)
     lim = (np.uint64(2**63) // pp) * pp  # the largest multiple of p up to 2**63
     R2 = R1 + 1
@@ -273,6 +278,13 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, masks, off, prev_masks, prev_off
             x = masks[o]
             outside = kmask[i] & ~x  # B(a, .) of a card matching w1 is a constant, not stored
             la = boff[o] - bc_base - 1
+            if returns[i] and outside:
+                # ashift[h, t] = A[o, h - par[t], t]: the R3' product lands at half-degree hi + h
+                for t in range(width):
+                    ashift[0, t] = A[o, 0, t] if par[t] == 0 else np.uint32(0)
+                for h in range(1, half):
+                    for t in range(width):
+                        ashift[h, t] = A[o, h - par[t], t]
             while outside:
                 low = outside & -outside
                 outside ^= low
@@ -310,17 +322,14 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, masks, off, prev_masks, prev_off
                 if returns[i]:
                     # R3' (odd degrees) times A^(X) of this window
                     for hi in range(half):
-                        cr = cvec[hi, R3]
+                        cr = np.uint64(np.uint32(cvec[hi, R3]))
                         if cr == 0:
                             continue
                         for k in range(half - hi):
                             for t in range(width):
-                                h = hi + k + par[t]
-                                v = np.uint64(A[o, k, t])
-                                if v != 0 and h < half:
-                                    # lazy reduction: out stays below lim + p**2 < 2**64
-                                    w = out[h, t] + cr * v
-                                    out[h, t] = w - lim if w >= lim else w
+                                # lazy reduction: out stays below lim + p**2 < 2**64
+                                w = out[hi + k, t] + cr * np.uint64(ashift[k, t])
+                                out[hi + k, t] = w - lim if w >= lim else w
                 for r in range(R):
                     a2 = p_ret[i, a, r]
                     if a2 < 0:
@@ -339,26 +348,29 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, masks, off, prev_masks, prev_off
                         for hi in range(half):
                             out[hi, tc] = (out[hi, tc] + cvec[hi, S2 + r]) % pp
                         continue
-                    c3 = _canon(x ^ b2, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off,
-                                pi3, rho3, work)
-                    o3 = _find(prev_masks, prev_off[i], prev_off[i + 1], c3)
-                    ta2 = pi3[a2 // R] * R + rho3[a2 % R]
-                    la2 = prev_boff[o3] - bp_base + _popcount(kmask[i] & ~c3 & ((np.int64(1) << ta2) - 1))
-                    for t in range(width):
-                        bsrc[t] = t
-                    for r2 in range(R):
-                        bsrc[S1 + r2] = S1 + rho3[r2]
-                        bsrc[S2 + r2] = S2 + rho3[r2]
+                    if seen[a2] != o:  # B^(a', X - a') relabelled: the same for every card a of this X
+                        seen[a2] = o
+                        c3 = _canon(x ^ b2, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms,
+                                    perm_off, pi3, rho3, work)
+                        o3 = _find(prev_masks, prev_off[i], prev_off[i + 1], c3)
+                        ta2 = pi3[a2 // R] * R + rho3[a2 % R]
+                        la2 = prev_boff[o3] - bp_base + _popcount(kmask[i] & ~c3 & ((np.int64(1) << ta2) - 1))
+                        for t in range(width):
+                            bsrc[t] = t
+                        for r2 in range(R):
+                            bsrc[S1 + r2] = S1 + rho3[r2]
+                            bsrc[S2 + r2] = S2 + rho3[r2]
+                        for k in range(half):
+                            for t in range(width):
+                                bvec[a2, k, t] = Bp[la2, k, bsrc[t]]
                     for hi in range(half):
-                        cs = cvec[hi, S2 + r]
+                        cs = np.uint64(np.uint32(cvec[hi, S2 + r]))
                         if cs == 0:
                             continue
                         for k in range(half - hi):
                             for t in range(width):
-                                v = np.uint64(Bp[la2, k, bsrc[t]])
-                                if v != 0:
-                                    w = out[hi + k, t] + cs * v
-                                    out[hi + k, t] = w - lim if w >= lim else w
+                                w = out[hi + k, t] + cs * np.uint64(bvec[a2, k, t])
+                                out[hi + k, t] = w - lim if w >= lim else w
                 for h in range(half):
                     for t in range(width):
                         w = out[h, t]
