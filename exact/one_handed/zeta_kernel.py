@@ -197,6 +197,24 @@ def _bit_index(low):
 
 
 @jit
+def _b_row(x, a, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, width, S, free_s, free_r, n_free_s,
+           n_free_r, small_suits, perms, perm_off, pi, rho, work, src):
+    """Where window ``i``'s ``B^(a, X - a)`` is among the previous size's stored rows (those of ``Bp``,
+    from row ``bp_base``): the row of its canonical relabelling; ``src[t]`` is set to the slot of that
+    row which holds slot ``t`` (the relabelling moves the rank-indexed S1 and S2 slots)."""
+    c = _canon(x ^ (np.int64(1) << a), i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi,
+               rho, work)
+    o = _find(prev_masks, prev_off[i], prev_off[i + 1], c)
+    ta = pi[a // R] * R + rho[a % R]
+    for t in range(width):
+        src[t] = t
+    for r in range(R):
+        src[S1 + r] = S1 + rho[r]
+        src[S2 + r] = S2 + rho[r]
+    return prev_boff[o] - bp_base + _popcount(kmask[i] & ~c & ((np.int64(1) << ta) - 1))
+
+
+@jit
 def _step_a(s, p, w_lo, w_hi, bp_base, masks, off, prev_masks, prev_off, A, Bp, prev_boff, kmask, n, R, S1, S2, R1, par, half, width, p_match, S, free_s, free_r,
             n_free_s, n_free_r, small_suits, perms, perm_off):
     """``A^(X) = end(0) + z sum_{a in X} B^(a, X - a)`` for the canonical points of size ``s`` of the
@@ -223,16 +241,8 @@ def _step_a(s, p, w_lo, w_hi, bp_base, masks, off, prev_masks, prev_off, A, Bp, 
                 if p_match[i, a] == 2:
                     acc[0, R1] += np.uint64(1)
                     continue
-                c = _canon(x ^ low, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi,
-                           rho, work)
-                o2 = _find(prev_masks, prev_off[i], prev_off[i + 1], c)
-                ta = pi[a // R] * R + rho[a % R]
-                la = prev_boff[o2] - bp_base + _popcount(kmask[i] & ~c & ((np.int64(1) << ta) - 1))  # B(ta, c)
-                for t in range(width):
-                    src[t] = t
-                for r in range(R):
-                    src[S1 + r] = S1 + rho[r]
-                    src[S2 + r] = S2 + rho[r]
+                la = _b_row(x, a, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, width, S, free_s,
+                            free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho, work, src)
                 for h in range(half):
                     for t in range(width):
                         v = np.uint64(Bp[la, h, src[t]])
@@ -350,16 +360,9 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, masks, off, prev_masks, prev_off
                         continue
                     if seen[a2] != o:  # B^(a', X - a') relabelled: the same for every card a of this X
                         seen[a2] = o
-                        c3 = _canon(x ^ b2, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms,
-                                    perm_off, pi3, rho3, work)
-                        o3 = _find(prev_masks, prev_off[i], prev_off[i + 1], c3)
-                        ta2 = pi3[a2 // R] * R + rho3[a2 % R]
-                        la2 = prev_boff[o3] - bp_base + _popcount(kmask[i] & ~c3 & ((np.int64(1) << ta2) - 1))
-                        for t in range(width):
-                            bsrc[t] = t
-                        for r2 in range(R):
-                            bsrc[S1 + r2] = S1 + rho3[r2]
-                            bsrc[S2 + r2] = S2 + rho3[r2]
+                        la2 = _b_row(x, a2, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, width, S,
+                                     free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi3, rho3, work,
+                                     bsrc)
                         for k in range(half):
                             for t in range(width):
                                 bvec[a2, k, t] = Bp[la2, k, bsrc[t]]
