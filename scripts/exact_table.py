@@ -21,12 +21,14 @@ Past 20 cards (``--also 2x11,11x2,2x12,12x2,3x7,7x3,3x8,8x3``) the zeta method r
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from exact.one_handed import exact_distribution
 from exact.one_handed.parity import check_parity
 from exact.result import ExactResult
 from sim import Deck, Variant
+from sim.errors import UsageError
 from sim.store import DEFAULT_PATH
 
 VARIANTS = ["one-handed", "one-handed(win=any)", "one-handed(reverse=on)", "one-handed(win=any,reverse=on)"]
@@ -65,7 +67,11 @@ def main(argv=None) -> None:
             result = stored_result(done, deck, variant)
             if result is None:
                 extra = {"checkpoint_dir": args.checkpoint_dir} if args.checkpoint_dir else {}
-                result = exact_distribution(deck, variant, method="auto", **extra)
+                try:
+                    result = exact_distribution(deck, variant, method="auto", **extra)
+                except UsageError as refused:  # beyond every method here (e.g. memory): say so, go on
+                    print(f"{deck} {variant}: refused: {refused}", file=sys.stderr, flush=True)
+                    continue
                 if store is not None:
                     store.save(result)
             if not check_parity(result.score_counts, deck.size):

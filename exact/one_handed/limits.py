@@ -104,8 +104,9 @@ def zeta_table_limit() -> int:
 #: spread evenly): the tables a pass makes were 6-10% more (2x6 1.10, 3x4 1.09, 3x5 1.07, 3x6 1.06), so the
 #: estimate adds 12%
 ZETA_PEAK_MARGIN = 1.12
-#: measured seconds per unit of zeta_estimate()["work"] (one core, shared machine): 4x5 is 60 s a pass
-ZETA_SECONDS_PER_WORK = 60.0 / 7.28e9
+#: measured seconds per unit of zeta_estimate()["work"] (one core): 4x6's three passes took 528 CPU s
+#: (work 5.10e10 a pass)
+ZETA_SECONDS_PER_WORK = 528.0 / (3 * 5.10e10)
 
 #: ``auto`` takes the zeta method from this many cards on decks with at least 3 suits and 3 ranks (one
 #: core, measured in one run: 3x6 4.6 CPU-s against the phase method's 12.4, 6x3 3.2 against 7.3, 4x5
