@@ -101,8 +101,9 @@ def work(result) -> str:
     if "passes" in prov:
         reused = int(prov.get("passes_reused", 0))
         stored = f", {reused} stored" if reused else ""
-        return (f"{int(prov['orbits']):,} orbits, {int(prov['passes'])} passes "
-                f"({float(prov.get('pass_cpu_seconds', 0)):.0f} CPU s{stored})")
+        cpu = float(prov.get("pass_cpu_seconds", 0))
+        cpu_text = f"{cpu:.0f} CPU s" if cpu > 0 else "CPU s not recorded"  # passes kept by an older build
+        return f"{int(prov['orbits']):,} orbits, {int(prov['passes'])} passes ({cpu_text}{stored})"
     return ""
 
 

@@ -26,10 +26,12 @@ from solitaire.validate import g_test, holm, p_win_test
 
 
 def stored_frontier(store: ResultsStore, min_cards: int) -> list[ExactResult]:
-    """The stored exact One-Handed results of at least ``min_cards`` cards (newest per deck and variant)."""
+    """The stored exact One-Handed results of at least ``min_cards`` cards with at least 2 suits and 2
+    ranks (newest per deck and variant)."""
     found = {}
     for _, record in store.find(kind="exact"):
-        if record["game"] == "one-handed" and record["suits"] * record["ranks"] >= min_cards:
+        if (record["game"] == "one-handed" and record["suits"] * record["ranks"] >= min_cards
+                and min(record["suits"], record["ranks"]) >= 2):  # one suit or one rank: a single score
             found[(record["suits"], record["ranks"], record["variant"])] = record
     results = [ExactResult.from_record(r) for _, r in sorted(found.items())]
     return sorted(results, key=lambda r: (r.deck.size, r.deck.suits, str(r.variant)))

@@ -44,10 +44,10 @@ MAX_PHASE_TABLE_BYTES = 3 * 2**30
 #: pass), and estimating a long narrow deck's orbits by Burnside takes seconds per deck.
 MAX_ZETA_CARDS = 33
 #: estimated peak of one pass's tables above which the zeta method is refused (a pass's resident
-#: memory is about this plus 0.3 GiB): by default 70% of this machine's physical memory, at most
-#: 20 GiB (the issue's budget). On a 24 GB machine that is 16.4 GiB: 4x6 (10.1 GiB), 6x4 (9.1), 9x3
-#: (3.7), 3x9 (4.9), 10x3 (9.0) and 3x10 (12.2) fit; 11x3 (19.4) and 5x5 (24.9) do not. The
-#: environment variable SOLITAIRE_ZETA_MAX_GIB sets it (lower on a shared machine, higher on a big one).
+#: memory is about this plus 0.4 GiB): by default 70% of this machine's physical memory, at most
+#: 20 GiB (the issue's budget). On a 24 GB machine that is 15.6 GiB: 4x6 (7.0 GiB), 6x4 (6.3), 9x3
+#: (2.4), 3x9 (3.2), 10x3 (6.0), 3x10 (8.1) and 11x3 (12.8) fit; 3x11 and 5x5 (17.6) do not without
+#: SOLITAIRE_ZETA_MAX_GIB, which sets it (lower on a shared machine, higher on a big one).
 MAX_ZETA_TABLE_BYTES = 20 * 2**30
 #: the share of physical memory the default limit may take
 ZETA_MEMORY_SHARE = 0.7
