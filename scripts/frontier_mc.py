@@ -4,7 +4,8 @@ past 20 cards (the decks only the zeta method and the narrow-deck DP reach).
     .venv/bin/python scripts/frontier_mc.py [--games 100000000] [--min-cards 21] [--seed 16]
                                             [--out results/solitaire.h5] [--table results/frontier_mc.md]
 
-For each stored exact result (every variant stored), ``--games`` games are simulated with a seed
+For each stored exact result (every variant stored; ``reverse=on`` on SxR only where the plain game
+on RxS, the same counts, is not stored), ``--games`` games are simulated with a seed
 derived from ``--seed``, the deck and the variant, and compared with the exact counts by the G-test
 of the whole score distribution and the exact binomial test of p_win, all p-values corrected together
 with Holm's method at ``--alpha``. The simulations are saved to the store and found there again
@@ -34,6 +35,10 @@ def stored_frontier(store: ResultsStore, min_cards: int) -> list[ExactResult]:
                 and min(record["suits"], record["ranks"]) >= 2):  # one suit or one rank: a single score
             found[(record["suits"], record["ranks"], record["variant"])] = record
     results = [ExactResult.from_record(r) for _, r in sorted(found.items())]
+    # reverse=on on SxR is the plain game on RxS (the same counts): tested once, on the transposed deck
+    shapes = {(r.deck.suits, r.deck.ranks, r.variant.rules.win_any) for r in results if not r.variant.rules.reverse}
+    results = [r for r in results if not r.variant.rules.reverse
+               or (r.deck.ranks, r.deck.suits, r.variant.rules.win_any) not in shapes]
     return sorted(results, key=lambda r: (r.deck.size, r.deck.suits, str(r.variant)))
 
 
