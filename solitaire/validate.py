@@ -322,7 +322,7 @@ def validate(cases=None, *, games: int = 200_000, seed: int = 0, coverage: int =
 
         def save(i, part):
             parts[str(i)] = part
-            store.write_parts(identity, parts)
+            store.write_parts(identity, parts, total=len(cases), unit="cases")
 
         try:
             report = _validate_cases(cases, games, seed, coverage, coverage_games, alpha, workers, exact_source,
