@@ -9,15 +9,16 @@ DELAY_SECONDS = 3
 
 
 def progress_bar(total: int | None, progress: bool | None = None, *, desc: str | None = None, unit: str = "it",
-                 initial: int = 0, unit_scale: bool = False):
+                 initial: int = 0, unit_scale: bool = False, iterable=None):
     """A ``tqdm`` bar on stderr for ``total`` units (``initial`` of them done already, e.g. by a run
-    being resumed), used as a context manager and advanced with ``update(n)``. ``progress``: ``None``
-    or ``True`` shows it (after :data:`DELAY_SECONDS`), ``False`` never.
+    being resumed), used as a context manager and advanced with ``update(n)``, or iterated over when
+    ``iterable`` is given (one unit an item). ``progress``: ``None`` or ``True`` shows it (after
+    :data:`DELAY_SECONDS`), ``False`` never.
 
     >>> with progress_bar(3, False, desc="demo", unit="case") as bar:
     ...     bar.update(3)
     """
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, initial=initial, desc=desc, unit=unit, unit_scale=unit_scale, delay=DELAY_SECONDS,
+    return tqdm(iterable, total=total, initial=initial, desc=desc, unit=unit, unit_scale=unit_scale, delay=DELAY_SECONDS,
                 disable=progress is not None and not progress, file=sys.stderr, leave=False, dynamic_ncols=True)

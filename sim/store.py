@@ -37,8 +37,16 @@ HDF5 file per run, ``<run_key>.h5``, with the layout of a ``/checkpoints/<run_ke
 root; a checkpoint rewrites only its run's file (written to ``.tmp`` and ``os.replace``-d), so its
 cost does not grow with the results the store holds. ``<run_key>.lock`` is the run's lock: one
 process at a time plays a run, and a second one asking for it waits (and is then served the stored
-result). A finished run is committed to the store first and its journal file removed after, so a
+result). A computation made of parts instead of chunks of games (a validation's cases, a ``poison``
+classification's tally of its chunks of decks) keeps them in ``<run_key>.json``: ``identity``,
+``family`` (as above), ``updated``, ``done`` of ``total`` ``unit`` and ``parts`` (:meth:`write_parts`).
+A finished run is committed to the store first and its journal file removed after, so a
 journal file whose run is already stored is stale and is ignored and removed.
+
+Seeds are stored exactly: an int64 attribute, or JSON text past 2^63 (a sweep's cells, inside their
+JSON text, keep their 64-bit seeds as integers too). Only the CLI's ``--json`` output writes seeds of
+2^53 or more as strings, for readers that hold numbers as doubles
+(:func:`solitaire.options.json_seeds`).
 
 Attribute values are stored natively when they are a str, bool, float or an int that fits in int64;
 anything else (a bigger int, a list, a dict, None) is stored as JSON text and its name listed in

@@ -56,9 +56,9 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
         raise UsageError(f"--method {method} is not a method of the exact {game} engine: choose one of "
                          f"{', '.join(record.exact_methods)}")
     store = open_store(out)  # a bad store is refused before any work
-    from tqdm.auto import tqdm
+    from sim.progress import progress_bar
 
-    with tqdm(desc="exact", unit="step", delay=3, leave=False) as bar:
+    with progress_bar(None, desc="exact", unit="step") as bar:
         def progress(done, total, work):
             bar.total = total
             bar.set_postfix_str(f"{work:.3g}", refresh=False)
