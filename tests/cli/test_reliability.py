@@ -154,6 +154,17 @@ def test_a_finished_sweep_is_served_from_the_store(cli_run, tmp_path):
     assert [r["kind"] for r in ResultsStore(tmp_path / "s.h5").list()].count("sweep") == 1
 
 
+def test_a_stored_exact_result_is_served_not_stored_again(cli_run, tmp_path):
+    path = str(tmp_path / "e.h5")
+    code, first, _ = cli_run("exact", "--suits", "2", "--ranks", "3", "--out", path, "--json")
+    code_again, again, err = cli_run("exact", "--suits", "2", "--ranks", "3", "--out", path, "--json")
+    assert code == code_again == 0 and "shown from there" in err
+    assert json.loads(again) == json.loads(first)
+    code, _, err = cli_run("exact", "--suits", "2", "--ranks", "3", "--method", "enumerate", "--out", path)
+    assert code == 0 and "shown from there" not in err  # another method asked for: computed (a second witness)
+    assert [r["method"] for r in ResultsStore(path).list()] == ["dp", "enumerate"]
+
+
 def test_an_interrupted_validation_resumes_by_case(tmp_path, monkeypatch):
     import solitaire.validate as validate_module
 
