@@ -73,7 +73,8 @@ def _wait_for_cpu_seconds(proc, seconds: float, timeout: float = 120) -> None:
 def test_a_signal_with_nothing_to_save_stops_at_once_in_one_line():
     # poison's search runs compiled code that calls back into Python: an exception raised from the
     # signal handler there became a SystemError traceback or a segfault; the handler never raises
-    proc = subprocess.Popen([sys.executable, "-m", "solitaire.cli", "poison", "--decks", "9999999", "--seed", "1"],
+    proc = subprocess.Popen([sys.executable, "-m", "solitaire.cli", "poison", "--decks", "9999999", "--seed", "1",
+                             "--no-progress"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_for_cpu_seconds(proc, 2.0)  # past the imports (1.1 CPU-s; main() installs the handler)
     proc.send_signal(signal.SIGINT)
