@@ -113,3 +113,25 @@ def test_large_seeds_are_json_strings_that_seed_takes_back(cli_run, tmp_path):
     assert code == 0 and sweep["seed"] == 3
     [cell] = sweep["cells"]
     assert isinstance(cell["seed"], str) and int(cell["seed"]) >= 2**53
+
+
+@pytest.mark.slow
+def test_two_processes_asking_for_one_classification_make_one_record(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "p.h5"
+    command = [sys.executable, "-m", "solitaire.cli", "poison", "--decks", "600000", "--seed", "12",
+               "--checkpoint-seconds", "0", "--no-progress", "--out", str(path), "--json"]
+    first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not ResultsStore(path).unfinished_parts():  # the first has saved a chunk: it holds the run
+        assert first.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    second = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    out_first, err_first = first.communicate(timeout=600)
+    assert first.returncode == 0 and second.returncode == 0, (err_first, second.stderr)
+    assert "waiting for it to finish" in second.stderr and "shown from there" in second.stderr
+    assert json.loads(second.stdout) == json.loads(out_first)
+    assert len(ResultsStore(path).names(kind="poison")) == 1
