@@ -65,7 +65,8 @@ def _handler(signum, frame):
         _pending.append(signum)  # raised by check() where stopping is safe
         return
     again = " again: stopped at once, the last checkpoint kept" if _pending else ""
-    os.write(2, f"{_prefix[0]}{again}\n".encode())
+    clear = "\r\x1b[K" if os.isatty(2) else ""  # over a progress bar on a terminal, not after it
+    os.write(2, f"{clear}{_prefix[0]}{again}\n".encode())
     os._exit(128 + signum)
 
 

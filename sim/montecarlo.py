@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Callable, ClassVar
@@ -170,12 +169,9 @@ def add_counts(total: dict, counts: dict) -> None:
 
 
 def _progress_bar(total: int, progress, initial: int = 0):
-    from tqdm.auto import tqdm
+    from .progress import progress_bar
 
-    disable = (not progress) if progress is not None else False
-    # ``delay``: nothing is shown for runs shorter than a few seconds.
-    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, delay=3, disable=disable,
-                file=sys.stderr, leave=False, dynamic_ncols=True)
+    return progress_bar(total, progress, unit="game", unit_scale=True, initial=initial)
 
 
 def run_identity(deck: Deck, variant: Variant, *, seed, games: int, chunk_games: int, options: dict) -> dict:

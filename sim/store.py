@@ -37,8 +37,16 @@ HDF5 file per run, ``<run_key>.h5``, with the layout of a ``/checkpoints/<run_ke
 root; a checkpoint rewrites only its run's file (written to ``.tmp`` and ``os.replace``-d), so its
 cost does not grow with the results the store holds. ``<run_key>.lock`` is the run's lock: one
 process at a time plays a run, and a second one asking for it waits (and is then served the stored
-result). A finished run is committed to the store first and its journal file removed after, so a
+result). A computation made of parts instead of chunks of games (a validation's cases, a ``poison``
+classification's tally of its chunks of decks) keeps them in ``<run_key>.json``: ``identity``,
+``family`` (as above), ``updated``, ``done`` of ``total`` ``unit`` and ``parts`` (:meth:`write_parts`).
+A finished run is committed to the store first and its journal file removed after, so a
 journal file whose run is already stored is stale and is ignored and removed.
+
+Seeds are stored exactly: an int64 attribute, or JSON text past 2^63 (a sweep's cells, inside their
+JSON text, keep their 64-bit seeds as integers too). Only the CLI's ``--json`` output writes seeds of
+2^53 or more as strings, for readers that hold numbers as doubles
+(:func:`solitaire.options.json_seeds`).
 
 Attribute values are stored natively when they are a str, bool, float or an int that fits in int64;
 anything else (a bigger int, a list, a dict, None) is stored as JSON text and its name listed in
@@ -466,6 +474,8 @@ class ResultsStore:
         family = family_key(identity)
         found = [(str(g.attrs["updated"]), json.loads(g.attrs["identity"])["seed"])
                  for _, g in self._journal_groups() if g.attrs.get("family") == family]
+        found += [(str(c.get("updated", "")), c["identity"]["seed"]) for _, c in self._parts_files()
+                  if c.get("family") == family and "seed" in c["identity"]]
         return max(found)[1] if found else None
 
     @contextlib.contextmanager
@@ -605,12 +615,16 @@ class ResultsStore:
         except (OSError, ValueError, KeyError) as exc:
             raise StoreError(f"{path}: unreadable journal file ({_short(exc)}): remove it to start again") from None
 
-    def write_parts(self, identity: dict, parts: dict) -> None:
+    def write_parts(self, identity: dict, parts: dict, *, done: int | None = None, total: int | None = None,
+                    unit: str = "parts") -> None:
         """Save the finished parts of a computation (replacing what was saved before), atomically,
-        in its journal file; the cost does not depend on what the store holds."""
+        in its journal file; the cost does not depend on what the store holds. ``done`` of ``total``
+        ``unit`` (e.g. 3 of 7 chunks) is what :meth:`unfinished_parts` and ``solitaire runs`` show."""
         path = self.journal / f"{run_key(identity)}.json"
         tmp = path.with_name(path.name + ".tmp")
-        text = json.dumps({"identity": _plain(identity), "updated": _provenance.now(), "parts": _plain(parts)})
+        text = json.dumps({"identity": _plain(identity), "family": family_key(identity), "updated": _provenance.now(),
+                           "done": done if done is not None else len(parts), "total": total, "unit": unit,
+                           "parts": _plain(parts)})
         try:
             self.journal.mkdir(parents=True, exist_ok=True)
             self._need_space(self.journal, len(text))
@@ -621,6 +635,29 @@ class ResultsStore:
             with contextlib.suppress(OSError):
                 tmp.unlink()
             raise self._write_failed(exc, "the journal of") from None
+
+    def _parts_files(self):
+        """``(key, content)`` of every unfinished computation made of parts (journal ``run-*.json``
+        files whose computation is not stored yet; unreadable ones are skipped here and refused when
+        that computation asks for them)."""
+        files = sorted(self.journal.glob("run-*.json")) if self.journal.is_dir() else []
+        finished = {r.get("provenance", {}).get("run_key") for _, r in self._records()} if files else set()
+        for path in files:
+            if path.stem in finished:
+                continue
+            try:
+                content = json.loads(path.read_text())
+                content["identity"]
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+            yield path.stem, content
+
+    def unfinished_parts(self) -> list[dict]:
+        """Computations made of parts under way (a ``poison`` classification's chunks, a validation's
+        cases): identity, ``done`` of ``total`` ``unit``, last update."""
+        rows = [{"run": key, **c["identity"], "done": c.get("done", len(c.get("parts", {}))), "total": c.get("total"),
+                 "unit": c.get("unit", "parts"), "updated": c.get("updated", "")} for key, c in self._parts_files()]
+        return sorted(rows, key=lambda r: r["updated"])
 
     def commit(self, result, identity: dict, *, name: str | None = None) -> str:
         """Store a finished run's result (atomically) and then forget its checkpoint."""

@@ -98,13 +98,17 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
         for spec in ({"rank_resets": "published"}, {}):
             run(STANDARD, Variant.make("hand", **spec), plan["hand_runs"], options={"cap": 1000})
     if _have_game("hand") and plan["poison_decks"]:
-        from exact.hand.poison import classify_runs
+        from exact.hand.poison import DEFAULT_BUDGET, DEFAULT_CAP
+
+        from .poison import classify_runs_stored
 
         for spec in ({"rank_resets": "published"}, {"step7": "off"}):
             variant = Variant.make("hand", **spec)
             if not store.find(kind="poison", variant=str(variant), decks=plan["poison_decks"], seed=seed):
                 say(f"poison sets: {plan['poison_decks']:,} decks of {variant}")
-                store.save(classify_runs(STANDARD, variant, decks=plan["poison_decks"], seed=seed))
+                # checkpointed in the store's journal, so a stopped report resumes the classification
+                classify_runs_stored(store, STANDARD, variant, decks=plan["poison_decks"], seed=seed, cap=DEFAULT_CAP,
+                                     budget=DEFAULT_BUDGET, progress=progress, notify=say)
     if _have_game("prisoners") and plan["prisoners_games"]:
         say(f"Prisoner's Patience, {plan['prisoners_games']:,} games per move policy")
         for moves in ("published", "physical"):

@@ -171,12 +171,12 @@ def sweep(suits, ranks, *, variant: Variant | None = None, games: int = 1_000_00
 
 def _sweep_cells(suits, ranks, variant, games, seed, exact_max_cards, progress, exact_source,
                  simulate_cell) -> SweepResult:
-    from tqdm.auto import tqdm
+    from sim.progress import progress_bar
 
     started = provenance.now()
     cells = []
     grid = [Deck(s, r) for s in suits for r in ranks]
-    for deck in tqdm(grid, desc="sweep", unit="deck", delay=3, disable=progress is False, leave=False):
+    for deck in progress_bar(len(grid), progress, iterable=grid, desc="sweep", unit="deck"):
         if parity_forbids_win(deck, variant):
             cells.append(SweepCell(deck.suits, deck.ranks, "theorem", 0.0, (0.0, 0.0), Fraction(0)))
         elif is_exact_cell(deck, variant, exact_max_cards):

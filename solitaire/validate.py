@@ -322,7 +322,7 @@ def validate(cases=None, *, games: int = 200_000, seed: int = 0, coverage: int =
 
         def save(i, part):
             parts[str(i)] = part
-            store.write_parts(identity, parts)
+            store.write_parts(identity, parts, total=len(cases), unit="cases")
 
         try:
             report = _validate_cases(cases, games, seed, coverage, coverage_games, alpha, workers, exact_source,
@@ -359,10 +359,10 @@ def _validate_cases(cases, games, seed, coverage, coverage_games, alpha, workers
 
 def _play_cases(cases, games, seed, coverage, coverage_games, workers, exact_source, progress, done, on_case,
                 checks, intervals) -> None:
-    from tqdm.auto import tqdm
+    from sim.progress import progress_bar
 
-    for i, (deck, variant) in enumerate(tqdm(cases, desc="validate", delay=3, disable=progress is False,
-                                             leave=False)):
+    for i, (deck, variant) in enumerate(progress_bar(len(cases), progress, iterable=cases, desc="validate",
+                                                     unit="case")):
         interrupts.check()
         if str(i) in done:  # finished before an interruption
             checks.extend(Check.from_dict(_finite_back(c)) for c in done[str(i)]["checks"])

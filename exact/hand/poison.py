@@ -208,9 +208,94 @@ def _start_deck_unwinnable(start, deck: Deck, variant: Variant, *, cap: int, bud
     return None, None
 
 
+def _as_tuples(value):
+    """Nested lists (a witness as read back from JSON) as nested tuples."""
+    return tuple(_as_tuples(v) for v in value) if isinstance(value, (list, tuple)) else value
+
+
+def empty_tally() -> dict:
+    """The counts of no runs: what :func:`classify_chunk` returns and :func:`add_tally` sums. A tally
+    is plain JSON (ints, floats, string-keyed dicts, lists), so an unfinished classification can be
+    saved as it is (``solitaire poison --out``) and resumed."""
+    return {"chunks": 0, "won": 0, "trapped": 0, "win_reachable": 0, "undecided": 0, "unwinnable": 0,
+            "unwinnable_undecided": 0, "poison_set_sizes": {}, "poison_set_leftovers": {}, "witnesses": [],
+            "play_seconds": 0.0, "decide_seconds": 0.0, "seconds": 0.0}
+
+
+def add_tally(total: dict, part: dict) -> dict:
+    """``total`` and ``part`` summed (a new dict; the first five witnesses are kept)."""
+    out = dict(total)
+    for key in ("chunks", "won", "trapped", "win_reachable", "undecided", "unwinnable", "unwinnable_undecided",
+                "play_seconds", "decide_seconds", "seconds"):
+        out[key] = total[key] + part[key]
+    sizes = dict(total["poison_set_sizes"])
+    leftovers = {size: dict(made) for size, made in total["poison_set_leftovers"].items()}
+    for size, runs in part["poison_set_sizes"].items():
+        sizes[size] = sizes.get(size, 0) + runs
+    for size, made in part["poison_set_leftovers"].items():
+        into = leftovers.setdefault(size, {})
+        for key, runs in made.items():
+            into[key] = into.get(key, 0) + runs
+    out["poison_set_sizes"], out["poison_set_leftovers"] = sizes, leftovers
+    out["witnesses"] = (list(total["witnesses"]) + list(part["witnesses"]))[:5]
+    return out
+
+
+def classify_chunk(deck: Deck, variant: Variant, *, seed: int, chunk: int, decks: int, cap: int,
+                   budget: int) -> dict:
+    """Play and decide the runs of chunk ``chunk`` (its own random stream; ``decks`` runs, at most
+    :data:`CHUNK_DECKS`): their tally (see :func:`empty_tally`). Arguments are not checked here:
+    :func:`classify_runs` does that. Between two capped runs a signal handled by
+    :mod:`sim.interrupts` stops it (the chunk's work is then dropped, never counted in part)."""
+    from sim import interrupts
+
+    tally = empty_tally()
+    tally["chunks"] = 1
+    sizes, leftovers, witnesses = tally["poison_set_sizes"], tally["poison_set_leftovers"], tally["witnesses"]
+    state = rng.chunk_states(seed, chunk, 1)[0]
+    t_play = time.perf_counter()
+    starts, finals, _, cards_left = run_decks(state, decks, deck, variant, cap=cap)
+    t_decide = time.perf_counter()
+    tally["play_seconds"] = t_decide - t_play
+    tally["won"] = int((cards_left == 0).sum())
+    for g in np.flatnonzero(cards_left):
+        interrupts.check()
+        # a seeded stream per capped run, so that its decision does not depend on the others
+        random_state = random.Random(f"{seed}:{chunk}:{g}")
+        final = tuple(int(c) for c in finals[g])
+        start = tuple(int(c) for c in starts[g])
+        decision = explore(final, deck, variant, budget=budget)
+        if decision.status == "win-reachable":
+            tally["win_reachable"] += 1
+            if len(witnesses) < 5:
+                require(play_iteration(replay(final, decision.witness, deck, variant), deck, variant).won,
+                        "a witness replays to a win")
+                witnesses.append((final, decision.witness))
+            continue
+        if decision.status == "undecided":
+            tally["undecided"] += 1
+        else:
+            tally["trapped"] += 1
+            size, made_of = _poison_set(decision, final, deck, variant, random_state)
+            sizes[str(size)] = sizes.get(str(size), 0) + 1
+            made = leftovers.setdefault(str(size), {})
+            made[made_of] = made.get(made_of, 0) + 1
+        verdict, witness = _start_deck_unwinnable(start, deck, variant, cap=cap, budget=budget,
+                                                  random_state=random_state)
+        if verdict is None:
+            tally["unwinnable_undecided"] += 1
+        elif verdict:
+            tally["unwinnable"] += 1
+        elif len(witnesses) < 5:
+            witnesses.append((start, witness))
+    tally["decide_seconds"] = time.perf_counter() - t_decide
+    tally["seconds"] = time.perf_counter() - t_play
+    return tally
+
+
 def classify_runs(deck: Deck | None = None, variant: Variant | str | None = None, *, decks: int = 100_000,
                   seed: int | None = None, cap: int = DEFAULT_CAP, budget: int = DEFAULT_BUDGET,
-                  progress=None) -> PoisonResult:
+                  progress=None, resume_from: dict | None = None, on_chunk=None) -> PoisonResult:
     """Play ``decks`` runs from uniformly shuffled decks and decide every run that reaches ``cap``.
 
     Parameters
@@ -221,66 +306,55 @@ def classify_runs(deck: Deck | None = None, variant: Variant | str | None = None
     seed : non-negative int (``None``: fresh, reported); run ``i`` uses stream ``i // CHUNK_DECKS``
     cap : iterations after which a run is decided by exploration instead of play
     budget : member deck orders played at most to decide one run (and again for its start deck)
+    progress : a progress bar on stderr for classifications longer than a few seconds (default: yes;
+        ``False``: none)
+    resume_from : the tally of the chunks already done (as given to ``on_chunk``): they are not played
+        again, and the result is the one an uninterrupted classification gives
+    on_chunk : called with the tally of every chunk done so far after each chunk (to checkpoint it)
 
     Examples
     --------
-    >>> r = classify_runs(Deck(2, 3), decks=200, seed=1, cap=50)
+    >>> r = classify_runs(Deck(2, 3), decks=200, seed=1, cap=50, progress=False)
     >>> r.won + r.trapped + r.win_reachable + r.undecided == 200
     True
     """
+    from sim.progress import progress_bar
+
     deck = deck if deck is not None else Deck()
     variant = Variant.coerce(variant, "hand")
     decks, seed, cap = check_decks(decks), check_seed(seed), check_cap(cap)
     budget = check_budget("budget", budget, unit="deck orders per decision")
+    n_chunks = -(-decks // CHUNK_DECKS)
+    tally = dict(resume_from) if resume_from is not None else empty_tally()
+    if not 0 <= tally["chunks"] <= n_chunks:
+        raise ValueError(f"resume_from has {tally['chunks']} chunks done of {n_chunks}")
     started = provenance.now()
-    t0 = time.perf_counter()
-    won = trapped = reachable = undecided = unwinnable = unwinnable_undecided = 0
-    sizes: Counter = Counter()
-    leftovers: dict = {}
-    witnesses: list = []
-    play_seconds = decide_seconds = 0.0  # playing the runs / deciding the capped ones (exploration)
-    for chunk in range(-(-decks // CHUNK_DECKS)):
-        games = min(CHUNK_DECKS, decks - chunk * CHUNK_DECKS)
-        state = rng.chunk_states(seed, chunk, 1)[0]
-        t_play = time.perf_counter()
-        starts, finals, _, cards_left = run_decks(state, games, deck, variant, cap=cap)
-        t_decide = time.perf_counter()
-        play_seconds += t_decide - t_play
-        won += int((cards_left == 0).sum())
-        for g in np.flatnonzero(cards_left):
-            # a seeded stream per capped run, so that its decision does not depend on the others
-            random_state = random.Random(f"{seed}:{chunk}:{g}")
-            final = tuple(int(c) for c in finals[g])
-            start = tuple(int(c) for c in starts[g])
-            decision = explore(final, deck, variant, budget=budget)
-            if decision.status == "win-reachable":
-                reachable += 1
-                if len(witnesses) < 5:
-                    require(play_iteration(replay(final, decision.witness, deck, variant), deck, variant).won,
-                            "a witness replays to a win")
-                    witnesses.append((final, decision.witness))
-                continue
-            if decision.status == "undecided":
-                undecided += 1
-            else:
-                trapped += 1
-                size, made_of = _poison_set(decision, final, deck, variant, random_state)
-                sizes[size] += 1
-                leftovers.setdefault(size, Counter())[made_of] += 1
-            verdict, witness = _start_deck_unwinnable(start, deck, variant, cap=cap, budget=budget,
-                                                      random_state=random_state)
-            if verdict is None:
-                unwinnable_undecided += 1
-            elif verdict:
-                unwinnable += 1
-            elif len(witnesses) < 5:
-                witnesses.append((start, witness))
-        decide_seconds += time.perf_counter() - t_decide
-    return PoisonResult(deck=deck, variant=variant, seed=seed, decks=decks, cap=cap, budget=budget, won=won,
-                        trapped=trapped, win_reachable=reachable, undecided=undecided,
-                        poison_set_sizes=dict(sizes), poison_set_leftovers=leftovers, unwinnable=unwinnable,
-                        unwinnable_undecided=unwinnable_undecided, seconds=time.perf_counter() - t0,
-                        witnesses=witnesses,
+    first = tally["chunks"]
+    with progress_bar(decks, progress, desc="poison", unit="deck", initial=min(decks, first * CHUNK_DECKS)) as bar:
+        for chunk in range(first, n_chunks):
+            games = min(CHUNK_DECKS, decks - chunk * CHUNK_DECKS)
+            tally = add_tally(tally, classify_chunk(deck, variant, seed=seed, chunk=chunk, decks=games, cap=cap,
+                                                    budget=budget))
+            bar.update(games)
+            if on_chunk is not None:
+                on_chunk(tally)
+    return tally_result(deck, variant, tally, seed=seed, decks=decks, cap=cap, budget=budget,
+                        seconds=tally["seconds"], started=started)
+
+
+def tally_result(deck: Deck, variant: Variant, tally: dict, *, seed: int, decks: int, cap: int, budget: int,
+                 seconds: float, started: str) -> PoisonResult:
+    """The :class:`PoisonResult` of a finished tally (every chunk done); ``seconds``: the time spent
+    on its chunks, over every session."""
+    sizes = {int(k): v for k, v in tally["poison_set_sizes"].items()}
+    leftovers = {int(k): Counter(v) for k, v in tally["poison_set_leftovers"].items()}
+    return PoisonResult(deck=deck, variant=variant, seed=seed, decks=decks, cap=cap, budget=budget, won=tally["won"],
+                        trapped=tally["trapped"], win_reachable=tally["win_reachable"], undecided=tally["undecided"],
+                        poison_set_sizes=sizes, poison_set_leftovers=leftovers, unwinnable=tally["unwinnable"],
+                        unwinnable_undecided=tally["unwinnable_undecided"], seconds=seconds,
+                        witnesses=[_as_tuples(w) for w in tally["witnesses"]],
                         provenance=provenance.collect(started=started, finished=provenance.now(), backend="local",
-                                                      play_seconds=play_seconds, decide_seconds=decide_seconds,
-                                                      capped_runs=trapped + reachable + undecided))
+                                                      play_seconds=tally["play_seconds"],
+                                                      decide_seconds=tally["decide_seconds"],
+                                                      capped_runs=tally["trapped"] + tally["win_reachable"]
+                                                      + tally["undecided"]))

@@ -56,9 +56,20 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
         raise UsageError(f"--method {method} is not a method of the exact {game} engine: choose one of "
                          f"{', '.join(record.exact_methods)}")
     store = open_store(out)  # a bad store is refused before any work
-    from tqdm.auto import tqdm
+    found = [] if store is None else store.find(kind="exact", suits=deck.suits, ranks=deck.ranks,
+                                                  variant=str(variant))
+    found = [(n, r) for n, r in found if method == "auto" or r.get("method") == method]
+    if found:  # exact counts do not change: served from the store, not computed and stored again
+        from exact.result import ExactResult
 
-    with tqdm(desc="exact", unit="step", delay=3, leave=False) as bar:
+        name, stored = found[-1]
+        click.echo(f"solitaire: {deck} {variant} is already in {store.path} as {name}"
+                   + ("" if method == "auto" else f" (method {method})") + ": shown from there", err=True)
+        _show(ExactResult.from_record(stored), record, None, out, as_json)
+        return
+    from sim.progress import progress_bar
+
+    with progress_bar(None, desc="exact", unit="step") as bar:
         def progress(done, total, work):
             bar.total = total
             bar.set_postfix_str(f"{work:.3g}", refresh=False)
@@ -73,11 +84,15 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
                              f"which the exact {game} engine does not have")
         result = exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
     name = store.save(result) if store is not None else None
+    _show(result, record, name, out, as_json)
+
+
+def _show(result, record, name, out, as_json) -> None:
     if as_json:
         emit_json(result.to_dict())
         return
     seconds = result.provenance.get("seconds", 0.0)
-    click.echo(f"{variant}  deck {deck}  method {result.method}  {seconds:.2f} s")
+    click.echo(f"{result.variant}  deck {result.deck}  method {result.method}  {seconds:.2f} s")
     click.echo(f"orders {result.orders:,}  wins {result.wins:,}")
     click.echo(f"p_win = {result.p_win} ~ {float(result.p_win):.6%}")
     unit = f"score ({record.score_unit})"

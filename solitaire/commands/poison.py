@@ -7,6 +7,7 @@ from exact.hand.limits import MAX_GRAPH_CARDS
 
 from ..options import (deck_options, emit_json, json_option, make_deck_variant,
                        open_store, seed_option, variant_option)
+from ..poison import DEFAULT_CHECKPOINT_SECONDS, ESTIMATE_FROM_DECKS
 
 #: Random start decks classified when --decks is not given (and --all is not either).
 DEFAULT_DECKS = 100_000
@@ -36,9 +37,22 @@ RUN_KEYS = ("trapped", "poison_set_sizes", "poison_set_leftovers", "unwinnable",
                    "cards) instead of random decks; give --decks as well to classify random decks too.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store to save the results to: the run classification and, with --all, the "
-                   "whole-graph result (`solitaire report` shows them).")
+                   "whole-graph result (`solitaire report` shows them). The classification checkpoints there as "
+                   "it goes: a stopped one resumes when the same command is run again, a finished one is shown "
+                   "from the store.")
+@click.option("--resume/--no-resume", default=True, show_default=True,
+              help="With --out: continue the unfinished classification with the same parameters (and seed; "
+                   "without --seed, the latest such one's seed); --no-resume starts it again.")
+@click.option("--checkpoint-seconds", type=float, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
+              help="With --out: least time between two checkpoints.")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress bar on stderr for classifications longer than a few seconds.")
+@click.option("--yes", is_flag=True,
+              help=f"Start a classification estimated to take more than a day (runs of {ESTIMATE_FROM_DECKS:,} "
+                   "decks or more are timed on a sample first and refused beyond that without --yes).")
 @json_option
-def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole_deck, out, as_json):
+def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole_deck, out, resume,
+                   checkpoint_seconds, progress, yes, as_json):
     """Decide the runs that reach the iteration cap, and count poison sets.
 
     Every capped run is decided exactly: trapped in a poison set (a closed set of deck orders
@@ -53,25 +67,51 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
     expected number of iterations of a won run, as fractions. The random decks are then not
     classified unless --decks is given (the exact answer makes them redundant, and they are slow);
     the JSON object then has "decks": 0 and null run counts.
+
+    With --out, Ctrl-C or SIGTERM stops the classification between two chunks of decks and saves
+    them (exit status 130 or 143); the same command resumes it.
     """
-    from exact.hand.whole_deck import analyse_deck
-    from sim.checks import check_decks
     from exact.hand.poison import classify_runs
+    from exact.hand.whole_deck import HandGraphResult, analyse_deck
+    from sim.checks import check_budget, check_decks, check_seed, non_negative_number
+    from sim.kernels.hand import check_cap
+
+    from ..poison import DEFAULT_MAX_HOURS, check_size, classify_runs_stored
 
     deck, variant = make_deck_variant(game, suits, ranks, variants)
     if decks is not None:
         check_decks(decks)
     elif not whole_deck:
         decks = DEFAULT_DECKS
+    checkpoint_seconds = non_negative_number("checkpoint-seconds", checkpoint_seconds)
     store = open_store(out)  # a bad store is refused before any work
-    graph = analyse_deck(deck, variant) if whole_deck else None  # refuses large decks at once
-    result = None
+    notify = lambda message: click.echo(f"solitaire: {message}", err=True)  # noqa: E731
+    if seed is not None:
+        check_seed(seed)
     if decks is not None:
-        result = classify_runs(deck, variant, decks=decks, seed=seed, cap=cap, budget=budget)
-    if store is not None:
-        for saved in (result, graph):
-            if saved is not None:
-                store.save(saved)
+        check_cap(cap)
+        check_budget("budget", budget, unit="deck orders per decision")
+        check_size(deck, variant, decks=decks, cap=cap, budget=budget, max_hours=None if yes else DEFAULT_MAX_HOURS,
+                   notify=notify)
+    graph = None
+    if whole_deck:
+        found = store.find(kind=HandGraphResult.kind, suits=deck.suits, ranks=deck.ranks,
+                           variant=str(variant)) if store is not None else []
+        if found:  # exact and deterministic: served from the store, not computed and stored again
+            notify(f"the whole graph of {deck} {variant} is already in {store.path} as {found[-1][0]}: shown from "
+                   "there")
+            graph = HandGraphResult.from_record(found[-1][1])
+        else:
+            graph = analyse_deck(deck, variant)  # refuses large decks at once
+            if store is not None:
+                store.save(graph)
+    result = None
+    if decks is not None and store is not None:
+        result = classify_runs_stored(store, deck, variant, decks=decks, seed=seed, cap=cap, budget=budget,
+                                      progress=progress, resume=resume, checkpoint_seconds=checkpoint_seconds,
+                                      notify=notify)
+    elif decks is not None:
+        result = classify_runs(deck, variant, decks=decks, seed=seed, cap=cap, budget=budget, progress=progress)
     if result is not None:
         record = result.to_dict()
     else:

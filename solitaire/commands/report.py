@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..options import DEFAULT_STORE, open_store, workers_option
+from ..options import DEFAULT_STORE, SEED, open_store, workers_option
 
 
 @click.command("report")
@@ -15,7 +15,7 @@ from ..options import DEFAULT_STORE, open_store, workers_option
 @click.option("--compute/--no-compute", default=True, show_default=True,
               help="First run the default computations the store lacks (minutes on a laptop); "
                    "--no-compute only renders what is stored.")
-@click.option("--seed", type=click.IntRange(min=0), default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of the computations --compute runs. Default: 20261123, and 1 for the standard-deck "
                    "One-Handed runs (20261123 is scripts/standard_deck_long_run.sh's seed, so those games would be "
                    "its first chunks); a given seed is used for all of them.")

@@ -144,7 +144,8 @@ def runs_command(out, game, as_json):
     store = open_store(out, must_exist=named, write=False)  # a misspelt --out is not an empty store
     # A validation may cover several games ("one-handed,prisoners").
     rows = [summary_row(r) for r in store.list() if game is None or game in str(r.get("game") or "").split(",")]
-    unfinished = [r for r in store.checkpoints() if game is None or r["game"] == game]
+    unfinished = [r for r in store.checkpoints() + store.unfinished_parts()
+                  if game is None or game in str(r.get("game") or "").split(",")]
     if as_json:
         emit_json({"store": str(store.path), "results": rows, "unfinished": unfinished})
         return
@@ -158,8 +159,21 @@ def runs_command(out, game, as_json):
         date = (r.get("date") or "")[:16].replace("T", " ")
         lines.append((date, r["kind"], deck, variant, r.get("method") or "-", size, result, interval, r["name"]))
     for r in unfinished:
-        date = r["updated"][:16].replace("T", " ")
-        lines.append((date, "unfinished", f"{r['suits']}x{r['ranks']}", r["variant"], f"seed {r['seed']}",
-                      f"{r['games']:,} games", f"{r['chunks_done']}/{r['n_chunks']} chunks done", "-", r["run"]))
+        lines.append(_unfinished_line(r))
     for line in _table(lines):
         click.echo(line)
+
+
+def _unfinished_line(r: dict) -> tuple[str, ...]:
+    """A line of the table for a run under way: a Monte Carlo run's checkpoint (chunks of games), or a
+    computation made of parts (a poison classification's chunks of decks, a validation's cases)."""
+    date = str(r.get("updated", ""))[:16].replace("T", " ")
+    deck = f"{r['suits']}x{r['ranks']}" if r.get("suits") is not None else "-"
+    variant = r.get("variant") or r.get("game") or "-"
+    seed = f"seed {r['seed']}" if r.get("seed") is not None else "-"
+    if "chunks_done" in r:
+        size, done = f"{r['games']:,} games", f"{r['chunks_done']}/{r['n_chunks']} chunks done"
+    else:
+        size = _count(r.get("decks"), "decks") if r.get("decks") is not None else r.get("kind") or "-"
+        done = f"{r['done']}/{r['total'] if r.get('total') is not None else '?'} {r.get('unit', 'parts')} done"
+    return date, "unfinished", deck, variant, seed, size, done, "-", r["run"]

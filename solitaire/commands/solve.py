@@ -17,6 +17,10 @@ from ..options import (
 )
 
 
+#: Memory for the deck orders of ``--decks`` (drawn up front as int64): 1 GiB, 2.5 million 52-card decks.
+MAX_ORDER_BYTES = 1 << 30
+
+
 def _parse_order(text: str, deck) -> list[int]:
     """The deck order of --order, in card notation or card numbers (:mod:`sim.cards`)."""
     from sim.cards import parse_cards
@@ -45,9 +49,12 @@ def _parse_order(text: str, deck) -> list[int]:
                    "budget only; a time budget makes verdicts depend on the machine's speed].")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it).")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="With --decks: progress bar on stderr (decks solved, won, lost, undecided) once it runs a few "
+                   "seconds.")
 @json_option
 def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, node_budget, time_budget, out,
-                  as_json):
+                  progress, as_json):
     """Decide best play: whether a deck order can be won (one pile left) by some sequence of legal
     moves, with its evidence: a winning line (checked by replay), the proof that closed a lost deck
     (a static condition, or the exhausted search), or 'undecided' with the nodes and seconds spent.
@@ -80,6 +87,10 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         _check_all_orders(deck)
     if decks is not None:
         check_decks(decks)
+        most = MAX_ORDER_BYTES // (8 * deck.size)
+        if decks > most:
+            raise UsageError(f"--decks {decks:,}: at most {most:,} decks of {deck} at once (their orders are drawn "
+                             "up front and held in memory): split the work into runs with different seeds")
     time_budget = check_time_budget(time_budget)
     store = open_store(out)  # a bad store is refused before any work
     if all_orders:
@@ -97,8 +108,15 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         _echo_stored(name, out)
         return
     if decks is not None:
-        result = estimate_best_play(deck, variant, decks=decks, seed=seed, node_budget=budget,
-                                    time_budget=time_budget)
+        from sim.progress import progress_bar
+
+        with progress_bar(decks, progress, desc="solve", unit="deck") as bar:
+            def on_deck(solved, counts):
+                bar.set_postfix({str(status): n for status, n in counts.items()}, refresh=False)
+                bar.update(solved - bar.n)
+
+            result = estimate_best_play(deck, variant, decks=decks, seed=seed, node_budget=budget,
+                                        time_budget=time_budget, progress=on_deck)
         name = _save(store, result)
         if as_json:
             emit_json(result.to_dict())

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ..options import (backend_options, emit_json, game_option, json_option, open_store,
+from ..options import (SEED, backend_options, emit_json, game_option, json_option, open_store,
                        variant_option, workers_option)
 
 
@@ -18,7 +18,7 @@ from ..options import (backend_options, emit_json, game_option, json_option, ope
               help="Cells with at most this many cards are computed exactly, within the exact engine's limit for "
                    "the deck's shape (20 cards with at least 3 suits and 3 ranks, else 24; larger cells are "
                    "simulated). Exact cells of 20 cards are costly: 4x5 takes about 2.5 minutes and 2 GB.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the sweep (printed with the grid); each simulated cell's seed is derived from it and the deck.")
 @workers_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ..options import emit_json, game_option, json_option, open_store, workers_option
+from ..options import SEED, emit_json, game_option, json_option, open_store, workers_option
 
 
 @click.command("validate")
@@ -20,7 +20,7 @@ from ..options import emit_json, game_option, json_option, open_store, workers_o
               help="Games of each repeated-seed run of the coverage check.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.01,
               show_default=True, help="Family-wise error rate (Holm).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the whole validation; each case's seed is derived from it, the deck and the variant.")
 @workers_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",

@@ -73,7 +73,8 @@ def _wait_for_cpu_seconds(proc, seconds: float, timeout: float = 120) -> None:
 def test_a_signal_with_nothing_to_save_stops_at_once_in_one_line():
     # poison's search runs compiled code that calls back into Python: an exception raised from the
     # signal handler there became a SystemError traceback or a segfault; the handler never raises
-    proc = subprocess.Popen([sys.executable, "-m", "solitaire.cli", "poison", "--decks", "10000000", "--seed", "1"],
+    proc = subprocess.Popen([sys.executable, "-m", "solitaire.cli", "poison", "--decks", "9999999", "--seed", "1",
+                             "--no-progress"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_for_cpu_seconds(proc, 2.0)  # past the imports (1.1 CPU-s; main() installs the handler)
     proc.send_signal(signal.SIGINT)
@@ -152,6 +153,17 @@ def test_a_finished_sweep_is_served_from_the_store(cli_run, tmp_path):
     assert code == code_again == 0 and "shown from there" in err
     assert json.loads(again)["cells"] == json.loads(first)["cells"]
     assert [r["kind"] for r in ResultsStore(tmp_path / "s.h5").list()].count("sweep") == 1
+
+
+def test_a_stored_exact_result_is_served_not_stored_again(cli_run, tmp_path):
+    path = str(tmp_path / "e.h5")
+    code, first, _ = cli_run("exact", "--suits", "2", "--ranks", "3", "--out", path, "--json")
+    code_again, again, err = cli_run("exact", "--suits", "2", "--ranks", "3", "--out", path, "--json")
+    assert code == code_again == 0 and "shown from there" in err
+    assert json.loads(again) == json.loads(first)
+    code, _, err = cli_run("exact", "--suits", "2", "--ranks", "3", "--method", "enumerate", "--out", path)
+    assert code == 0 and "shown from there" not in err  # another method asked for: computed (a second witness)
+    assert [r["method"] for r in ResultsStore(path).list()] == ["dp", "enumerate"]
 
 
 def test_an_interrupted_validation_resumes_by_case(tmp_path, monkeypatch):

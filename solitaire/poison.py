@@ -1,0 +1,133 @@
+"""``solitaire poison``'s random decks with a results store: checkpointed by chunk, resumed, stored once.
+
+:func:`exact.hand.poison.classify_runs` plays its decks in chunks of
+:data:`~exact.hand.poison.CHUNK_DECKS` runs, each from its own random stream, and sums their tallies.
+Here the sum so far is saved in the store's journal (at most every ``checkpoint_seconds``, and when
+the run stops: a signal, an error), so a classification that was stopped resumes from the next chunk
+when the same command is run again, with the counts an uninterrupted one gives; a finished one with
+the same identity is served from the store, not played and stored again; two processes asking for
+the same one take turns (the run's lock), so the second is served the first one's record.
+"""
+from __future__ import annotations
+
+import time
+
+from sim import interrupts, provenance
+from sim.deck import Deck
+from sim.errors import UsageError
+from sim.variant import Variant
+
+#: The checkpoint interval of a stored classification (seconds), as for ``simulate``.
+DEFAULT_CHECKPOINT_SECONDS = 10.0
+#: Most random decks one classification may have: beyond it the chunk count and the time (days at
+#: 10^4 runs a second) stop making sense; split the work by seed.
+MAX_DECKS = 10**10
+#: Classifications of at least this many decks are timed on a sample first.
+ESTIMATE_FROM_DECKS = 10**7
+#: Longest a classification may be estimated to take without ``--yes`` (hours).
+DEFAULT_MAX_HOURS = 24.0
+
+
+def poison_identity(deck: Deck, variant: Variant, *, seed: int | None, decks: int, cap: int, budget: int) -> dict:
+    """What makes two classifications the same (resumed, or served from the store)."""
+    from exact.hand.poison import CHUNK_DECKS
+    from sim.games import get_game
+
+    return {"kind": "poison", "game": variant.game, "variant": str(variant), "suits": deck.suits,
+            "ranks": deck.ranks, "seed": seed, "decks": decks, "cap": cap, "budget": budget,
+            "chunk_decks": CHUNK_DECKS, "package_version": provenance.package_version(),
+            "engine_version": get_game(variant.game).engine_version}
+
+
+def check_size(deck: Deck, variant: Variant, *, decks: int, cap: int, budget: int, max_hours: float | None,
+               notify=None) -> None:
+    """Refuse, before any work, a classification of more than :data:`MAX_DECKS` decks, or one
+    estimated (from a timed sample of runs on a throwaway stream) to take more than ``max_hours``
+    (None: no limit); say how long a long one will take."""
+    from exact.hand.poison import classify_chunk
+
+    if decks > MAX_DECKS:
+        raise UsageError(f"decks: {decks:,} is more than one classification handles ({MAX_DECKS:,}): split it "
+                         "into runs with different seeds")
+    if decks < ESTIMATE_FROM_DECKS:
+        return
+    sample = 2048
+    classify_chunk(deck, variant, seed=0, chunk=0, decks=16, cap=cap, budget=budget)  # compile first
+    t0 = time.perf_counter()
+    classify_chunk(deck, variant, seed=0, chunk=1, decks=sample, cap=cap, budget=budget)
+    seconds = (time.perf_counter() - t0) / sample * decks
+    text = f"{seconds / 3600:,.1f} hours" if seconds >= 3600 else f"{seconds / 60:,.0f} minutes"
+    if max_hours is not None and seconds > max_hours * 3600:
+        raise UsageError(f"{decks:,} decks would take about {text} on one core (timed on a sample), more than "
+                         f"{max_hours:g} hours: confirm with --yes (with --out the classification checkpoints and "
+                         "resumes), or classify fewer decks")
+    if notify is not None and seconds >= 600:
+        notify(f"{decks:,} decks: about {text} on one core (timed on a sample)")
+
+
+def classify_runs_stored(store, deck: Deck, variant: Variant, *, decks: int, seed: int | None, cap: int,
+                         budget: int, progress=None, resume: bool = True,
+                         checkpoint_seconds: float = DEFAULT_CHECKPOINT_SECONDS, notify=None):
+    """:func:`exact.hand.poison.classify_runs` with its progress saved in ``store`` (a
+    :class:`sim.store.ResultsStore`) and its result stored there once (see the module docstring).
+
+    ``seed`` None takes the seed of the latest unfinished classification with the same parameters
+    (with ``resume``), else a fresh one. ``resume=False`` discards that classification's progress and
+    plays it again (a stored one is still served from the store). Returns the
+    :class:`~exact.hand.poison.PoisonResult`, whose provenance names its record (``stored_as``).
+    """
+    from exact.hand.poison import CHUNK_DECKS, PoisonResult, classify_runs, empty_tally
+    from sim.checks import check_seed, non_negative_number
+    from sim.interrupts import Interrupted
+    from sim.store import StoreWriteError, new_name, run_key
+
+    checkpoint_seconds = non_negative_number("checkpoint_seconds", checkpoint_seconds)
+    store.check_writable()
+    identity = poison_identity(deck, variant, seed=None, decks=decks, cap=cap, budget=budget)
+    if seed is None and resume:
+        seed = store.latest_checkpoint_seed(identity)
+    identity["seed"] = seed = check_seed(seed)
+    n_chunks = -(-decks // CHUNK_DECKS)
+    with store.run_lock(identity, on_wait=notify):
+        found = store.find_run(identity)
+        if found is not None:
+            if notify:
+                notify(f"this classification (seed {seed}) is already in {store.path} as {found}: shown from there")
+            return PoisonResult.from_record(store.load(found))
+        saved = store.load_parts(identity) if resume else {}
+        tally = saved.get("tally") if saved else None
+        if tally is not None and notify:
+            notify(f"resuming the unfinished classification with seed {seed}: {tally['chunks']} of {n_chunks} "
+                   "chunks already done")
+        state = {"tally": tally or empty_tally(), "saved": (tally or empty_tally())["chunks"],
+                 "last_write": time.monotonic()}
+
+        def write():
+            store.write_parts(identity, {"tally": state["tally"]}, done=state["tally"]["chunks"], total=n_chunks,
+                              unit="chunks")
+            state["saved"], state["last_write"] = state["tally"]["chunks"], time.monotonic()
+
+        def on_chunk(tally):
+            state["tally"] = tally
+            if time.monotonic() - state["last_write"] >= checkpoint_seconds and tally["chunks"] < n_chunks:
+                write()
+            interrupts.check()  # a signal stops the classification here, between two chunks
+
+        try:
+            with interrupts.deferred():
+                result = classify_runs(deck, variant, decks=decks, seed=seed, cap=cap, budget=budget,
+                                       progress=progress, resume_from=tally, on_chunk=on_chunk)
+        except BaseException as exc:
+            if state["tally"]["chunks"] > state["saved"] and not isinstance(exc, StoreWriteError):
+                try:
+                    write()
+                except Exception:  # the original error says more; the last checkpoint is kept
+                    pass
+            if isinstance(exc, Interrupted):
+                exc.saved = (f"{state['saved']} of {n_chunks} chunks saved to {store.path}; run the same command "
+                             "to resume")
+            raise
+        name = new_name(PoisonResult.kind, variant.game, deck.suits, deck.ranks)
+        result.provenance.update(run_key=run_key(identity), store_path=str(store.path), stored_as=name, seed=seed)
+        store.commit(result, identity, name=name)
+        return result

@@ -1,0 +1,137 @@
+"""``solitaire poison`` keeps its work: checkpointed by chunk in the store's journal, stopped cleanly by
+a signal, resumed to the counts of an uninterrupted run, a finished one served from the store (one
+record), with progress on stderr; ``solve --decks`` shows progress too; seeds of 2^53 or more are
+JSON strings that ``--seed`` takes back."""
+import json
+import signal
+
+import pytest
+
+import exact.hand.poison as poison_module
+import sim.progress
+from sim.interrupts import Interrupted
+from sim.store import ResultsStore
+
+#: A small deck with many capped runs; chunks of 40 decks, so that 150 decks are 4 chunks.
+ARGS = ("poison", "--suits", "2", "--ranks", "3", "--cap", "40", "--decks", "150", "--checkpoint-seconds", "0",
+        "--no-progress")
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    monkeypatch.setattr(poison_module, "CHUNK_DECKS", 40)
+
+
+def _without_time(record: dict) -> dict:
+    return {k: v for k, v in record.items() if k != "seconds"}
+
+
+def test_a_stopped_classification_resumes_to_the_uninterrupted_counts(cli_run, tmp_path, monkeypatch, small_chunks):
+    path = tmp_path / "p.h5"
+    real, calls = poison_module.classify_chunk, []
+
+    def stop_in_the_third_chunk(*args, **kwargs):
+        calls.append(kwargs["chunk"])
+        if len(calls) == 3:
+            raise Interrupted(signal.SIGTERM)  # as sim.interrupts.check() raises it after a SIGTERM
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(poison_module, "classify_chunk", stop_in_the_third_chunk)
+    code, out, err = cli_run(*ARGS, "--out", str(path), "--json")  # no --seed: a fresh one
+    assert (code, out) == (143, "") and "Traceback" not in err
+    assert err == f"solitaire: interrupted: 2 of 4 chunks saved to {path}; run the same command to resume\n"
+    [unfinished] = ResultsStore(path).unfinished_parts()
+    assert (unfinished["kind"], unfinished["done"], unfinished["total"], unfinished["unit"]) == ("poison", 2, 4,
+                                                                                               "chunks")
+    code, listing, _ = cli_run("runs", "--out", str(path))
+    assert code == 0 and "2/4 chunks done" in listing
+
+    monkeypatch.setattr(poison_module, "classify_chunk", real)
+    calls.clear()
+    monkeypatch.setattr(poison_module, "classify_chunk", lambda *a, **k: calls.append(k["chunk"]) or real(*a, **k))
+    code, out, err = cli_run(*ARGS, "--out", str(path), "--json")  # the same command: resumes, same seed
+    assert code == 0, err
+    assert calls == [2, 3] and "2 of 4 chunks already done" in err
+    resumed = json.loads(out)
+    code, out, _ = cli_run(*ARGS, "--seed", str(resumed["seed"]), "--json")  # no store: played in one go
+    assert code == 0 and _without_time(json.loads(out)) == _without_time(resumed)
+
+    calls.clear()
+    code, out, err = cli_run(*ARGS, "--seed", str(resumed["seed"]), "--out", str(path), "--json")
+    assert code == 0 and calls == [] and "shown from there" in err
+    assert json.loads(out) == resumed
+    store = ResultsStore(path)
+    assert len(store.names(kind="poison")) == 1 and store.unfinished_parts() == []
+
+
+def test_no_resume_plays_again_and_a_whole_graph_is_stored_once(cli_run, tmp_path, small_chunks):
+    path = tmp_path / "p.h5"
+    args = ("poison", "--suits", "3", "--ranks", "2", "--cap", "40", "--decks", "50", "--seed", "9", "--all",
+            "--out", str(path), "--json")
+    code, first, err = cli_run(*args)
+    assert code == 0, err
+    code, again, err = cli_run(*args)
+    assert code == 0 and err.count("shown from there") == 2  # the graph and the classification
+    assert json.loads(again) == json.loads(first)
+    store = ResultsStore(path)
+    assert len(store.names(kind="poison")) == 1 and len(store.names(kind="hand-graph")) == 1
+
+
+def test_poison_and_solve_decks_show_progress(cli_run, tmp_path, monkeypatch, small_chunks):
+    monkeypatch.setattr(sim.progress, "DELAY_SECONDS", 0)
+    code, out, err = cli_run("poison", "--suits", "2", "--ranks", "3", "--cap", "40", "--decks", "100", "--seed",
+                             "1", "--json")
+    assert code == 0 and json.loads(out)["decks"] == 100
+    assert "poison:" in err and "40/100" in err
+    code, out, err = cli_run("solve", "--suits", "2", "--ranks", "4", "--decks", "5", "--seed", "1", "--json")
+    assert code == 0 and json.loads(out)["decks"] == 5
+    assert "solve:" in err and "/5 " in err
+    code, out, err = cli_run("solve", "--suits", "2", "--ranks", "4", "--decks", "5", "--seed", "1", "--json",
+                             "--no-progress")
+    assert code == 0 and err == ""
+
+
+def test_large_seeds_are_json_strings_that_seed_takes_back(cli_run, tmp_path):
+    big = 2**64 + 17
+    path = tmp_path / "s.h5"
+    code, out, err = cli_run("simulate", "--suits", "2", "--ranks", "3", "--games", "500", "--seed", str(big),
+                             "--out", str(path), "--json")
+    assert code == 0, err
+    first = json.loads(out)
+    assert first["seed"] == str(big)
+    # the string as jq prints it (quotes and all) is a seed: the same games
+    code, out, err = cli_run("simulate", "--suits", "2", "--ranks", "3", "--games", "500", "--seed", f'"{big}"',
+                             "--json")
+    assert code == 0 and json.loads(out)["score_counts"] == first["score_counts"]
+    assert ResultsStore(path).list()[0]["seed"] == big  # the store keeps the integer, exactly
+    code, out, _ = cli_run("runs", "--out", str(path), "--json")
+    assert code == 0 and json.loads(out)["results"][0]["seed"] == str(big)
+    # derived seeds (a sweep's cells) are 64-bit: strings too; small seeds stay integers
+    code, out, _ = cli_run("sweep", "--suits", "2", "--ranks", "4", "--games", "500", "--exact-max-cards", "0",
+                           "--seed", "3", "--json")
+    sweep = json.loads(out)
+    assert code == 0 and sweep["seed"] == 3
+    [cell] = sweep["cells"]
+    assert isinstance(cell["seed"], str) and int(cell["seed"]) >= 2**53
+
+
+@pytest.mark.slow
+def test_two_processes_asking_for_one_classification_make_one_record(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "p.h5"
+    command = [sys.executable, "-m", "solitaire.cli", "poison", "--decks", "600000", "--seed", "12",
+               "--checkpoint-seconds", "0", "--no-progress", "--out", str(path), "--json"]
+    first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not ResultsStore(path).unfinished_parts():  # the first has saved a chunk: it holds the run
+        assert first.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    second = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    out_first, err_first = first.communicate(timeout=600)
+    assert first.returncode == 0 and second.returncode == 0, (err_first, second.stderr)
+    assert "waiting for it to finish" in second.stderr and "shown from there" in second.stderr
+    assert json.loads(second.stdout) == json.loads(out_first)
+    assert len(ResultsStore(path).names(kind="poison")) == 1
