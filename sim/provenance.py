@@ -57,13 +57,24 @@ def now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
+def command_line() -> str:
+    """The command that ran, as typed: an absolute path to the program (an installed entry point such
+    as ``/home/me/.venv/bin/solitaire``) is cut to its name, so stored records name no local folders."""
+    import os
+
+    program = sys.argv[0] if sys.argv else ""
+    if os.path.isabs(program):
+        program = os.path.basename(program)
+    return " ".join([program] + sys.argv[1:])
+
+
 def collect(**extra) -> dict:
     """A provenance record; ``extra`` adds run-specific entries (times, chunk plan...)."""
     record = {
         "package_version": package_version(),
         "git_commit": git_commit(),
         "libraries": library_versions(),
-        "command_line": " ".join(sys.argv),
+        "command_line": command_line(),
     }
     record.update(extra)
     return record
