@@ -109,8 +109,8 @@ ZETA_PEAK_MARGIN = 1.12
 ZETA_SECONDS_PER_WORK = 528.0 / (3 * 5.10e10)
 
 #: ``auto`` takes the zeta method from this many cards on decks with at least 3 suits and 3 ranks (one
-#: core, measured in one run: 3x6 4.6 CPU-s against the phase method's 12.4, 6x3 3.2 against 7.3, 4x5
-#: 38 against 186; at 16 cards, 4x4, the two are even, 2.9 and 2.4 s)
+#: core, benchmarks/bench_exact.py in one run: 3x6 2.1 CPU s against the phase method's 10.5, 4x5 17.5
+#: against 146, 5x4 16.2 against 108; at 16 cards, 4x4, the two are even, 2.9 and 2.4 s)
 ZETA_FROM_CARDS = 18
 
 LIMITS = {"enumerate": MAX_ENUMERATE_CARDS, "dp": MAX_DP_CARDS, "phase": MAX_PHASE_CARDS, "zeta": MAX_ZETA_CARDS}
