@@ -116,15 +116,18 @@ def _library_shuffled_rows(state, rows):
     return rows
 
 
-def test_stream_shuffle_twin_equals_the_kernel_shuffle():
-    # the kernel shuffles positions of its buffer exactly as sim.rng.shuffle_short shuffles an array
+@pytest.mark.parametrize("into", [False, True])
+@pytest.mark.parametrize("n", [1, 2, 5, 37])
+def test_stream_shuffle_twin_equals_the_kernel_shuffle(into, n):
+    # the kernel shuffles positions of its buffer exactly as sim.rng.shuffle_short shuffles an array,
+    # in place or (into=True, how it builds the next order) written elsewhere in one pass
     state = chunk_states(4, 0, 1)[0]
-    rows = np.tile(np.arange(37, dtype=np.uint64), (50, 1))
-    kernel = _shuffle_rows(state, rows)
+    rows = np.tile(np.arange(n, dtype=np.uint64), (50, 1)) + 100 * np.arange(50, dtype=np.uint64)[:, None]
+    kernel = _shuffle_rows(state, rows, into)
     assert kernel.tolist() == _library_shuffled_rows(state, rows.copy()).tolist()
     twin = StreamShuffle(state)
-    for row in kernel:
-        expected = list(range(37))
+    for g, row in enumerate(kernel):
+        expected = list(range(100 * g, 100 * g + n))
         twin(expected)
         assert row.tolist() == expected
 
