@@ -197,6 +197,26 @@ def test_monte_carlo_chunk_of_the_standard_deck_equals_reference_runs():
     assert [tuple(f) for f in finals.tolist()] == [run.final_order for _, run in runs]
 
 
+@pytest.mark.parametrize("deck,step7,cap", [(Deck(2, 5), "on", 1000), (Deck(2, 7), "on", 997), (Deck(3, 6), "on", 500),
+                                             (Deck(4, 4), "off", 333), (Deck(2, 13), "on", 61), (Deck(1, 9), "on", 64)])
+def test_reshuffle_off_runs_skip_whole_cycles_and_end_as_played_out(deck, step7, cap):
+    # Without the reshuffle a run is deterministic: once an order repeats, the kernel skips whole
+    # cycles up to the cap; it must end on the order and cards left that playing every iteration
+    # gives (caps of different residues modulo the cycle lengths).
+    variant = Variant.make("hand", reshuffle="off", step7=step7)
+    rng = np.random.default_rng(cap + deck.size)
+    orders = [rng.permutation(deck.size).tolist() for _ in range(2 * LANES + 3)]
+    iterations, cards_left, finals = play_runs(np.array(orders), deck, variant, state=chunk_states(1, 0, 1)[0],
+                                               cap=cap)
+    capped = 0
+    for g, order in enumerate(orders):
+        run = play_run(order, deck, variant, cap=cap)
+        assert (run.iterations, run.cards_left) == (iterations[g], cards_left[g])
+        assert run.final_order == tuple(finals[g].tolist())
+        capped += not run.won
+    assert capped > 0  # runs that cycle are what the skipping is for
+
+
 def test_replay_refuses_a_choice_that_is_not_the_leftovers():
     deck = Deck(2, 2)
     with pytest.raises(ValueError):
