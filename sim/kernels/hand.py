@@ -539,7 +539,8 @@ def _set_lane(buf, lane, top, packed):
 
 @jit
 def _deal(buf, mask_two, mask_four):
-    """Deal on all four lanes until one of them has dealt its whole order."""
+    """Deal on all four lanes until one of them has dealt its whole order; returns the set of the
+    lanes that have (bit ``l`` for lane ``l``)."""
     t0, t1, t2, t3 = buf[_DEAL_STATE], buf[_DEAL_STATE + 1], buf[_DEAL_STATE + 2], buf[_DEAL_STATE + 3]
     p0, p1, p2, p3 = buf[_DEAL_STATE + 4], buf[_DEAL_STATE + 5], buf[_DEAL_STATE + 6], buf[_DEAL_STATE + 7]
     m0, m1, m2, m3 = buf[_DEAL_STATE + 8], buf[_DEAL_STATE + 9], buf[_DEAL_STATE + 10], buf[_DEAL_STATE + 11]
@@ -553,6 +554,7 @@ def _deal(buf, mask_two, mask_four):
             break
     buf[_DEAL_STATE], buf[_DEAL_STATE + 1], buf[_DEAL_STATE + 2], buf[_DEAL_STATE + 3] = t0, t1, t2, t3
     buf[_DEAL_STATE + 4], buf[_DEAL_STATE + 5], buf[_DEAL_STATE + 6], buf[_DEAL_STATE + 7] = p0, p1, p2, p3
+    return np.int64(p0 > m0) | (np.int64(p1 > m1) << 1) | (np.int64(p2 > m2) << 2) | (np.int64(p3 > m3) << 3)
 
 
 @jit
@@ -578,24 +580,25 @@ def _play_lanes(games, cap, rng, given, codes, special, rank_mask, suit_mask, ro
         t, p = _next_run(buf, lane, -1, games, n, given, codes, score_counts, iterations_to_win,
                          record, starts, finals, iterations, cards_left, rank_bits, ranks)
         _set_lane(buf, lane, t, p)
-    active = games > 0
-    while active:
-        _deal(buf, suit_mask, rank_mask)
-        active = False
-        for lane in range(LANES):
+    busy = min(games, LANES)  # lanes not idle
+    while busy > 0:
+        finished = _deal(buf, suit_mask, rank_mask)
+        while finished != 0:  # one lane, nearly always: served without a branch on which
+            low = finished & -finished
+            finished ^= low
+            lane = (low >> 1) - (low >> 3)  # the index of the bit
             p = buf[_DEAL_STATE + 4 + lane]
-            if p > buf[_DEAL_STATE + 8 + lane]:
-                if _get(buf, lane, _L_RUN) >= games:  # idle: replay the same order, untallied
-                    start = _get(buf, lane, _L_START)
-                    t, p = _begin_iteration(buf, lane, start, start + n)
-                else:
-                    t, p, k, over = _end_iteration(buf, lane, p, n, cap, rank_mask, suit_mask,
-                                                   rotations_to_stop, rank_resets, reshuffle)
-                    if over:
-                        t, p = _next_run(buf, lane, k, games, n, given, codes, score_counts, iterations_to_win,
-                                         record, starts, finals, iterations, cards_left, rank_bits, ranks)
-                _set_lane(buf, lane, t, p)
-            active |= _get(buf, lane, _L_RUN) < games
+            if _get(buf, lane, _L_RUN) >= games:  # idle: replay the same order, untallied
+                start = _get(buf, lane, _L_START)
+                t, p = _begin_iteration(buf, lane, start, start + n)
+            else:
+                t, p, k, over = _end_iteration(buf, lane, p, n, cap, rank_mask, suit_mask, rotations_to_stop,
+                                               rank_resets, reshuffle)
+                if over:
+                    t, p = _next_run(buf, lane, k, games, n, given, codes, score_counts, iterations_to_win, record,
+                                     starts, finals, iterations, cards_left, rank_bits, ranks)
+                    busy -= _get(buf, lane, _L_RUN) >= games
+            _set_lane(buf, lane, t, p)
     return score_counts, iterations_to_win, starts, finals, iterations, cards_left
 
 
