@@ -36,14 +36,24 @@ first one the sorted deck shuffled; the leftovers, listed bottom to top, are shu
 :func:`sim.rules.hand.next_order` does with that shuffle). The tests replay every lane with the
 reference rules on the same streams.
 
-Where the time goes (52 cards, ``rank_resets=published``; one core of a busy 2-core machine, so
-roughly): the plain per-run kernel this engine replaced spent about 1,180 ns an iteration, 1,090 of
-them in the deal phase (a mispredicted branch on about a third of its ~70 checks, suit and rank
-looked up in tables), 90 in the rotation phase and 60 building the next order. This engine spends
-about 205 ns: about 150 in the four-lane deal phase (a third of that recording the discards: two
-loads and four stores a step), about 10 in the rotation phase, 15 in the leftover shuffle, and the
-rest finding and serving the lane that finished. Serving a lane passes no array but the one buffer:
-every array handed to the service code cost two reference-count calls an iteration.
+Where the time goes (52 cards, ``rank_resets=published``, about 35 iterations a run; one core of a
+2-core machine shared with other work, so roughly): the plain per-run kernel this engine replaced
+spent about 1,180 ns an iteration, 1,090 of them in the deal phase (a mispredicted branch on about
+a third of its ~70 checks, suit and rank looked up in tables). This engine spends about 170 ns: about
+125 in the four-lane deal phase (measured alone by replaying orders; about 66 steps an iteration,
+some 30 instructions each, as many as the CPU can issue, not a chain of latencies: interleaving
+two lanes instead of four is slower, and cutting instructions from the step is what helped), the
+rest in serving the lane that finished (rotation phase, the leftover shuffle, the lane table). Two
+changes took it from 205 ns: the rank match that also deals (about 5% fewer steps, and no load of
+the card under the four) and two packed positions instead of three (fewer instructions to unpack
+them). Tried and no faster: fixed-width card codes (masks as constants), three steps per lane
+between exit tests, carrying the 4th card in a register (shorter chain, more instructions),
+choosing the discard slots by index instead of by value, unrolling the shuffle by output.
+
+Without the reshuffle every run is deterministic, and the runs that never win (about half on 52
+cards) would play all ``cap`` iterations: once an order repeats, whole cycles are skipped up to the
+cap (:func:`_skip_cycles`), so such a run costs a few cycles' worth of iterations; every count, and
+each run's final order, is the same as playing on.
 
 Public wrappers: :func:`play_iterations`, :func:`play_runs`, :func:`chunk_runner` (the Monte Carlo
 runner, see :attr:`sim.games.Game.runner`) and :func:`run_decks` (per-run records for :mod:`exact.hand.poison`).
