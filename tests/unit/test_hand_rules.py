@@ -116,15 +116,18 @@ def _library_shuffled_rows(state, rows):
     return rows
 
 
-def test_stream_shuffle_twin_equals_the_kernel_shuffle():
-    # the kernel shuffles positions of its buffer exactly as sim.rng.shuffle_short shuffles an array
+@pytest.mark.parametrize("into", [False, True])
+@pytest.mark.parametrize("n", [1, 2, 5, 37])
+def test_stream_shuffle_twin_equals_the_kernel_shuffle(into, n):
+    # the kernel shuffles positions of its buffer exactly as sim.rng.shuffle_short shuffles an array,
+    # in place or (into=True, how it builds the next order) written elsewhere in one pass
     state = chunk_states(4, 0, 1)[0]
-    rows = np.tile(np.arange(37, dtype=np.uint64), (50, 1))
-    kernel = _shuffle_rows(state, rows)
+    rows = np.tile(np.arange(n, dtype=np.uint64), (50, 1)) + 100 * np.arange(50, dtype=np.uint64)[:, None]
+    kernel = _shuffle_rows(state, rows, into)
     assert kernel.tolist() == _library_shuffled_rows(state, rows.copy()).tolist()
     twin = StreamShuffle(state)
-    for row in kernel:
-        expected = list(range(37))
+    for g, row in enumerate(kernel):
+        expected = list(range(100 * g, 100 * g + n))
         twin(expected)
         assert row.tolist() == expected
 
@@ -192,6 +195,26 @@ def test_monte_carlo_chunk_of_the_standard_deck_equals_reference_runs():
     assert [(it, k) for it, k in zip(iterations.tolist(), cards_left.tolist())] == \
         [(run.iterations, run.cards_left) for _, run in runs]
     assert [tuple(f) for f in finals.tolist()] == [run.final_order for _, run in runs]
+
+
+@pytest.mark.parametrize("deck,step7,cap", [(Deck(2, 5), "on", 1000), (Deck(2, 7), "on", 997), (Deck(3, 6), "on", 500),
+                                             (Deck(4, 4), "off", 333), (Deck(2, 13), "on", 61), (Deck(1, 9), "on", 64)])
+def test_reshuffle_off_runs_skip_whole_cycles_and_end_as_played_out(deck, step7, cap):
+    # Without the reshuffle a run is deterministic: once an order repeats, the kernel skips whole
+    # cycles up to the cap; it must end on the order and cards left that playing every iteration
+    # gives (caps of different residues modulo the cycle lengths).
+    variant = Variant.make("hand", reshuffle="off", step7=step7)
+    rng = np.random.default_rng(cap + deck.size)
+    orders = [rng.permutation(deck.size).tolist() for _ in range(2 * LANES + 3)]
+    iterations, cards_left, finals = play_runs(np.array(orders), deck, variant, state=chunk_states(1, 0, 1)[0],
+                                               cap=cap)
+    capped = 0
+    for g, order in enumerate(orders):
+        run = play_run(order, deck, variant, cap=cap)
+        assert (run.iterations, run.cards_left) == (iterations[g], cards_left[g])
+        assert run.final_order == tuple(finals[g].tolist())
+        capped += not run.won
+    assert capped > 0  # runs that cycle are what the skipping is for
 
 
 def test_replay_refuses_a_choice_that_is_not_the_leftovers():
