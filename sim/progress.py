@@ -6,6 +6,8 @@ import sys
 
 #: Seconds before a bar appears: shorter computations show nothing.
 DELAY_SECONDS = 3
+#: Seconds between redraws.
+MIN_INTERVAL = 0.1
 
 
 def progress_bar(total: int | None, progress: bool | None = None, *, desc: str | None = None, unit: str = "it",
@@ -21,4 +23,5 @@ def progress_bar(total: int | None, progress: bool | None = None, *, desc: str |
     from tqdm.auto import tqdm
 
     return tqdm(iterable, total=total, initial=initial, desc=desc, unit=unit, unit_scale=unit_scale, delay=DELAY_SECONDS,
+                mininterval=MIN_INTERVAL,
                 disable=progress is not None and not progress, file=sys.stderr, leave=False, dynamic_ncols=True)

@@ -79,6 +79,7 @@ def test_no_resume_plays_again_and_a_whole_graph_is_stored_once(cli_run, tmp_pat
 
 def test_poison_and_solve_decks_show_progress(cli_run, tmp_path, monkeypatch, small_chunks):
     monkeypatch.setattr(sim.progress, "DELAY_SECONDS", 0)
+    monkeypatch.setattr(sim.progress, "MIN_INTERVAL", 0)  # every update drawn, however fast the run
     code, out, err = cli_run("poison", "--suits", "2", "--ranks", "3", "--cap", "40", "--decks", "100", "--seed",
                              "1", "--json")
     assert code == 0 and json.loads(out)["decks"] == 100
