@@ -158,11 +158,47 @@ def _popcount(x):
 
 
 @jit
-def _layers(A, Bst, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits, p_child,
-            p_match, p_s1, p_b, p_term, p_ret, CA, c_off, c_drops, c_nm1, c_nm2, width, s1, s2, r1):
+def _map(p_inv, p, mask):
+    """A set in the child's universe, read in the parent's (8-bit chunks through ``p_inv[p]``)."""
+    out = np.int64(0)
+    ch = 0
+    while mask:
+        out |= p_inv[p, ch, mask & 0xFF]
+        mask >>= 8
+        ch += 1
+    return out
+
+
+@jit
+def _mark(k, A, ret, r_off, a_off, usize, cap, nm2, width, s2, r3):
+    """``ret[g][C] = 1`` where window ``g``'s phase over ``C`` (``|C| = k``) can hand back to its parent
+    (an ``R3`` or ``S2`` ending): the only first parts the parent's split sum needs."""
+    for g in range(usize.shape[0]):
+        if k > usize[g] or k > cap[g]:
+            continue
+        m = (np.int64(1) << k) - 1
+        limit = np.int64(1) << usize[g]
+        while m < limit:
+            base = a_off[g] + m * width
+            hit = A[base + r3] != 0
+            for t in range(nm2[g]):
+                if A[base + s2 + t] != 0:
+                    hit = True
+            ret[r_off[g] + m] = 1 if hit else 0
+            if k == 0:
+                break
+            m = _next_same_size(m)
+
+
+@jit
+def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits,
+            p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, CA, c_ret, c_roff, c_off, c_drops, c_nm1, c_nm2,
+            self_child, width, s1, s2, r1):
     """Fill a group of windows' tables by set size: ``A[g][C]`` for ``|C| <= cap[g]`` and the kept
     ``B(a)`` vectors (``a`` of ``w3``'s two-type mates). The children of the pairs are read from
-    ``CA`` (complete, or this group's own ``A`` when the group holds its children)."""
+    ``CA`` (complete, or this group's own ``A`` when ``self_child``: the group holds its children).
+    The split sum runs over the child's first parts in the child's own coordinates and reads only
+    those that hand back (``c_ret``)."""
     vec = np.zeros(width, dtype=np.uint64)
     r2 = r1 + 1
     r3 = r1 + 2
@@ -170,6 +206,8 @@ def _layers(A, Bst, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a,
     for g in range(cap.shape[0]):
         kmax = max(kmax, cap[g])
     for k in range(kmax):
+        if self_child:
+            _mark(k, A, ret, r_off, a_off, usize, cap, nm2, width, s2, r3)
         shift = k & 1
         for p in range(p_win.shape[0]):
             g = p_win[p]
@@ -180,6 +218,7 @@ def _layers(A, Bst, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a,
                 continue  # a matched w1: the phase ended at a, nothing more to count
             j = p_child[p]
             abit = np.int64(1) << p_a[p]
+            half_g = np.int64(1) << (usize[g] - 1)
             cm = (np.int64(1) << k) - 1
             limit = np.int64(1) << nb
             while cm < limit:
@@ -193,6 +232,7 @@ def _layers(A, Bst, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a,
                     t += 1
                 for t in range(width):
                     vec[t] = 0
+                own = _compress(cset, drops, g)
                 if p_match[p] == 1:
                     if k == 0:
                         vec[s1 + p_s1[p]] = 1
@@ -200,7 +240,8 @@ def _layers(A, Bst, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a,
                     if k == 0:
                         vec[r1] = 1
                 else:
-                    cb = c_off[j] + _compress(cset, c_drops, j) * width
+                    fc = _compress(cset, c_drops, j)
+                    cb = c_off[j] + fc * width
                     for t in range(s1 - shift):
                         vec[t + shift] += CA[cb + t]
                     for t in range(c_nm1[j]):
@@ -209,36 +250,39 @@ def _layers(A, Bst, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a,
                             vec[s2 + d] += CA[cb + s1 + t]
                     vec[r2] += CA[cb + r1]
                     vec[r3] += CA[cb + r1 + 1]
-                    sub = cset
+                    rj = c_roff[j]
+                    sub = fc
                     while sub:
-                        yb = c_off[j] + _compress(sub, c_drops, j) * width
-                        rest = cset ^ sub
-                        c = CA[yb + r3]
-                        if c:
-                            src = a_off[g] + _compress(rest, drops, g) * width
-                            for t in range(width):
-                                vec[t] += c * A[src + t]
-                        for t in range(c_nm2[j]):
-                            c = CA[yb + s2 + t]
-                            d = p_ret[p, t]
-                            if c and d >= 0:
-                                idx = _drop(_compress(rest, drops, g), bpos[g, d])
-                                src = b_off[g] + (d * (np.int64(1) << (usize[g] - 1)) + idx) * width
-                                for u in range(width):
-                                    vec[u] += c * Bst[src + u]
-                        sub = (sub - 1) & cset
+                        if c_ret[rj + sub]:
+                            yb = c_off[j] + sub * width
+                            rest = own ^ _map(p_inv, p, sub)
+                            c = CA[yb + r3]
+                            if c:
+                                src = a_off[g] + rest * width
+                                for t in range(width):
+                                    vec[t] += c * A[src + t]
+                            for t in range(c_nm2[j]):
+                                c = CA[yb + s2 + t]
+                                d = p_ret[p, t]
+                                if c and d >= 0:
+                                    src = b_off[g] + (d * half_g + _drop(rest, bpos[g, d])) * width
+                                    for u in range(width):
+                                        vec[u] += c * Bst[src + u]
+                        sub = (sub - 1) & fc
                 dst = a_off[g] + _compress(cset | abit, drops, g) * width
                 for t in range(width):
                     A[dst + t] += vec[t]
                 bs = p_b[p]
                 if bs >= 0:
-                    idx = _drop(_compress(cset, drops, g), bpos[g, bs])
-                    dst = b_off[g] + (bs * (np.int64(1) << (usize[g] - 1)) + idx) * width
+                    dst = b_off[g] + (bs * half_g + _drop(own, bpos[g, bs])) * width
                     for t in range(width):
                         Bst[dst + t] = vec[t]
                 if k == 0:
                     break
                 cm = _next_same_size(cm)
+    for k in range(kmax + 1):
+        if k == kmax or not self_child:  # the sizes not marked yet: every table is complete now
+            _mark(k, A, ret, r_off, a_off, usize, cap, nm2, width, s2, r3)
 
 
 @jit
@@ -345,6 +389,9 @@ class _Group:
             self.usize[g] = len(u)
             for t, c in enumerate(self.mates[g][2]):
                 self.bpos[g, t] = u.index(c)
+        r_off = np.cumsum([0] + [1 << len(u) for u in self.universe])
+        self.r_off = np.array(r_off[:-1], dtype=np.int64)
+        self.r_size = int(r_off[-1])
         self.a_off = np.array(a_off[:-1], dtype=np.int64)
         self.b_off = np.array(b_off[:-1], dtype=np.int64)
         self.a_size, self.b_size = a_off[-1], b_off[-1]
@@ -361,6 +408,11 @@ class _Group:
         mm = max(m, 1)
         self.p_term = np.full((npairs, mm), -1, dtype=np.int64)
         self.p_ret = np.full((npairs, mm), -1, dtype=np.int64)
+        # p_inv[p]: the child's universe bits -> ours, by 8-bit chunks (a set of the child's universe
+        # that the split sum reads never holds the card the child has and we lack: our w1)
+        nch = max((m + 7) // 8, 1)
+        targets = np.zeros((npairs, nch * 8), dtype=np.int64)
+        chunk_bits = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.int64)  # (256, 8)
         for p, (g, a) in enumerate(pairs):
             w, u = windows[g], self.universe[g]
             bits = [c for c in u if c != a]
@@ -376,12 +428,19 @@ class _Group:
             cw = (w[1], w[2], a)
             j = child.index[cw]
             self.p_child[p] = j
+            own_pos = {c: b for b, c in enumerate(u)}
+            for b, c in enumerate(child.universe[j]):
+                if c in own_pos:
+                    targets[p, b] = 1 << own_pos[c]
             for t, y in enumerate(child.mates[j][0]):  # child's S1(y) is our S2(y)
                 if y in self.mates[g][1]:
                     self.p_term[p, t] = self.mates[g][1].index(y)
             for t, y in enumerate(child.mates[j][1]):  # child's S2(y) hands back B(y)
                 if y in self.mates[g][2]:
                     self.p_ret[p, t] = self.mates[g][2].index(y)
+        self.p_inv = np.ascontiguousarray(
+            np.matmul(targets.reshape(npairs, nch, 8), chunk_bits.T).reshape(npairs, nch, 256)) \
+            if npairs else np.zeros((1, nch, 256), dtype=np.int64)
 
     def fill(self, width, s1, s2, r1, child_group=None):
         child = child_group if child_group is not None else self
@@ -389,10 +448,13 @@ class _Group:
         self.B = np.zeros(max(self.b_size, 1), dtype=np.uint64)
         for g in range(len(self.windows)):
             self.A[self.a_off[g]] = 1  # A[W][{}] = end(0)
+        self.ret = np.zeros(max(self.r_size, 1), dtype=np.uint8)
         CA = self.A if child_group is None else child.A
-        _layers(self.A, self.B, self.a_off, self.b_off, self.drops, self.cap, self.nm1, self.nm2, self.bpos, self.usize,
-                self.p_win, self.p_a, self.p_bits, self.p_nbits, self.p_child, self.p_match, self.p_s1, self.p_b,
-                self.p_term, self.p_ret, CA, child.a_off, child.drops, child.nm1, child.nm2, width, s1, s2, r1)
+        c_ret = self.ret if child_group is None else child.ret
+        _layers(self.A, self.B, self.ret, self.r_off, self.a_off, self.b_off, self.drops, self.cap, self.nm1,
+                self.nm2, self.bpos, self.usize, self.p_win, self.p_a, self.p_bits, self.p_nbits, self.p_child,
+                self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, CA, c_ret, child.r_off,
+                child.a_off, child.drops, child.nm1, child.nm2, child_group is None, width, s1, s2, r1)
 
 
 def _layout(cards):
