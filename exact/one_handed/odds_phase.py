@@ -34,18 +34,22 @@ computes the same in numba: the phase tables of every window reachable from the 
 over the subsets of the window's *universe* (the cards of ``U`` not in it), filled by set size like
 :mod:`exact.one_handed.phase_kernel` (whose layout it follows; that kernel is specialised to whole
 decks with sentinels at the bottom and relabelling orbits, so the loop is written again here for
-windows holding row cards and any set of cards to come), then the row-level recursion run
-*forward*, depth by depth from the top, so that only the depths the play can reach get tables, and
-those only for the set sizes that reach them.
+windows holding row cards and any set of cards to come; its split sums run in the child's own
+coordinates over the first parts that can hand back), then the row-level recursion run *forward*,
+depth by depth from the top, so that only the depths the play can reach get tables, and those only
+for the set sizes that reach them. A depth's tables (the windows ``R_i``, ``(r_{i-1}, r_i, a)`` and
+``(r_i, a, b)``, whose children end in the windows of three cards to come) are freed once its
+states are dealt.
 
 Cost (why this does not reach 16 cards left in seconds): the windows made of three cards still to
 come, ``(a, b, c)``, are reachable from every position (deal three cards that match nothing), there
 are ``m (m-1) (m-2)`` of them, and each table is a subset convolution over ``m - 3`` cards: about
 ``m^4 3^(m-4)`` steps, plus ``m^2 3^(m-2)`` for each depth of the row that the play reaches (the
 windows ``(r_i, a, b)``). A 52-card position has almost no relabelling symmetry to share (a whole 4x4
-deck has 576 relabellings), so for ``m = 16`` this is about ``2 * 10^10`` steps and 4 GiB of tables:
-minutes, not seconds. It overtakes the memoised search of :func:`exact.one_handed.odds.position_counts`
-(whose cost grows about ``m``-fold per card) from about 11-12 cards left; see ``benchmarks/bench_odds.py``.
+deck has 576 relabellings), so for ``m = 16`` this is about ``2 * 10^10`` steps and 15-25 GiB of
+tables (:func:`phase_table_bytes`): minutes and more memory than a shared machine gives, not seconds.
+It overtakes the memoised search of :func:`exact.one_handed.odds.position_counts` (whose cost grows
+about ``m``-fold per card) from 12 cards left; see ``benchmarks/bench_odds.py``.
 
 ``final=once`` is not counted (the phase tables say how a phase ends, not which check the last card
 made, :mod:`exact.one_handed.phase`); the caller refuses it.
@@ -399,47 +403,52 @@ class _Group:
         npairs = len(pairs)
         self.p_win = np.array([g for g, _ in pairs], dtype=np.int64)
         self.p_a = np.array([a for _, a in pairs], dtype=np.int64)
-        self.p_bits = np.zeros((npairs, max(m, 1)), dtype=np.int64)
-        self.p_nbits = np.zeros(npairs, dtype=np.int64)
-        self.p_child = np.zeros(npairs, dtype=np.int64)
-        self.p_match = np.zeros(npairs, dtype=np.int64)
-        self.p_s1 = np.full(npairs, -1, dtype=np.int64)
-        self.p_b = np.full(npairs, -1, dtype=np.int64)
         mm = max(m, 1)
-        self.p_term = np.full((npairs, mm), -1, dtype=np.int64)
-        self.p_ret = np.full((npairs, mm), -1, dtype=np.int64)
         # p_inv[p]: the child's universe bits -> ours, by 8-bit chunks (a set of the child's universe
         # that the split sum reads never holds the card the child has and we lack: our w1)
         nch = max((m + 7) // 8, 1)
-        targets = np.zeros((npairs, nch * 8), dtype=np.int64)
         chunk_bits = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.int64)  # (256, 8)
-        for p, (g, a) in enumerate(pairs):
+        own_pos = [{c: b for b, c in enumerate(u)} for u in self.universe]
+        slot = [tuple({c: t for t, c in enumerate(x)} for x in mates) for mates in self.mates]
+        p_bits, p_nbits, p_child, p_match, p_s1, p_b, p_term, p_ret, targets = ([] for _ in range(9))
+        for g, a in pairs:
             w, u = windows[g], self.universe[g]
             bits = [c for c in u if c != a]
-            self.p_bits[p, :len(bits)] = bits
-            self.p_nbits[p] = len(bits)
-            self.p_match[p] = cards.match(w[0], a)
-            if self.p_match[p] == 1:
-                self.p_s1[p] = self.mates[g][0].index(a)
-            if a in self.mates[g][2]:
-                self.p_b[p] = self.mates[g][2].index(a)
-            if self.p_match[p]:
-                continue
-            cw = (w[1], w[2], a)
-            j = child.index[cw]
-            self.p_child[p] = j
-            own_pos = {c: b for b, c in enumerate(u)}
-            for b, c in enumerate(child.universe[j]):
-                if c in own_pos:
-                    targets[p, b] = 1 << own_pos[c]
-            for t, y in enumerate(child.mates[j][0]):  # child's S1(y) is our S2(y)
-                if y in self.mates[g][1]:
-                    self.p_term[p, t] = self.mates[g][1].index(y)
-            for t, y in enumerate(child.mates[j][1]):  # child's S2(y) hands back B(y)
-                if y in self.mates[g][2]:
-                    self.p_ret[p, t] = self.mates[g][2].index(y)
+            p_nbits.append(len(bits))
+            p_bits.append(bits + [0] * (mm - len(bits)))
+            match = cards.match(w[0], a)
+            p_match.append(match)
+            p_s1.append(slot[g][0][a] if match == 1 else -1)
+            p_b.append(slot[g][2].get(a, -1))
+            term = [-1] * mm
+            ret = [-1] * mm
+            target = [0] * (nch * 8)
+            j = 0
+            if not match:
+                j = child.index[(w[1], w[2], a)]
+                pos = own_pos[g]
+                for b, c in enumerate(child.universe[j]):
+                    if c in pos:
+                        target[b] = 1 << pos[c]
+                for t, y in enumerate(child.mates[j][0]):  # child's S1(y) is our S2(y)
+                    term[t] = slot[g][1].get(y, -1)
+                for t, y in enumerate(child.mates[j][1]):  # child's S2(y) hands back B(y)
+                    ret[t] = slot[g][2].get(y, -1)
+            p_child.append(j)
+            p_term.append(term)
+            p_ret.append(ret)
+            targets.append(target)
+        as_array = lambda x, shape: np.array(x, dtype=np.int64).reshape(shape)  # noqa: E731
+        self.p_bits = as_array(p_bits, (npairs, mm))
+        self.p_nbits = as_array(p_nbits, (npairs,))
+        self.p_child = as_array(p_child, (npairs,))
+        self.p_match = as_array(p_match, (npairs,))
+        self.p_s1 = as_array(p_s1, (npairs,))
+        self.p_b = as_array(p_b, (npairs,))
+        self.p_term = as_array(p_term, (npairs, mm))
+        self.p_ret = as_array(p_ret, (npairs, mm))
         self.p_inv = np.ascontiguousarray(
-            np.matmul(targets.reshape(npairs, nch, 8), chunk_bits.T).reshape(npairs, nch, 256)) \
+            np.matmul(as_array(targets, (npairs, nch, 8)), chunk_bits.T).reshape(npairs, nch, 256)) \
             if npairs else np.zeros((1, nch, 256), dtype=np.int64)
 
     def fill(self, width, s1, s2, r1, child_group=None):
