@@ -37,7 +37,7 @@ def both_engines(row, undealt, deck, two_suit):
     return search, (pad(counts), emptied)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(data=st.data(), deck=decks(max_cards=24, max_suits=5, max_ranks=8), two_suit=st.booleans(),
        left=st.integers(0, 7))
 def test_phase_engine_equals_search_on_random_positions(data, deck, two_suit, left):
@@ -51,7 +51,7 @@ def test_phase_engine_equals_search_on_random_positions(data, deck, two_suit, le
     assert sum(phase[0]) == math.factorial(left)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(data=st.data(), deck=decks(max_cards=16, max_suits=4, max_ranks=6), two_suit=st.booleans(),
        left=st.integers(0, 5))
 def test_phase_reference_equals_search(data, deck, two_suit, left):
