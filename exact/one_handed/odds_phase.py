@@ -295,8 +295,6 @@ def _forward(i, fA, fB, A, Bst, a_off, b_off, bpos, usize0, nm1, nm2, nm3, hist,
     ``C`` to come; ``fB[i][t][C]``: to ``B(a)``, ``a`` the ``t``-th mate of ``r_i``) through the
     phase tables of ``R_i`` (window 0 of its group) into lower depths and final scores."""
     full = (np.int64(1) << m) - 1
-    r2 = r1 + 1
-    r3 = r1 + 2
     for state in range(1 + nm3):
         for cset in range(full + 1):
             f = fA[i, cset] if state == 0 else fB[i, state - 1, cset]
@@ -489,7 +487,9 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
         return (k + 1) * (1 << m) * (1 + maxm) * 8
     vec = width * 8
     mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
-    pure = m * (m - 1) * (m - 2) * (1 << (m - 3)) * vec + sum(x * (m - 2) * (m - 3) for x in mates) * ((1 << (m - 3)) // 2) * vec
+    pure_a = m * (m - 1) * (m - 2) * (1 << (m - 3)) * vec
+    pure_b = sum(x * (m - 2) * (m - 3) for x in mates) * ((1 << (m - 3)) // 2) * vec  # kept B(a) vectors
+    pure = pure_a + pure_b
     depth = (m * (m - 1) * (1 << (m - 2)) + m * (1 << (m - 1)) + (1 << m)) * vec * (1 + maxm)
     forward = (k + 1) * (1 << m) * (1 + maxm) * 8
     return pure + depth + forward
@@ -551,8 +551,8 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
                 r3 = g2.A[int(g2.a_off[g]):int(g2.a_off[g]) + rows * width].reshape(rows, width)[:, r1 + 2]
                 for x in np.nonzero(r3)[0]:
                     emp[m - 1 - int(popcount[x])] += r3[x]
-        _forward(i, fA, fB, top.A, top.B, top.a_off, top.b_off, top.bpos, int(top.usize[0]), int(top.nm1[0]), int(top.nm2[0]),
-                 int(top.nm3[0]), hist, emp, width, s1, s2, r1, m)
+        _forward(i, fA, fB, top.A, top.B, top.a_off, top.b_off, top.bpos, int(top.usize[0]), int(top.nm1[0]),
+                 int(top.nm2[0]), int(top.nm3[0]), hist, emp, width, s1, s2, r1, m)
     counts = [int(c) for c in hist.tolist()]
     require(sum(counts) == math.factorial(m), "phase odds must add up to m!")
     emptied = sum(int(e) * math.factorial(s) for s, e in enumerate(emp.tolist()))
