@@ -60,12 +60,13 @@ from sim.rules import one_handed as rules
 from sim.variant import Variant
 
 #: cards left at most for the exact method (the phase engine's tables: 14 fits where they stay below
-#: MAX_PHASE_TABLE_BYTES, about a minute; refused with one line where they do not)
+#: MAX_PHASE_TABLE_BYTES, 71 CPU s for a position needing 1.95 GiB; refused with one line where they
+#: do not, as for 2 of 3 random positions)
 MAX_EXACT_CARDS = 14
-#: cards left at most for which ``method="auto"`` computes exactly (13: about 20 s, 0.6 GiB)
+#: cards left at most for which ``method="auto"`` computes exactly (13: 16-18 CPU s, 0.7-0.9 GiB)
 AUTO_EXACT_CARDS = 13
-#: from this many cards left the exact odds use the phase engine (measured: 12 cards left, phase 4.7-5.8 s
-#: against the search's 6-12 s; 11 cards left, 1.5-1.9 s against 1.1-1.3 s)
+#: from this many cards left the exact odds use the phase engine (benchmarks/bench_odds.py, same positions:
+#: 12 cards left, phase 4.2-5.4 CPU s against the search's 13.2-13.6; 11 left, 1.4-1.8 against 1.2-1.5)
 PHASE_FROM_CARDS = 12
 #: largest tables the phase engine allocates (bytes), checked before it starts (the machine's budget is
 #: 3 GB a process; 20 random 52-card positions need 0.2-0.5 GiB with 12 left, 0.7-1.4 with 13, 1.9-4.4
