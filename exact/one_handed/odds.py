@@ -11,18 +11,25 @@ ints and must add up to ``k!`` for ``k`` cards left (checked), and every score h
 the deck (checked). At the empty prefix of a deck within :func:`exact.exact_distribution`'s reach,
 ``method="auto"`` uses it instead (the tests check that both agree).
 
-Choice of engine, by measurement (``benchmarks/bench_odds.py``, 52-card positions, one core): the
-reductions merge almost nothing from a 52-card position (two orders of the same cards rarely leave
-the same row: the row keeps the dealt cards in order until they are removed), so this search costs
-about what the numba play-out of all ``k!`` orders costs: about 0.1 s with 10 cards left, 1 s with
-11, and ``k`` times more per further card (16 cards left: about a week). The phase recursion
-(:mod:`exact.one_handed.phase`) can be run from the current row: the row below the top window is
-only ever popped, so ``phase`` tables of the windows ``(w_{i-2}, w_{i-1}, w_i)`` of the row and of the
-windows made of cards still to come give the answer. But its cost is a subset convolution
-(``3**k``) per window, and from a 52-card position there are about ``k**3`` windows of cards still
-to come with little relabelling symmetry to share (a whole 4x4 deck has 576 relabellings, 16 cards
-drawn from 52 few): an estimated ``10**10`` table operations for ``k = 16``. It is not implemented; exact odds are computed up to :data:`MAX_EXACT_CARDS` cards left (auto:
-:data:`AUTO_EXACT_CARDS`), and simulated beyond.
+Two exact engines, chosen by measurement (``benchmarks/bench_odds.py``, 52-card positions, one
+core), each the other's witness (the tests compare them on random positions of random decks and
+variants):
+
+* ``search`` (:func:`position_counts`): the memoised search above. The reductions merge almost
+  nothing from a 52-card position (two orders of the same cards rarely leave the same row: the row
+  keeps the dealt cards in order until they are removed), so it costs about what the numba play-out
+  of all ``k!`` orders costs: about 0.1 s with 10 cards left, 1 s with 11, and ``k`` times more per
+  further card.
+* ``phase`` (:mod:`exact.one_handed.odds_phase`): the phase recursion run from the current row
+  instead of from three sentinels, over the *sets* of cards to come. Its cost grows about 3.5-fold
+  per card (``m^4 3^(m-4)`` for the windows of three cards to come, plus the row depths the play
+  reaches), so it overtakes the search from :data:`PHASE_FROM_CARDS` cards left; its tables grow
+  about 3-fold per card, which is its limit (:data:`MAX_PHASE_TABLE_BYTES`: 13 cards left, 14 where
+  the cards to come have few suit-mates; 16 cards left would need 15-25 GiB).
+
+``engine="auto"`` takes the phase engine from :data:`PHASE_FROM_CARDS` cards left and the search
+below; exact odds are computed for at most :data:`MAX_EXACT_CARDS` cards left (auto:
+:data:`AUTO_EXACT_CARDS`) and simulated beyond.
 
 Variants: ``reverse=on`` and ``win=any`` exactly (a prefix that already emptied the row is won);
 ``first4=reversed`` holds the first four cards reversed, so with 1 to 3 cards dealt the row is not
@@ -52,10 +59,20 @@ from sim.errors import UsageError
 from sim.rules import one_handed as rules
 from sim.variant import Variant
 
-#: cards left at most for the exact method (beyond, hours on one core)
-MAX_EXACT_CARDS = 13
-#: cards left at most for which ``method="auto"`` computes exactly (seconds to a minute)
-AUTO_EXACT_CARDS = 11
+#: cards left at most for the exact method (the phase engine's tables: 14 fits where they stay below
+#: MAX_PHASE_TABLE_BYTES, 71 CPU s for a position needing 1.95 GiB; refused with one line where they
+#: do not, as for 2 of 3 random positions)
+MAX_EXACT_CARDS = 14
+#: cards left at most for which ``method="auto"`` computes exactly (13: 16-18 CPU s, 0.7-0.9 GiB)
+AUTO_EXACT_CARDS = 13
+#: from this many cards left the exact odds use the phase engine (benchmarks/bench_odds.py, same positions:
+#: 12 cards left, phase 4.2-5.4 CPU s against the search's 13.2-13.6; 11 left, 1.4-1.8 against 1.2-1.5)
+PHASE_FROM_CARDS = 12
+#: largest tables the phase engine allocates (bytes), checked before it starts (the machine's budget is
+#: 3 GB a process; 20 random 52-card positions need 0.2-0.5 GiB with 12 left, 0.7-1.4 with 13, 1.9-4.4
+#: with 14, 5-9 with 15 and 15-25 with 16)
+MAX_PHASE_TABLE_BYTES = int(2.25 * 2**30)
+ENGINES = ("auto", "search", "phase")
 #: a state with this many cards left or fewer is finished by playing out every order of them
 PLAY_OUT_CARDS = 8
 #: games per chunk of the simulation
@@ -76,6 +93,9 @@ class OddsResult:
     ci95: tuple[float, float] | None = None  #: simulated only
     seed: int | None = None  #: simulated only
     seconds: float = field(default=0.0, compare=False)
+    #: exact only: "phase", "search" (the two position engines), "whole-deck" (exact_distribution at the
+    #: empty prefix) or "outcome" (nothing left to deal)
+    engine: str | None = field(default=None, compare=False)
 
     @property
     def remaining(self) -> int:
@@ -91,7 +111,8 @@ class OddsResult:
         return Fraction(self.wins, self.total) if self.method == "exact" else self.wins / self.total
 
     def to_dict(self) -> dict:
-        """SPEC §6 ``odds`` keys (plus ``suits``, ``ranks``, ``variant``, ``games``/``seed`` when simulated)."""
+        """SPEC §6 ``odds`` keys (plus ``suits``, ``ranks``, ``variant``; ``games``/``seed`` when simulated,
+        ``engine`` when exact)."""
         p = self.p_win
         out = {"dealt": format_cards(self.dealt, self.deck), "remaining": self.remaining,
                "p_win": f"{p.numerator}/{p.denominator}" if self.method == "exact" else p,
@@ -99,6 +120,8 @@ class OddsResult:
                "suits": self.deck.suits, "ranks": self.deck.ranks, "variant": str(self.variant)}
         if self.method == "simulated":
             out.update(ci95=list(self.ci95), games=self.total, seed=self.seed)
+        else:
+            out["engine"] = self.engine
         return out
 
 
@@ -178,6 +201,42 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
     return score_counts, (emptied if cut == 0 else 0)
 
 
+def choose_engine(left: int, engine: str = "auto") -> str:
+    """The exact engine for a position with ``left`` cards to come (see the module docstring)."""
+    if engine not in ENGINES:
+        raise UsageError(f"unknown odds engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    if engine == "auto":
+        return "phase" if left >= PHASE_FROM_CARDS else "search"
+    return engine
+
+
+def position_odds(row, undealt, deck: Deck, *, two_suit: bool = True, track_empty: bool = False,
+                  engine: str = "auto") -> tuple[list[int], int, str]:
+    """:func:`position_counts` by the chosen engine: ``(score_counts, emptied, engine used)``.
+
+    The phase engine refuses (one line) a position whose tables would exceed
+    :data:`MAX_PHASE_TABLE_BYTES`."""
+    from exact.one_handed.odds_phase import phase_table_bytes, position_phase_counts
+
+    engine = choose_engine(len(undealt), engine)
+    if engine == "search":
+        counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=track_empty)
+        return counts, emptied, engine
+    row_labels, undealt_labels = _labels(row, deck), _labels(undealt, deck)
+    need = phase_table_bytes(row_labels, undealt_labels, two_suit=two_suit)
+    if need > MAX_PHASE_TABLE_BYTES:
+        raise UsageError(f"{len(undealt)} cards still to come: the exact phase tables would take "
+                         f"{need / 2**30:.1f} GiB (limit {MAX_PHASE_TABLE_BYTES / 2**30:.0f} GiB); "
+                         f"use --method simulate (or deal more cards)")
+    hist, emptied = position_phase_counts(row_labels, undealt_labels, two_suit=two_suit)
+    counts = [0] * (deck.size + 1)
+    for s, c in enumerate(hist):
+        if c:
+            counts[s] += c
+    require(sum(counts) == math.factorial(len(undealt)), "odds counts must add up to k!")
+    return counts, (emptied if track_empty else 0), engine
+
+
 def settled_position(dealt, deck: Deck, variant: Variant) -> tuple[list[int], bool]:
     """The settled row after ``dealt`` (at least 4 cards, or first4=kept), and whether it was
     emptied by a removal."""
@@ -190,7 +249,7 @@ def settled_position(dealt, deck: Deck, variant: Variant) -> tuple[list[int], bo
     return row, emptied
 
 
-def _exact(dealt, deck: Deck, variant: Variant) -> tuple[list[int], int]:
+def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto") -> tuple[list[int], int, str]:
     n = deck.size
     two_suit = not variant.rules.reverse
     win_any = variant.rules.win_any
@@ -202,18 +261,20 @@ def _exact(dealt, deck: Deck, variant: Variant) -> tuple[list[int], int]:
         need = min(4, n) - len(dealt)
         total = [0] * (n + 1)
         wins = 0
+        used = engine
         for head in permutations(undealt, need):
-            sub_counts, sub_wins = _exact(tuple(dealt) + head, deck, variant)
+            sub_counts, sub_wins, used = _exact(tuple(dealt) + head, deck, variant, engine)
             total = [a + b for a, b in zip(total, sub_counts)]
             wins += sub_wins
-        return total, wins
+        return total, wins, used
     row, emptied_before = settled_position(dealt, deck, variant)
-    score_counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=win_any)
+    score_counts, emptied, used = position_odds(row, undealt, deck, two_suit=two_suit, track_empty=win_any,
+                                                engine=engine)
     if not win_any:
-        return score_counts, score_counts[0]
+        return score_counts, score_counts[0], used
     if emptied_before:
-        return score_counts, math.factorial(len(undealt))
-    return score_counts, emptied if undealt else score_counts[0]
+        return score_counts, math.factorial(len(undealt)), used
+    return score_counts, (emptied if undealt else score_counts[0]), used
 
 
 @jit
@@ -290,7 +351,7 @@ METHODS = ("auto", "exact", "simulate")
 
 
 def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, *, method: str = "auto",
-         games: int = DEFAULT_GAMES, seed: int | None = None) -> OddsResult:
+         games: int = DEFAULT_GAMES, seed: int | None = None, engine: str = "auto") -> OddsResult:
     """The odds from here: final-score distribution and ``p_win`` over every order of the cards still
     to come, given the cards dealt so far (One-Handed Solitaire).
 
@@ -303,6 +364,9 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
         of a deck :func:`exact.exact_distribution` reaches; else simulated), ``"exact"`` (refused beyond
         :data:`MAX_EXACT_CARDS` cards left) or ``"simulate"``
     games, seed : the simulation's games and seed (default: a fresh seed, reported)
+    engine : the exact engine from a position: ``"auto"`` (the phase engine from
+        :data:`PHASE_FROM_CARDS` cards left, else the search), ``"phase"`` or ``"search"``; the one
+        used is ``result.engine``
 
     Examples
     --------
@@ -317,6 +381,7 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
                          "use `solitaire exact` or `solitaire simulate` with --variant final=once for a whole deck")
     if method not in METHODS:
         raise UsageError(f"unknown odds method {method!r}: choose one of {', '.join(METHODS)}")
+    choose_engine(0, engine)  # refuses an unknown engine before any work
     dealt = parse_cards(dealt, deck, complete=False, what="--dealt")
     k = deck.size - len(dealt)
     t0 = time.perf_counter()
@@ -327,17 +392,19 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
             from exact.one_handed import exact_distribution
 
             whole = exact_distribution(deck, variant)
-            score_counts, wins = list(whole.score_counts), whole.wins
+            score_counts, wins, used = list(whole.score_counts), whole.wins, "whole-deck"
         elif k > MAX_EXACT_CARDS:
             raise UsageError(f"{k} cards still to come: exact odds are computed for at most {MAX_EXACT_CARDS} "
                              f"cards left; use --method simulate (or deal more cards)")
         else:
-            score_counts, wins = _exact(dealt, deck, variant)
+            score_counts, wins, used = _exact(dealt, deck, variant, engine)
+            if k == 0:
+                used = "outcome"
         from exact.one_handed.parity import check_parity
 
         require(check_parity(score_counts, deck.size), "a score with the wrong parity")
         return OddsResult(deck, variant, dealt, "exact", tuple(score_counts), wins,
-                          seconds=time.perf_counter() - t0)
+                          seconds=time.perf_counter() - t0, engine=used)
     from sim.stats import binomial_interval
 
     games = check_games(games)
@@ -363,11 +430,11 @@ def _whole_deck_exact(deck: Deck, variant: Variant) -> bool:
 
 
 def odds_each(order, deck: Deck | None = None, variant: Variant | str | None = None, *, method: str = "auto",
-              games: int = DEFAULT_GAMES, seed: int | None = None) -> list[OddsResult]:
+              games: int = DEFAULT_GAMES, seed: int | None = None, engine: str = "auto") -> list[OddsResult]:
     """The odds after every card of one full deck order (0, 1, ..., all cards dealt): how the chance
     of winning rose and fell during one game. Simulated positions use seeds ``seed, seed + 1, ...``."""
     deck = deck if deck is not None else Deck()
     order = parse_cards(order, deck, complete=True)
     seed = check_seed(seed)
-    return [odds(order[:t], deck, variant, method=method, games=games, seed=seed + t)
+    return [odds(order[:t], deck, variant, method=method, games=games, seed=seed + t, engine=engine)
             for t in range(deck.size + 1)]

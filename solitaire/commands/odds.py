@@ -19,15 +19,20 @@ from ..options import deck_options, emit_json, json_option, seed_option, variant
 @click.option("--each", "each_order", default=None, metavar="CARDS",
               help="A full deck order: the odds after every card of it (a table; --figure draws it).")
 @click.option("--method", type=click.Choice(["auto", "exact", "simulate"]), default="auto", show_default=True,
-              help="auto: exact (fractions) with at most 11 cards to come, or before the first card of a "
-                   "deck of up to 16 cards; simulated with a 95% interval beyond. exact: up to 13 cards to come.")
+              help="auto: exact (fractions) with at most 13 cards to come, or before the first card of a "
+                   "deck of up to 16 cards; simulated with a 95% interval beyond. exact: up to 14 cards to come "
+                   "(where the tables fit in memory).")
+@click.option("--engine", type=click.Choice(["auto", "phase", "search"]), default="auto", show_default=True,
+              help="The exact engine from a position: phase (the phase recursion over the sets of cards to come) "
+                   "or search (a memoised search over dealt prefixes); auto takes phase from 12 cards to come. "
+                   "Both give the same counts.")
 @click.option("--games", type=int, default=None,
               help="Games per simulated position [default: 1,000,000; with --each 100,000].")
 @seed_option
 @click.option("--figure", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg",
               help="With --each: draw the chance of winning after every card.")
 @json_option
-def odds_command(game, suits, ranks, variants, dealt, each_order, method, games, seed, figure, as_json):
+def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine, games, seed, figure, as_json):
     """The odds from here: given the cards dealt so far, the probability of winning and the whole
     distribution of the final score over every order of the cards still to come, exact while
     few cards are left, simulated beyond.
@@ -47,7 +52,8 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, games,
 
         writable_file(figure, option="--figure")  # refused before the odds are computed
     if each_order is not None:
-        results = odds_each(each_order, deck, variant, method=method, games=100_000 if games is None else games, seed=seed)
+        results = odds_each(each_order, deck, variant, method=method, games=100_000 if games is None else games,
+                            seed=seed, engine=engine)
         rows = [r.to_dict() for r in results]
         if figure is not None:
             from ..figures import odds_curve
@@ -66,14 +72,16 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, games,
         if figure is not None:
             click.echo(f"figure: {figure}")
         return
-    result = odds(dealt or "", deck, variant, method=method, games=1_000_000 if games is None else games, seed=seed)
+    result = odds(dealt or "", deck, variant, method=method, games=1_000_000 if games is None else games, seed=seed,
+                  engine=engine)
     if as_json:
         emit_json(result.to_dict())
         return
     record = result.to_dict()
     click.echo(f"{variant}  deck {deck}  dealt {len(result.dealt)}: {record['dealt'] or '(none)'}")
     what = f"{result.remaining} cards to come, {result.total:,} " + (
-        "orders" if result.method == "exact" else f"simulated games (seed {result.seed})")
+        f"orders (exact, engine {result.engine}, {result.seconds:.2f} s)" if result.method == "exact"
+        else f"simulated games (seed {result.seed})")
     click.echo(what)
     if result.method == "exact":
         click.echo(f"p_win {result.p_win} = {float(result.p_win):.6%}")

@@ -1,0 +1,562 @@
+"""The odds from a position by the phase decomposition (the second exact engine of
+:mod:`exact.one_handed.odds`).
+
+The recursion
+-------------
+Read :mod:`exact.one_handed.phase` first: the play above the top three cards ``W`` of a row depends
+only on ``W`` and on the *set* of cards dealt meanwhile, and the phase of ``W`` ends in one of
+``end(j), S1(a), R1, S2(a), R2, R3``. A position is the settled row ``r_1 .. r_k`` and the set ``U``
+of the ``m`` cards still to come. Write ``R_i = (r_{i-2}, r_{i-1}, r_i)`` for the window of the row
+cut to its first ``i`` cards (a sentinel, which matches nothing, for an index below 1: ``R_0`` is
+three sentinels). The row below ``R_i`` is never touched before the phase of ``R_i`` ends, and each
+ending leaves a row that is again a prefix of the settled row, perhaps with the card ``a`` that
+ended it on top, still to be compared:
+
+* ``end(j)`` (the cards ran out): final score ``i + j``;
+* ``S1(a)``: ``r_{i-1}, r_i`` removed, ``a`` sits on ``r_{i-2}``: state ``B(a)`` of ``R_{i-2}``;
+* ``S2(a)``: ``r_i`` and the card above it removed, ``a`` sits on ``r_{i-1}``: ``B(a)`` of ``R_{i-1}``;
+* ``R1``, ``R2``, ``R3``: the top 3, 2 or 1 row cards removed with the cards above: state ``A``
+  (nothing pending) of ``R_{i-3}``, ``R_{i-2}``, ``R_{i-1}``.
+
+So with ``F_i(C)`` the score counts over the orders of ``C`` from state ``A`` of ``R_i`` and
+``G_i(a, C)`` those from state ``B(a)``,
+``F_i(C) = sum over X subset C of phase(R_i, X)`` read through the list above, with ``F`` or ``G`` of
+the lower window on ``C - X`` (``end`` only for ``X = C``), and ``G_i(a, C)`` the same with the
+phase started in state ``B(a)``. The answer is ``F_k(U)``; it must add up to ``m!`` (checked).
+``win=any``: an ``R`` ending that reaches ``R_0`` has just emptied the row, and every order of the
+cards left counts as won.
+
+Engines
+-------
+:func:`position_phase_reference` is the plain reference: the recursion above in memoised Python
+over :class:`exact.one_handed.phase.PhaseReference`, for small positions. :func:`position_phase_counts`
+computes the same in numba: the phase tables of every window reachable from the row windows, dense
+over the subsets of the window's *universe* (the cards of ``U`` not in it), filled by set size like
+:mod:`exact.one_handed.phase_kernel` (whose layout it follows; that kernel is specialised to whole
+decks with sentinels at the bottom and relabelling orbits, so the loop is written again here for
+windows holding row cards and any set of cards to come; its split sums run in the child's own
+coordinates over the first parts that can hand back), then the row-level recursion run *forward*,
+depth by depth from the top, so that only the depths the play can reach get tables, and those only
+for the set sizes that reach them. A depth's tables (the windows ``R_i``, ``(r_{i-1}, r_i, a)`` and
+``(r_i, a, b)``, whose children end in the windows of three cards to come) are freed once its
+states are dealt.
+
+Cost (why this does not reach 16 cards left in seconds): the windows made of three cards still to
+come, ``(a, b, c)``, are reachable from every position (deal three cards that match nothing), there
+are ``m (m-1) (m-2)`` of them, and each table is a subset convolution over ``m - 3`` cards: about
+``m^4 3^(m-4)`` steps, plus ``m^2 3^(m-2)`` for each depth of the row that the play reaches (the
+windows ``(r_i, a, b)``). A 52-card position has almost no relabelling symmetry to share (a whole 4x4
+deck has 576 relabellings), so for ``m = 16`` this is about ``2 * 10^10`` steps and 15-25 GiB of
+tables (:func:`phase_table_bytes`): minutes and more memory than a shared machine gives, not seconds.
+It overtakes the memoised search of :func:`exact.one_handed.odds.position_counts` (whose cost grows
+about ``m``-fold per card) from 12 cards left; see ``benchmarks/bench_odds.py``.
+
+``final=once`` is not counted (the phase tables say how a phase ends, not which check the last card
+made, :mod:`exact.one_handed.phase`); the caller refuses it.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from itertools import permutations
+
+import numpy as np
+
+from sim._jit import jit
+
+from exact.invariants import require
+from exact.one_handed.phase import SENTINEL, PhaseReference, _subsets
+
+#: counts are uint64: exact while m! < 2**64
+MAX_PHASE_ODDS_CARDS = 20
+#: bytes of tables above which the numba engine refuses (the caller falls back or says so)
+MAX_TABLE_BYTES = 2 * 2**30
+
+
+# ---------------------------------------------------------------- the plain reference
+
+def position_phase_reference(row, undealt, *, two_suit: bool = True):
+    """Score counts (by final row length) and emptied orders over every order of ``undealt`` dealt
+    onto the settled ``row``: the recursion of the module docstring in plain Python.
+
+    ``row`` and ``undealt`` are cards as ``(suit, rank)`` labels. Returns ``(counts, emptied)``:
+    ``counts`` a dict ``{score: orders}``, ``emptied`` the orders in which a removal empties the row.
+    Small positions only (it enumerates subsets of subsets)."""
+    ref = PhaseReference(two_suit=two_suit)
+    row = list(row)
+
+    def window(i):
+        return tuple(row[j - 1] if j >= 1 else SENTINEL for j in (i - 2, i - 1, i))
+
+    def run(i, table, cards):
+        hist: dict = {}
+        emptied = 0
+        for first in _subsets(cards):
+            rest = cards - first
+            for outcome, count in table(first).items():
+                kind = outcome[0]
+                if kind == "end":
+                    if not rest:
+                        hist[i + outcome[1]] = hist.get(i + outcome[1], 0) + count
+                    continue
+                if kind in ("S1", "S2"):
+                    (h, e), now_empty = G(i - (2 if kind == "S1" else 1), outcome[1], rest), False
+                else:
+                    target = i - {"R1": 3, "R2": 2, "R3": 1}[kind]
+                    (h, e), now_empty = F(target, rest), target == 0
+                for s, c in h.items():
+                    hist[s] = hist.get(s, 0) + count * c
+                emptied += count * (math.factorial(len(rest)) if now_empty else e)
+        return hist, emptied
+
+    @lru_cache(maxsize=None)
+    def F(i, cards):
+        return run(i, lambda x: ref.phase(window(i), x), cards)
+
+    @lru_cache(maxsize=None)
+    def G(i, a, cards):
+        return run(i, lambda x: ref.state_b(window(i), a, x), cards)
+
+    cards = frozenset(undealt)
+    hist, emptied = F(len(row), cards)
+    if not row:  # the top phase's own returns empty the row (they are inside its table)
+        emptied = sum(ref.first_return(x) * math.factorial(len(cards) - len(x)) for x in _subsets(cards) if x)
+    require(sum(hist.values()) == math.factorial(len(undealt)), "phase odds must add up to m!")
+    return hist, emptied
+
+
+# ---------------------------------------------------------------- the numba engine
+
+@jit
+def _drop(mask, pos):
+    """``mask`` (bit ``pos`` clear) with bit ``pos`` taken out."""
+    low = (np.int64(1) << pos) - 1
+    return (mask & low) | ((mask >> 1) & ~low)
+
+
+@jit
+def _compress(mask, drops, g):
+    """``mask`` over the cards to come, read in window ``g``'s universe: the bits of its own cards
+    (``drops[g]``, in decreasing order, -1 for none) taken out."""
+    for t in range(3):
+        d = drops[g, t]
+        if d >= 0:
+            mask = _drop(mask, d)
+    return mask
+
+
+@jit
+def _next_same_size(m):
+    c = m & -m
+    r = m + c
+    return (((r ^ m) >> 2) // c) | r
+
+
+@jit
+def _popcount(x):
+    k = 0
+    while x:
+        x &= x - 1
+        k += 1
+    return k
+
+
+@jit
+def _map(p_inv, p, mask):
+    """A set in the child's universe, read in the parent's (8-bit chunks through ``p_inv[p]``)."""
+    out = np.int64(0)
+    ch = 0
+    while mask:
+        out |= p_inv[p, ch, mask & 0xFF]
+        mask >>= 8
+        ch += 1
+    return out
+
+
+@jit
+def _mark(k, A, ret, r_off, a_off, usize, cap, nm2, width, s2, r3):
+    """``ret[g][C] = 1`` where window ``g``'s phase over ``C`` (``|C| = k``) can hand back to its parent
+    (an ``R3`` or ``S2`` ending): the only first parts the parent's split sum needs."""
+    for g in range(usize.shape[0]):
+        if k > usize[g] or k > cap[g]:
+            continue
+        m = (np.int64(1) << k) - 1
+        limit = np.int64(1) << usize[g]
+        while m < limit:
+            base = a_off[g] + m * width
+            hit = A[base + r3] != 0
+            for t in range(nm2[g]):
+                if A[base + s2 + t] != 0:
+                    hit = True
+            ret[r_off[g] + m] = 1 if hit else 0
+            if k == 0:
+                break
+            m = _next_same_size(m)
+
+
+@jit
+def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits,
+            p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, CA, c_ret, c_roff, c_off, c_drops, c_nm1, c_nm2,
+            self_child, width, s1, s2, r1):
+    """Fill a group of windows' tables by set size: ``A[g][C]`` for ``|C| <= cap[g]`` and the kept
+    ``B(a)`` vectors (``a`` of ``w3``'s two-type mates). The children of the pairs are read from
+    ``CA`` (complete, or this group's own ``A`` when ``self_child``: the group holds its children).
+    The split sum runs over the child's first parts in the child's own coordinates and reads only
+    those that hand back (``c_ret``)."""
+    vec = np.zeros(width, dtype=np.uint64)
+    r2 = r1 + 1
+    r3 = r1 + 2
+    kmax = 0
+    for g in range(cap.shape[0]):
+        kmax = max(kmax, cap[g])
+    for k in range(kmax):
+        if self_child:
+            _mark(k, A, ret, r_off, a_off, usize, cap, nm2, width, s2, r3)
+        shift = k & 1
+        for p in range(p_win.shape[0]):
+            g = p_win[p]
+            nb = p_nbits[p]
+            if k > nb or k + 1 > cap[g]:
+                continue
+            if p_match[p] != 0 and k > 0:
+                continue  # a matched w1: the phase ended at a, nothing more to count
+            j = p_child[p]
+            abit = np.int64(1) << p_a[p]
+            half_g = np.int64(1) << (usize[g] - 1)
+            cm = (np.int64(1) << k) - 1
+            limit = np.int64(1) << nb
+            while cm < limit:
+                cset = np.int64(0)  # the set in the cards-to-come coordinates
+                x = cm
+                t = 0
+                while x:
+                    if x & 1:
+                        cset |= np.int64(1) << p_bits[p, t]
+                    x >>= 1
+                    t += 1
+                for t in range(width):
+                    vec[t] = 0
+                own = _compress(cset, drops, g)
+                if p_match[p] == 1:
+                    if k == 0:
+                        vec[s1 + p_s1[p]] = 1
+                elif p_match[p] == 2:
+                    if k == 0:
+                        vec[r1] = 1
+                else:
+                    fc = _compress(cset, c_drops, j)
+                    cb = c_off[j] + fc * width
+                    for t in range(s1 - shift):
+                        vec[t + shift] += CA[cb + t]
+                    for t in range(c_nm1[j]):
+                        d = p_term[p, t]
+                        if d >= 0:
+                            vec[s2 + d] += CA[cb + s1 + t]
+                    vec[r2] += CA[cb + r1]
+                    vec[r3] += CA[cb + r1 + 1]
+                    rj = c_roff[j]
+                    sub = fc
+                    while sub:
+                        if c_ret[rj + sub]:
+                            yb = c_off[j] + sub * width
+                            rest = own ^ _map(p_inv, p, sub)
+                            c = CA[yb + r3]
+                            if c:
+                                src = a_off[g] + rest * width
+                                for t in range(width):
+                                    vec[t] += c * A[src + t]
+                            for t in range(c_nm2[j]):
+                                c = CA[yb + s2 + t]
+                                d = p_ret[p, t]
+                                if c and d >= 0:
+                                    src = b_off[g] + (d * half_g + _drop(rest, bpos[g, d])) * width
+                                    for u in range(width):
+                                        vec[u] += c * Bst[src + u]
+                        sub = (sub - 1) & fc
+                dst = a_off[g] + _compress(cset | abit, drops, g) * width
+                for t in range(width):
+                    A[dst + t] += vec[t]
+                bs = p_b[p]
+                if bs >= 0:
+                    dst = b_off[g] + (bs * half_g + _drop(own, bpos[g, bs])) * width
+                    for t in range(width):
+                        Bst[dst + t] = vec[t]
+                if k == 0:
+                    break
+                cm = _next_same_size(cm)
+    for k in range(kmax + 1):
+        if k == kmax or not self_child:  # the sizes not marked yet: every table is complete now
+            _mark(k, A, ret, r_off, a_off, usize, cap, nm2, width, s2, r3)
+
+
+@jit
+def _forward(i, fA, fB, A, Bst, a_off, b_off, bpos, usize0, nm1, nm2, nm3, hist, emp, width, s1, s2, r1, m):
+    """Deal the states of depth ``i`` (``fA[i][C]``: prefixes leading to state ``A`` of ``R_i`` with
+    ``C`` to come; ``fB[i][t][C]``: to ``B(a)``, ``a`` the ``t``-th mate of ``r_i``) through the
+    phase tables of ``R_i`` (window 0 of its group) into lower depths and final scores."""
+    full = (np.int64(1) << m) - 1
+    for state in range(1 + nm3):
+        for cset in range(full + 1):
+            f = fA[i, cset] if state == 0 else fB[i, state - 1, cset]
+            if f == 0:
+                continue
+            n_c = _popcount(cset)
+            x = cset
+            while True:
+                # the phase ends at the last card of x (or uses all of cset for end)
+                if state == 0:
+                    base = a_off[0] + x * width
+                else:
+                    idx = _drop(x, bpos[0, state - 1])
+                    base = b_off[0] + ((state - 1) * (np.int64(1) << (usize0 - 1)) + idx) * width
+                rest = cset ^ x
+                nx = n_c - _popcount(rest)
+                if rest == 0:
+                    # end(j) sits at j // 2; j has the parity of the cards on top of the window
+                    par = (nx & 1) if state == 0 else ((nx + 1) & 1)
+                    for t in range(s1):
+                        v = A[base + t] if state == 0 else Bst[base + t]
+                        if v:
+                            hist[i + 2 * t + par] += f * v
+                for t in range(nm1):
+                    v = A[base + s1 + t] if state == 0 else Bst[base + s1 + t]
+                    if v:
+                        fB[i - 2, t, rest] += f * v
+                for t in range(nm2):
+                    v = A[base + s2 + t] if state == 0 else Bst[base + s2 + t]
+                    if v:
+                        fB[i - 1, t, rest] += f * v
+                for q in range(3):
+                    v = A[base + r1 + q] if state == 0 else Bst[base + r1 + q]
+                    if v:
+                        target = i - 3 + q
+                        fA[target, rest] += f * v
+                        if target == 0:
+                            emp[_popcount(rest)] += f * v
+                if x == 0:
+                    break
+                x = (x - 1) & cset
+
+
+class _Cards:
+    """The position's cards: ``0 .. m-1`` the cards to come, ``m + j`` row card ``j`` (0-based),
+    ``-1`` a sentinel; two-type and four-type matches (suit and rank, swapped for ``reverse=on``)."""
+
+    def __init__(self, row, undealt, two_suit):
+        labels = list(undealt) + list(row)
+        self.m, self.k = len(undealt), len(row)
+        self.two = [lab[0] if two_suit else lab[1] for lab in labels]
+        self.four = [lab[1] if two_suit else lab[0] for lab in labels]
+
+    def row_card(self, i):  # 1-based row position, sentinel below 1
+        return self.m + i - 1 if i >= 1 else -1
+
+    def match(self, w, a):
+        if w < 0:
+            return 0
+        if self.two[w] == self.two[a]:
+            return 1
+        return 2 if self.four[w] == self.four[a] else 0
+
+    def mates(self, w, universe):
+        return [] if w < 0 else [u for u in universe if self.two[u] == self.two[w]]
+
+
+class _Group:
+    """Arrays of one group of windows for :func:`_layers`."""
+
+    def __init__(self, cards, windows, caps, width, s1, s2, child_group=None):
+        m = cards.m
+        self.windows = windows
+        self.index = {w: g for g, w in enumerate(windows)}
+        child = child_group if child_group is not None else self
+        ng = len(windows)
+        self.universe = [[u for u in range(m) if u not in w] for w in windows]
+        self.mates = [tuple(cards.mates(w[t], u) for t in range(3)) for w, u in zip(windows, self.universe)]
+        self.drops = np.full((ng, 3), -1, dtype=np.int64)
+        self.cap = np.array(caps, dtype=np.int64)
+        self.nm1 = np.array([len(x[0]) for x in self.mates], dtype=np.int64)
+        self.nm2 = np.array([len(x[1]) for x in self.mates], dtype=np.int64)
+        self.nm3 = np.array([len(x[2]) for x in self.mates], dtype=np.int64)
+        self.bpos = np.zeros((ng, max(m, 1)), dtype=np.int64)  # universe position of each kept B card
+        self.usize = np.zeros(ng, dtype=np.int64)
+        a_off = [0]
+        b_off = [0]
+        for g, (w, u) in enumerate(zip(windows, self.universe)):
+            own = sorted((c for c in w if 0 <= c < m), reverse=True)
+            self.drops[g, :len(own)] = own
+            rows = 1 << len(u)
+            a_off.append(a_off[-1] + rows * width)
+            b_off.append(b_off[-1] + len(self.mates[g][2]) * (rows // 2) * width)
+            self.usize[g] = len(u)
+            for t, c in enumerate(self.mates[g][2]):
+                self.bpos[g, t] = u.index(c)
+        r_off = np.cumsum([0] + [1 << len(u) for u in self.universe])
+        self.r_off = np.array(r_off[:-1], dtype=np.int64)
+        self.r_size = int(r_off[-1])
+        self.a_off = np.array(a_off[:-1], dtype=np.int64)
+        self.b_off = np.array(b_off[:-1], dtype=np.int64)
+        self.a_size, self.b_size = a_off[-1], b_off[-1]
+        pairs = [(g, a) for g, u in enumerate(self.universe) for a in u]
+        npairs = len(pairs)
+        self.p_win = np.array([g for g, _ in pairs], dtype=np.int64)
+        self.p_a = np.array([a for _, a in pairs], dtype=np.int64)
+        mm = max(m, 1)
+        # p_inv[p]: the child's universe bits -> ours, by 8-bit chunks (a set of the child's universe
+        # that the split sum reads never holds the card the child has and we lack: our w1)
+        nch = max((m + 7) // 8, 1)
+        chunk_bits = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.int64)  # (256, 8)
+        own_pos = [{c: b for b, c in enumerate(u)} for u in self.universe]
+        slot = [tuple({c: t for t, c in enumerate(x)} for x in mates) for mates in self.mates]
+        p_bits, p_nbits, p_child, p_match, p_s1, p_b, p_term, p_ret, targets = ([] for _ in range(9))
+        for g, a in pairs:
+            w, u = windows[g], self.universe[g]
+            bits = [c for c in u if c != a]
+            p_nbits.append(len(bits))
+            p_bits.append(bits + [0] * (mm - len(bits)))
+            match = cards.match(w[0], a)
+            p_match.append(match)
+            p_s1.append(slot[g][0][a] if match == 1 else -1)
+            p_b.append(slot[g][2].get(a, -1))
+            term = [-1] * mm
+            ret = [-1] * mm
+            target = [0] * (nch * 8)
+            j = 0
+            if not match:
+                j = child.index[(w[1], w[2], a)]
+                pos = own_pos[g]
+                for b, c in enumerate(child.universe[j]):
+                    if c in pos:
+                        target[b] = 1 << pos[c]
+                for t, y in enumerate(child.mates[j][0]):  # child's S1(y) is our S2(y)
+                    term[t] = slot[g][1].get(y, -1)
+                for t, y in enumerate(child.mates[j][1]):  # child's S2(y) hands back B(y)
+                    ret[t] = slot[g][2].get(y, -1)
+            p_child.append(j)
+            p_term.append(term)
+            p_ret.append(ret)
+            targets.append(target)
+        as_array = lambda x, shape: np.array(x, dtype=np.int64).reshape(shape)  # noqa: E731
+        self.p_bits = as_array(p_bits, (npairs, mm))
+        self.p_nbits = as_array(p_nbits, (npairs,))
+        self.p_child = as_array(p_child, (npairs,))
+        self.p_match = as_array(p_match, (npairs,))
+        self.p_s1 = as_array(p_s1, (npairs,))
+        self.p_b = as_array(p_b, (npairs,))
+        self.p_term = as_array(p_term, (npairs, mm))
+        self.p_ret = as_array(p_ret, (npairs, mm))
+        self.p_inv = np.ascontiguousarray(
+            np.matmul(as_array(targets, (npairs, nch, 8)), chunk_bits.T).reshape(npairs, nch, 256)) \
+            if npairs else np.zeros((1, nch, 256), dtype=np.int64)
+
+    def fill(self, width, s1, s2, r1, child_group=None):
+        child = child_group if child_group is not None else self
+        self.A = np.zeros(max(self.a_size, 1), dtype=np.uint64)
+        self.B = np.zeros(max(self.b_size, 1), dtype=np.uint64)
+        for g in range(len(self.windows)):
+            self.A[self.a_off[g]] = 1  # A[W][{}] = end(0)
+        self.ret = np.zeros(max(self.r_size, 1), dtype=np.uint8)
+        CA = self.A if child_group is None else child.A
+        c_ret = self.ret if child_group is None else child.ret
+        _layers(self.A, self.B, self.ret, self.r_off, self.a_off, self.b_off, self.drops, self.cap, self.nm1,
+                self.nm2, self.bpos, self.usize, self.p_win, self.p_a, self.p_bits, self.p_nbits, self.p_child,
+                self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, CA, c_ret, child.r_off,
+                child.a_off, child.drops, child.nm1, child.nm2, child_group is None, width, s1, s2, r1)
+
+
+def _layout(cards):
+    m = cards.m
+    n_end = m // 2 + 1
+    refs = list(range(m + cards.k))
+    maxm = max([1] + [len(cards.mates(w, range(m))) for w in refs])
+    s1 = n_end
+    s2 = s1 + maxm
+    r1 = s2 + maxm
+    return s1, s2, r1, r1 + 3
+
+
+def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
+    """Bytes the engine allocates for this position (before it allocates them): the tables of the
+    windows of three cards to come (exact), those of one row depth (a bound: all depths' tables are
+    never alive at once) and the forward arrays."""
+    cards = _Cards(row, undealt, two_suit)
+    m, k = cards.m, cards.k
+    _, s2, r1, width = _layout(cards)
+    maxm = s2 - (m // 2 + 1)
+    if m < 3:
+        return (k + 1) * (1 << m) * (1 + maxm) * 8
+    vec = width * 8
+    mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
+    pure_a = m * (m - 1) * (m - 2) * (1 << (m - 3)) * vec
+    pure_b = sum(x * (m - 2) * (m - 3) for x in mates) * ((1 << (m - 3)) // 2) * vec  # kept B(a) vectors
+    pure = pure_a + pure_b
+    depth = (m * (m - 1) * (1 << (m - 2)) + m * (1 << (m - 1)) + (1 << m)) * vec * (1 + maxm)
+    forward = (k + 1) * (1 << m) * (1 + maxm) * 8
+    return pure + depth + forward
+
+
+def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | None = None):
+    """The numba engine: same answer as :func:`position_phase_reference`, as
+    ``(counts list by final row length, emptied orders)``; Python ints."""
+    m = len(undealt)
+    require(m <= MAX_PHASE_ODDS_CARDS, f"the phase odds count in uint64: at most {MAX_PHASE_ODDS_CARDS} cards left")
+    cards = _Cards(row, undealt, two_suit)
+    k = cards.k
+    s1, s2, r1, width = _layout(cards)
+    pure = None
+    if m >= 3:
+        pure = _Group(cards, list(permutations(range(m), 3)), [m - 3] * (m * (m - 1) * (m - 2)), width, s1, s2)
+        pure.fill(width, s1, s2, r1)
+    maxm = s2 - s1
+    fA = np.zeros((k + 1, 1 << m), dtype=np.uint64)
+    fB = np.zeros((k + 1, maxm, 1 << m), dtype=np.uint64)
+    fA[k, (1 << m) - 1] = 1
+    hist = np.zeros(k + m + 1, dtype=np.uint64)
+    emp = np.zeros(m + 1, dtype=np.uint64)
+    depths = 0
+    popcount = np.array([bin(c).count("1") for c in range(1 << m)], dtype=np.int64)
+    for i in range(k, -1, -1):
+        live_a = np.nonzero(fA[i])[0]
+        live_b = np.nonzero(fB[i].any(axis=0))[0]
+        if len(live_a) == 0 and len(live_b) == 0:
+            continue
+        depths += 1
+        # set sizes the tables of R_i must cover: A over C, B(a) over C (a's own card not in C)
+        cap = max([int(popcount[live_a].max()) if len(live_a) else 0] +
+                  [int(popcount[live_b].max()) + 1 if len(live_b) else 0])
+        x1, x2, x3 = (cards.row_card(j) for j in (i - 2, i - 1, i))
+        groups = []
+        child = pure
+        # (x3, a, b), then (x2, x3, a), then R_i: each group's children are in the group before
+        for level, size in ((3, 2), (2, 1), (1, 0)):
+            if level == 3:
+                wins = [(x3, a, b) for a in range(m) for b in range(m) if a != b]
+            elif level == 2:
+                wins = [(x2, x3, a) for a in range(m)]
+            else:
+                wins = [(x1, x2, x3)]
+            caps = [max(cap - size, 0)] * len(wins)
+            grp = _Group(cards, wins, caps, width, s1, s2, child_group=child) if wins else None
+            if grp is not None:
+                grp.fill(width, s1, s2, r1, child_group=child)
+                child = grp
+            groups.append(grp)
+        top = groups[-1]
+        if i == 0 and k == 0 and groups[1] is not None:
+            # an empty row at the start: the orders first emptying it at the last card of Y are the
+            # R3 hand-backs of the windows (sentinel, sentinel, a) (phase.PhaseReference.first_return)
+            g2 = groups[1]
+            for g in range(len(g2.windows)):
+                rows = 1 << int(g2.usize[g])
+                r3 = g2.A[int(g2.a_off[g]):int(g2.a_off[g]) + rows * width].reshape(rows, width)[:, r1 + 2]
+                for x in np.nonzero(r3)[0]:
+                    emp[m - 1 - int(popcount[x])] += r3[x]
+        _forward(i, fA, fB, top.A, top.B, top.a_off, top.b_off, top.bpos, int(top.usize[0]), int(top.nm1[0]),
+                 int(top.nm2[0]), int(top.nm3[0]), hist, emp, width, s1, s2, r1, m)
+    counts = [int(c) for c in hist.tolist()]
+    require(sum(counts) == math.factorial(m), "phase odds must add up to m!")
+    emptied = sum(int(e) * math.factorial(s) for s, e in enumerate(emp.tolist()))
+    if stats is not None:
+        stats.update(depths=depths, windows=0 if pure is None else len(pure.windows),
+                     table_bytes=0 if pure is None else int(pure.A.nbytes + pure.B.nbytes))
+    return counts, emptied

@@ -1,0 +1,126 @@
+"""The odds from a position by the phase recursion (exact.one_handed.odds_phase): its plain reference
+and its numba engine against the memoised search (exact.one_handed.odds.position_counts), the two
+exact witnesses, on random positions of random decks and variants."""
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact.one_handed import odds as odds_module
+from exact.one_handed.odds import choose_engine, odds, position_counts, settled_position
+from exact.one_handed.odds_phase import phase_table_bytes, position_phase_counts, position_phase_reference
+from sim.deck import Deck
+from sim.errors import UsageError
+from sim.variant import Variant
+from solitaire.cli import main
+
+from ..naive import brute_force_from
+from ..strategies import deck_orders, decks, variants
+
+ODDS_VARIANTS = variants("one-handed").filter(lambda v: not v.rules.final_once)
+
+
+def labels(cards, deck):
+    return [(deck.suit(c), deck.rank(c)) for c in cards]
+
+
+def both_engines(row, undealt, deck, two_suit):
+    """(search, phase numba, phase reference) as (counts padded to the deck, emptied)."""
+    n = deck.size
+    pad = lambda hist: (list(hist) + [0] * (n + 1))[:n + 1]  # noqa: E731
+    search = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
+    counts, emptied = position_phase_counts(labels(row, deck), labels(undealt, deck), two_suit=two_suit)
+    assert not any(counts[n + 1:])
+    return search, (pad(counts), emptied)
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=24, max_suits=5, max_ranks=8), two_suit=st.booleans(),
+       left=st.integers(0, 7))
+def test_phase_engine_equals_search_on_random_positions(data, deck, two_suit, left):
+    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+    order = data.draw(deck_orders(deck))
+    left = min(left, deck.size)
+    row, _ = settled_position(order[:deck.size - left], deck, variant)
+    undealt = order[deck.size - left:]
+    search, phase = both_engines(row, undealt, deck, two_suit)
+    assert phase == tuple(search)
+    assert sum(phase[0]) == math.factorial(left)
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=16, max_suits=4, max_ranks=6), two_suit=st.booleans(),
+       left=st.integers(0, 5))
+def test_phase_reference_equals_search(data, deck, two_suit, left):
+    """The plain reference (memoised Python over PhaseReference) is the third witness."""
+    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+    order = data.draw(deck_orders(deck))
+    left = min(left, deck.size)
+    row, _ = settled_position(order[:deck.size - left], deck, variant)
+    undealt = order[deck.size - left:]
+    hist, emptied = position_phase_reference(labels(row, deck), labels(undealt, deck), two_suit=two_suit)
+    counts, search_emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
+    assert [hist.get(s, 0) for s in range(deck.size + 1)] == counts
+    assert emptied == search_emptied
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), variant=ODDS_VARIANTS,
+       left=st.integers(0, 6))
+def test_odds_by_either_engine_equal_brute_force(data, deck, variant, left):
+    """Through ``odds``: every variant it takes (win=any, reverse, first4=reversed with 1-3 dealt)."""
+    order = data.draw(deck_orders(deck))
+    dealt = tuple(order[:max(0, deck.size - left)])
+    expected = brute_force_from(dealt, deck, variant)
+    for engine in ("phase", "search"):
+        result = odds(dealt, deck, variant, method="exact", engine=engine)
+        assert (result.score_counts, result.wins) == (expected.score_counts, expected.wins)
+        if dealt and result.remaining:
+            assert result.engine == engine
+
+
+@pytest.mark.parametrize("two_suit", [True, False])
+def test_52_card_positions_with_ten_left(two_suit):
+    """A long row (35 cards, never emptied) and a short one (3 cards: the row can be emptied)."""
+    deck = Deck(4, 13)
+    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+    long_row = [(7 * i + 3) % 52 for i in range(52)]
+    long_row = long_row[::2] + long_row[1::2]
+    short_row = np.random.default_rng(5).permutation(52).tolist()
+    emptied_total = 0
+    for order in (long_row, short_row):
+        row, _ = settled_position(order[:42], deck, variant)
+        search, phase = both_engines(row, order[42:], deck, two_suit)
+        assert phase == tuple(search)
+        emptied_total += phase[1]
+    assert emptied_total > 0 or not two_suit
+
+
+def test_engine_choice_and_refusals(monkeypatch):
+    assert choose_engine(odds_module.PHASE_FROM_CARDS) == "phase"
+    assert choose_engine(odds_module.PHASE_FROM_CARDS - 1) == "search"
+    assert choose_engine(20, "search") == "search"
+    with pytest.raises(UsageError, match="unknown odds engine"):
+        odds("AS", Deck(2, 3), engine="fast")
+    # the phase engine measures its tables before allocating them, and refuses in one line
+    deck = Deck(2, 4)
+    assert phase_table_bytes(labels([0, 5], deck), labels([1, 2, 3, 4, 6, 7], deck)) > 0
+    monkeypatch.setattr(odds_module, "MAX_PHASE_TABLE_BYTES", 1000)
+    with pytest.raises(UsageError, match="phase tables would take") as info:
+        odds("AS 2H", deck, engine="phase")
+    assert "\n" not in str(info.value)
+
+
+def test_cli_states_the_engine(capsys):
+    assert main(["odds", "--suits", "2", "--ranks", "4", "--dealt", "AS 2H", "--engine", "phase", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["method"] == "exact" and record["engine"] == "phase"
+    assert main(["odds", "--suits", "2", "--ranks", "4", "--dealt", "AS 2H", "--engine", "search", "--json"]) == 0
+    other = json.loads(capsys.readouterr().out)
+    assert other["engine"] == "search" and other["score_counts"] == record["score_counts"]
+    assert other["p_win"] == record["p_win"]
+    assert main(["odds", "--suits", "2", "--ranks", "4", "--dealt", "AS 2H"]) == 0
+    assert "engine search" in capsys.readouterr().out
