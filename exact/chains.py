@@ -102,6 +102,41 @@ def fraction_text(x: Fraction) -> str:
         sys.set_int_max_str_digits(old)
 
 
+def fraction_from_text(text: str) -> Fraction:
+    """The Fraction of an ``"n/d"`` text of any size (the inverse of :func:`fraction_text`).
+
+    >>> fraction_from_text(fraction_text(Fraction(1, 10**5000))) == Fraction(1, 10**5000)
+    True
+    """
+    import sys
+
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return Fraction(str(text))
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def fraction_digest(x: Fraction, *, significant: int = 6) -> str:
+    """A big fraction shortened for tables: ``"n/d"`` itself when it is short, otherwise its value
+    as a float, the number of digits of its denominator and the start of the SHA-256 of its full
+    ``"n/d"`` text (which tells two answers apart, and checks a full one printed elsewhere).
+
+    >>> fraction_digest(Fraction(118, 377))
+    '118/377'
+    >>> fraction_digest(Fraction(1, 3**100))
+    '1.94033e-48 (48 digits; sha256 02649532560f)'
+    """
+    import hashlib
+
+    text = fraction_text(x)
+    if len(text) <= 24:
+        return text
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    return f"{float(x):.{significant}g} ({len(text) - text.index('/') - 1} digits; sha256 {digest})"
+
+
 def _dual_mul(x, y):
     return x[0] * y[0], x[0] * y[1] + x[1] * y[0]
 
@@ -392,7 +427,9 @@ class ModularFactors:
     u_idx: np.ndarray
     u_val: np.ndarray
     core: np.ndarray  #: states of the dense core
-    lu: np.ndarray  #: the core's LU (int32 residues, unit lower L below the diagonal, U on and above)
+    #: the core's LU as centred residues (``|x| <= p/2``, exact in float32 since ``p < 2**23``): unit
+    #: lower L below the diagonal, U on and above
+    lu: np.ndarray
     perm: np.ndarray  #: row permutation of the core (row i of LU is core row perm[i])
     diagonal_inverse: np.ndarray  #: inverses of U's diagonal mod p
 
@@ -533,9 +570,15 @@ def _dense_lu(a: np.ndarray, p: int):
     return perm
 
 
+def _centred(a: np.ndarray, p: int) -> np.ndarray:
+    """Residues ``0 <= a < p`` as centred residues ``-p/2 <= a <= p/2`` (a copy)."""
+    return np.where(a > p // 2, a - p, a)
+
+
 def factor_modular(system: IntegerSystem, p: int, *, max_cost: int = SPARSE_COST) -> ModularFactors | None:
     """Factor ``A`` modulo ``p``; ``None`` if ``A`` is singular modulo ``p`` (then try another prime)."""
     order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, rows = _sparse_eliminate(system, p, max_cost)
+    require(len(core) <= MAX_DENSE_CORE, "the dense core is small enough for exact float64 sums")
     position = {u: i for i, u in enumerate(core)}
     dense = np.zeros((len(core), len(core)), dtype=np.float64)
     for i, u in enumerate(core):
@@ -548,58 +591,120 @@ def factor_modular(system: IntegerSystem, p: int, *, max_cost: int = SPARSE_COST
     return ModularFactors(p=p, order=as_array(order), inverse=as_array(inverse), l_ptr=as_array(l_ptr),
                           l_idx=as_array(l_idx), l_val=as_array(l_val), u_ptr=as_array(u_ptr),
                           u_idx=as_array(u_idx), u_val=as_array(u_val), core=as_array(core),
-                          lu=dense.astype(np.int32), perm=perm,
+                          lu=_centred(dense, p).astype(np.float32), perm=perm,
                           diagonal_inverse=as_array([pow(int(d), -1, p) for d in np.diagonal(dense).tolist()]))
+
+
+#: In the sparse passes of :func:`_solve_mod` a residual is reduced only once it falls below
+#: ``-LAZY_LIMIT`` (each term is below ``p**2 < 2**46``, so it never passes ``-2**63``).
+LAZY_LIMIT = 1 << 62
+#: :func:`_dense_solve_pair` splits each solved unknown ``y`` (centred, ``|y| <= 2**22``) as
+#: ``y = 2**11 * high + low`` (``|high| <= 2**11 + 1``, ``|low| <= 2**10``), so a product with a centred
+#: factor (``|x| <= 2**22``) is below ``2**33.01`` and a whole row of at most ``MAX_DENSE_CORE`` of
+#: them sums below ``2**52.1``: every partial sum is an integer that float64 holds exactly, in
+#: whatever order the terms are added (which lets LLVM vectorize the dot products).
+SPLIT = 2048.0
+MAX_DENSE_CORE = 1 << 19
+
+
+@jit(fastmath={"reassoc", "contract"})
+def _dense_solve_pair(lu, y0, y1, diagonal_inverse, p):
+    """Solve ``L U y = y`` modulo p for two columns ``y0``, ``y1`` (float64 residues ``0 <= y < p``)
+    in place with the core's LU (centred float32, see :class:`ModularFactors`); leaves centred
+    residues. Exact: see :data:`SPLIT` (``reassoc`` only reorders sums of exact integers, and the
+    reductions ``s - p rint(s / p)`` need only *a* near quotient, which they get)."""
+    m = lu.shape[0]
+    pf = np.float64(p)
+    high0, low0 = np.empty(m), np.empty(m)
+    high1, low1 = np.empty(m), np.empty(m)
+    for i in range(m):  # unit lower
+        a0 = b0 = a1 = b1 = 0.0
+        for j in range(i):
+            x = np.float64(lu[i, j])
+            a0 += x * high0[j]
+            b0 += x * low0[j]
+            a1 += x * high1[j]
+            b1 += x * low1[j]
+        s0 = y0[i] - (a0 - pf * np.rint(a0 / pf)) * SPLIT - b0
+        s1 = y1[i] - (a1 - pf * np.rint(a1 / pf)) * SPLIT - b1
+        y0[i] = s0 - pf * np.rint(s0 / pf)
+        y1[i] = s1 - pf * np.rint(s1 / pf)
+        high0[i] = np.rint(y0[i] / SPLIT)
+        low0[i] = y0[i] - SPLIT * high0[i]
+        high1[i] = np.rint(y1[i] / SPLIT)
+        low1[i] = y1[i] - SPLIT * high1[i]
+    half = p // 2
+    for i in range(m - 1, -1, -1):  # upper
+        # slices starting at 0: LLVM does not vectorize numba's ``range(i + 1, m)`` here (10x slower)
+        row = lu[i, i + 1:]
+        h0, l0, h1, l1 = high0[i + 1:], low0[i + 1:], high1[i + 1:], low1[i + 1:]
+        a0 = b0 = a1 = b1 = 0.0
+        for j in range(row.shape[0]):
+            x = np.float64(row[j])
+            a0 += x * h0[j]
+            b0 += x * l0[j]
+            a1 += x * h1[j]
+            b1 += x * l1[j]
+        s0 = y0[i] - (a0 - pf * np.rint(a0 / pf)) * SPLIT - b0
+        s1 = y1[i] - (a1 - pf * np.rint(a1 / pf)) * SPLIT - b1
+        v0 = np.int64(s0 - pf * np.rint(s0 / pf)) % p * diagonal_inverse[i] % p
+        v1 = np.int64(s1 - pf * np.rint(s1 / pf)) % p * diagonal_inverse[i] % p
+        y0[i] = np.float64(v0 - p if v0 > half else v0)
+        y1[i] = np.float64(v1 - p if v1 > half else v1)
+        high0[i] = np.rint(y0[i] / SPLIT)
+        low0[i] = y0[i] - SPLIT * high0[i]
+        high1[i] = np.rint(y1[i] / SPLIT)
+        low1[i] = y1[i] - SPLIT * high1[i]
 
 
 @jit
 def _solve_mod(r, p, order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, lu, perm, diagonal_inverse):
-    """Solve ``A x = r`` modulo p for every column of ``r`` (n x c int64 residues), in place."""
-    cols = r.shape[1]
-    for t in range(order.shape[0]):  # forward: the sparse eliminations
+    """Solve ``A x = r`` modulo p for the two columns of ``r`` (n x 2 int64 residues), in place;
+    the solution is left as residues ``0 <= x < p``. Two columns at a time: the lifting solves for
+    ``h`` and ``m`` together, and the rows of ``r`` (both columns in one cache line) are the memory
+    traffic of the sparse passes."""
+    for t in range(order.shape[0]):  # forward: the sparse eliminations, reduced lazily
         k = order[t]
+        x0 = r[k, 0] % p  # final: later pivots never update an eliminated state
+        x1 = r[k, 1] % p
+        r[k, 0] = x0
+        r[k, 1] = x1
         for e in range(l_ptr[t], l_ptr[t + 1]):
             i = l_idx[e]
             f = l_val[e]
-            for c in range(cols):
-                r[i, c] = (r[i, c] - f * r[k, c]) % p
+            v0 = r[i, 0] - f * x0
+            v1 = r[i, 1] - f * x1
+            if v0 < -LAZY_LIMIT:
+                v0 %= p
+            if v1 < -LAZY_LIMIT:
+                v1 %= p
+            r[i, 0] = v0
+            r[i, 1] = v1
     m = core.shape[0]
     if m:
-        y = np.empty((m, cols), dtype=np.int64)
+        y = np.empty((2, m), dtype=np.float64)
         for i in range(m):
-            for c in range(cols):
-                y[i, c] = r[core[perm[i]], c]
-        # unit lower, then upper: one pass over each row for every column (the rows are the
-        # memory traffic); sums of products below 2**46, at most 2**17 terms, fit int64
-        acc = np.empty(cols, dtype=np.int64)
+            y[0, i] = np.float64(r[core[perm[i]], 0] % p)
+            y[1, i] = np.float64(r[core[perm[i]], 1] % p)
+        _dense_solve_pair(lu, y[0], y[1], diagonal_inverse, p)
         for i in range(m):
-            for c in range(cols):
-                acc[c] = y[i, c]
-            for j in range(i):
-                lij = np.int64(lu[i, j])
-                for c in range(cols):
-                    acc[c] -= lij * y[j, c]
-            for c in range(cols):
-                y[i, c] = acc[c] % p
-        for i in range(m - 1, -1, -1):
-            for c in range(cols):
-                acc[c] = y[i, c]
-            for j in range(i + 1, m):
-                uij = np.int64(lu[i, j])
-                for c in range(cols):
-                    acc[c] -= uij * y[j, c]
-            for c in range(cols):
-                y[i, c] = (acc[c] % p) * diagonal_inverse[i] % p
-        for i in range(m):
-            for c in range(cols):
-                r[core[i], c] = y[i, c]
+            r[core[i], 0] = np.int64(y[0, i]) % p
+            r[core[i], 1] = np.int64(y[1, i]) % p
     for t in range(order.shape[0] - 1, -1, -1):  # backward
         k = order[t]
-        for c in range(cols):
-            a = r[k, c]
-            for e in range(u_ptr[t], u_ptr[t + 1]):
-                a = (a - u_val[e] * r[u_idx[e], c]) % p
-            r[k, c] = a * inverse[t] % p
+        a0 = r[k, 0]
+        a1 = r[k, 1]
+        for e in range(u_ptr[t], u_ptr[t + 1]):
+            j = u_idx[e]
+            f = u_val[e]
+            a0 -= f * r[j, 0]
+            a1 -= f * r[j, 1]
+            if a0 < -LAZY_LIMIT:
+                a0 %= p
+            if a1 < -LAZY_LIMIT:
+                a1 %= p
+        r[k, 0] = a0 % p * inverse[t] % p
+        r[k, 1] = a1 % p * inverse[t] % p
 
 
 def solve_modular(factors: ModularFactors, rhs: np.ndarray) -> np.ndarray:
@@ -608,36 +713,39 @@ def solve_modular(factors: ModularFactors, rhs: np.ndarray) -> np.ndarray:
     vector = r.ndim == 1
     r = np.mod(r.reshape(len(r), -1), factors.p).astype(np.int64)
     f = factors
-    _solve_mod(r, f.p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx, f.u_val, f.core, f.lu,
-               f.perm, f.diagonal_inverse)
-    return r[:, 0] if vector else r
+    out = np.empty_like(r)
+    for c in range(0, r.shape[1], 2):  # two columns at a time (a zero column for an odd count)
+        pair = np.zeros((len(r), 2), dtype=np.int64)
+        pair[:, :min(2, r.shape[1] - c)] = r[:, c:c + 2]
+        _solve_mod(pair, f.p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx, f.u_val, f.core,
+                   f.lu, f.perm, f.diagonal_inverse)
+        out[:, c:c + 2] = pair[:, :min(2, r.shape[1] - c)]
+    return out[:, 0] if vector else out
 
 
 @jit
-def _lift_m(indptr, indices, data, r_m, x_m, p):
-    """Dixon step of the ``m`` system: ``r_m = (r_m - A x_m) / p`` in place. False if a residual is
-    not divisible by p (a bug)."""
+def _lift_pair(indptr, indices, data, total, r_h, r_m, x_h, x_m, p, rhs):
+    """One Dixon step of both systems in one pass over ``A``, in place: the ``m`` step of the last
+    digit ``x_m`` and the ``h`` step of the new digit ``x_h`` (each row's update reads only the
+    ``x`` vectors), then the next right-hand sides: ``r_m = (r_m - A x_m) / p``,
+    ``r_h = (r_h - A x_h) / p``, ``r_m += D x_h``, ``rhs = (r_h, r_m) mod p``. False if a residual
+    is not divisible by p (a bug)."""
     ok = True
-    for i in range(r_m.shape[0]):
-        acc = 0
-        for e in range(indptr[i], indptr[i + 1]):
-            acc += data[e] * x_m[indices[e]]
-        v = r_m[i] - acc
-        if v % p != 0:
-            ok = False
-        r_m[i] = v // p
-    return ok
-
-
-@jit
-def _lift_h(indptr, indices, data, total, r_h, r_m, x_h, p, rhs):
-    """Dixon step of the ``h`` system and the next right-hand sides, in place:
-    ``r_h = (r_h - A x_h) / p`` (the step of :func:`_lift_m`), ``r_m += D x_h``,
-    ``rhs = (r_h, r_m) mod p``. False if a residual is not divisible by p (a bug)."""
-    ok = _lift_m(indptr, indices, data, r_h, x_h, p)
     for i in range(r_h.shape[0]):
+        acc_h = 0
+        acc_m = 0
+        for e in range(indptr[i], indptr[i + 1]):
+            a = data[e]
+            j = indices[e]
+            acc_h += a * x_h[j]
+            acc_m += a * x_m[j]
+        v_m = r_m[i] - acc_m
+        v_h = r_h[i] - acc_h
+        if v_m % p != 0 or v_h % p != 0:
+            ok = False
+        r_h[i] = v_h // p
+        r_m[i] = v_m // p + total[i] * x_h[i]
         rhs[i, 0] = r_h[i] % p
-        r_m[i] += total[i] * x_h[i]
         rhs[i, 1] = r_m[i] % p
     return ok
 
@@ -726,26 +834,25 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     # so one solve with two columns gives the next h digit and the current m digit together.
     r_h = system.wins.copy()
     r_m = np.zeros(n, dtype=np.int64)
-    first = np.mod(r_h, p).reshape(n, 1)
-    solve(first)
-    x_h = first[:, 0].copy()
+    x_h = solve_modular(factors, r_h)
+    x_m = np.zeros(n, dtype=np.int64)
     rhs = np.empty((n, 2), dtype=np.int64)
     digits_h, digits_m = _Digits(p), _Digits(p)
     margin_steps = max(4, math.ceil(margin_digits / math.log10(p)))
     steps, next_check = 0, 16
     accepted_h = accepted_m = None
+    # x_m = 0 before the first step: r_m is unchanged by it, so every step is one fused pass
     while accepted_h is None or accepted_m is None:
-        require(_lift_h(system.indptr, system.indices, system.data, system.total, r_h, r_m, x_h, p, rhs),
+        require(_lift_pair(system.indptr, system.indices, system.data, system.total, r_h, r_m, x_h, x_m, p, rhs),
                 "a Dixon residual is divisible by p")
         solve(rhs)
-        require(_lift_m(system.indptr, system.indices, system.data, r_m, rhs[:, 1], p),
-                "a Dixon residual is divisible by p")
         digits_h.push(x_h[s])
         digits_m.push(rhs[s, 1])
         x_h[:] = rhs[:, 0]
+        x_m[:] = rhs[:, 1]
         steps += 1
         if steps >= next_check:
-            next_check = steps + max(16, steps // 16)
+            next_check = steps + max(16, steps // 32)
             for digits, which in ((digits_h, "h"), (digits_m, "m")):
                 if (accepted_h if which == "h" else accepted_m) is not None:
                     continue
@@ -765,6 +872,11 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
                                                      KNOWN_DENOMINATOR_SLACK)
                     digits.candidate = None if scaled is None else scaled / square
                 digits.found_at = digits.steps
+            # a candidate is accepted as soon as the margin has passed, not at the next regular check
+            pending = [d.found_at + margin_steps for d, accepted in ((digits_h, accepted_h), (digits_m, accepted_m))
+                       if accepted is None and d.candidate is not None]
+            if pending:
+                next_check = min(next_check, max(steps + 1, min(pending)))
     t_lift = time.process_time() - t0 - t_factor
     # a second prime, a fresh factorization: the answers must satisfy the system modulo q too
     for q in PRIMES:
