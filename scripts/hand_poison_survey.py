@@ -1,7 +1,8 @@
 """Which small deck shapes have Hand Solitaire poison sets, and how many: the whole deck-order graph
 of every S x R deck up to a number of cards, for each variant, as a markdown table with a summary.
 
-Usage: python scripts/hand_poison_survey.py [MAX_CARDS] [--min-cards N] [--out FILE] [--json]
+Usage: python scripts/hand_poison_survey.py [MAX_CARDS] [--min-cards N] [--decks SxR,...]
+                                             [--store FILE] [--out FILE] [--json]
 
 MAX_CARDS defaults to 8 and may be at most exact.hand.limits.MAX_GRAPH_CARDS (12). --decks 3x4,2x6
 analyses only those decks (of any size up to the limit). The table rows are printed
@@ -9,17 +10,25 @@ as they are computed; the table, preceded by a summary generated from it (which 
 sets, and how their number grows), is written to --out FILE when it is given (nothing is written
 otherwise; the project's table is ``--out results/hand_poison_survey.md``, a tracked file).
 --json prints the rows as one JSON list instead and writes no file.
+
+--store FILE keeps the exact results in a results store: a deck and variant already there is read,
+not recomputed (its row says so), and each new one is saved as soon as it is computed, with its
+provenance and the solver's details (the 12-card decks take minutes each). The project's store of
+these results is ``results/hand_graphs.h5``, which ``solitaire report`` reads for its table of whole
+decks. Long fractions are shortened in the table (value, digits of the denominator, SHA-256 of the
+full ``n/d`` text); --json and the store hold them in full.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-import time
-from fractions import Fraction
 from pathlib import Path
 
-from exact.hand.whole_deck import analyse_deck
+from sim.errors import UsageError
+
+from exact.chains import fraction_digest, fraction_from_text
+from exact.hand.whole_deck import HandGraphResult, analyse_deck
 from exact.hand.limits import MAX_GRAPH_CARDS
 from sim import Deck, Variant
 
@@ -29,23 +38,34 @@ HEADER = ("| deck | variant | poison sets {size: count} | orders in poison sets 
           "denominator | CPU s |\n|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
-def survey(max_cards: int, min_cards: int = 1, decks=None):
+def _row(record: dict, solver: dict, cpu_seconds: float, stored: bool) -> dict:
+    p_win = record["p_win"]
+    return dict(record, seconds=cpu_seconds, unknowns=solver.get("unknowns"), lumped=solver.get("lumped_unknowns"),
+                digits=len(p_win) - p_win.index("/") - 1, stored=stored)
+
+
+def survey(max_cards: int, min_cards: int = 1, decks=None, store=None):
+    """One row per deck and variant; with ``store`` (a :class:`sim.store.ResultsStore`), a result
+    found there is read instead of computed, and a computed one is saved there at once."""
     shapes = decks or [(s, c // s) for c in range(min_cards, max_cards + 1) for s in range(1, c + 1) if c % s == 0]
     for suits, ranks in shapes:
         deck = Deck(suits, ranks)
         for text in VARIANTS:
-            t0 = time.process_time()
-            result = analyse_deck(deck, Variant.parse(text))
-            yield dict(result.to_dict(), seconds=time.process_time() - t0,
-                       unknowns=result.solver.get("unknowns"), lumped=result.solver.get("lumped_unknowns"),
-                       digits=len(str(result.p_win.denominator)))
+            variant = Variant.parse(text)
+            found = store.find(kind=HandGraphResult.kind, suits=suits, ranks=ranks, variant=variant) if store else []
+            if found:
+                record = found[-1][1]
+                solver = record.get("provenance", {}).get("solver", {})
+                yield _row(record, solver, solver.get("cpu_seconds", float("nan")), stored=True)
+                continue
+            result = analyse_deck(deck, variant)
+            if store is not None:
+                store.save(result)
+            yield _row(result.to_dict(), result.solver, result.solver["cpu_seconds"], stored=False)
 
 
 def _short(fraction_text: str) -> str:
-    if len(fraction_text) < 24:
-        return fraction_text
-    value = Fraction(fraction_text)
-    return f"{float(value):.6f}"
+    return fraction_digest(fraction_from_text(fraction_text))
 
 
 def _share(row: dict) -> str:
@@ -56,7 +76,7 @@ def _share(row: dict) -> str:
 def table_row(row: dict) -> str:
     in_sets = sum(int(size) * count for size, count in row["poison_sets"].items())
     e = row["expected_iterations_given_win"]
-    e_text = "-" if e is None else f"{float(Fraction(e)):.4f}"
+    e_text = "-" if e is None else f"{float(fraction_from_text(e)):.4f}"
     return (f"| {row['suits']}x{row['ranks']} | {row['variant']} | {row['poison_sets'] or '-'} | {in_sets} | "
             f"{row['unwinnable_orders']} | {_short(row['p_win'])} | {_short(row['p_trapped'])} | {e_text} | "
             f"{row['classes']} | {row.get('unknowns', '-')} ({row.get('lumped', '-')}) | {row.get('digits', '-')} | "
@@ -121,15 +141,27 @@ def main(argv=None):
     parser.add_argument("--no-out", action="store_true", help="write no markdown file (the default; kept for scripts)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON (and write no file)")
     parser.add_argument("--decks", help="comma-separated SxR decks to analyse instead of every deck")
+    parser.add_argument("--store", metavar="FILE", default=None,
+                        help="results store: read the decks it holds, save the ones computed (the project's: "
+                             "results/hand_graphs.h5)")
     args = parser.parse_args(argv)
     sys.set_int_max_str_digits(0)  # exact answers of 12-card decks have over 13,000 digits
     decks = [tuple(map(int, d.split("x"))) for d in args.decks.split(",")] if args.decks else None
     if not 1 <= args.min_cards <= args.max_cards <= MAX_GRAPH_CARDS:
         parser.error(f"need 1 <= --min-cards <= MAX_CARDS <= {MAX_GRAPH_CARDS}")
+    store = None
+    if args.store is not None:
+        from sim.store import ResultsStore, StoreError
+
+        try:
+            store = ResultsStore(args.store)
+            store.find(kind=HandGraphResult.kind)  # a damaged or foreign file is refused before any work
+        except (StoreError, UsageError) as exc:
+            parser.error(str(exc))
     rows = []
     if not args.json:
         print(HEADER, flush=True)
-    for row in survey(args.max_cards, args.min_cards, decks):
+    for row in survey(args.max_cards, args.min_cards, decks, store):
         rows.append(row)
         if not args.json:
             print(table_row(row), flush=True)

@@ -29,7 +29,7 @@ from sim.errors import UsageError
 from sim.variant import Variant
 
 from exact.chains import (
-    CountChain, absorb_fractions, absorb_modular, fraction_text, lump, steps_to_win, steps_to_win_tail)
+    CountChain, absorb_fractions, absorb_modular, fraction_from_text, fraction_text, lump, steps_to_win, steps_to_win_tail)
 from exact.hand.graph import (
     START, WIN, build_class_graph, explore_classes, count_chain, group_size, leftovers_of_key, members,
     successor_keys)
@@ -75,7 +75,8 @@ class HandGraphResult:
     iterations_to_win_tail: tuple = ()
     #: how the chain was solved: method, unknowns (and after lumping), core size, lifting steps, digits
     solver: dict = field(default_factory=dict, compare=False)
-    #: versions, git commit, times, method (what the results store saves beside the result)
+    #: versions, git commit, times, method and the solver's details (what the results store saves
+    #: beside the result)
     provenance: dict = field(default_factory=dict, compare=False)
     kind: ClassVar[str] = "hand-graph"
 
@@ -83,7 +84,7 @@ class HandGraphResult:
     def from_record(cls, record: dict) -> "HandGraphResult":
         """Rebuild from the stored ``to_dict()`` content (the solver's details are not stored)."""
         def frac(text):
-            return None if text is None else Fraction(text)
+            return None if text is None else fraction_from_text(text)
 
         return cls(deck=Deck(int(record["suits"]), int(record["ranks"])), variant=Variant.parse(record["variant"]),
                    orders=int(record["orders"]), winning_orders=int(record["winning_orders"]),
@@ -336,4 +337,5 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
         expected_iterations_given_win=(m_start / p_win) if p_win else None,
         classes=classes, orders_played=graph.orders_played, seconds=time.perf_counter() - t0,
         iterations_to_win=steps_exact, iterations_to_win_tail=steps_tail,
-        solver=solver, provenance=_provenance(started, t0, _METHOD_TEXT[method] + (", proved" if prove else "")))
+        solver=solver, provenance=dict(_provenance(started, t0, _METHOD_TEXT[method] + (", proved" if prove else "")),
+                                       solver=solver))
