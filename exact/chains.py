@@ -805,10 +805,12 @@ class _Digits:
 
 
 def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool = False,
-                   margin_digits: int = 200, stats: dict | None = None):
+                   margin_digits: int = 200, stats: dict | None = None, progress=None):
     """``(h[start], m[start])`` = ``(P(win), E[T 1_win])`` exactly, by one modular factorization and
     p-adic lifting (see the module docstring). ``stats`` (a dict), if given, receives the unknowns,
-    the core size, the lifting steps and the digits of the answers.
+    the core size, the lifting steps and the digits of the answers; ``progress`` (a callable), if
+    given, is called with a dict of what is known so far after the factorization and at every
+    reconstruction attempt (what a run cut short by a time limit got to).
 
     Agrees exactly with :func:`absorb_fractions` (tested on every Hand Solitaire deck up to 10 cards).
     """
@@ -826,6 +828,9 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
         require(p is not None, "the system is singular modulo every prime tried")
         factors = factor_modular(system, p)
     t_factor = time.process_time() - t0
+    if progress is not None:
+        progress({"phase": "factored", "system_size": system.size, "core": len(factors.core),
+                  "eliminated": len(factors.order), "l_entries": len(factors.l_idx), "factor_cpu_seconds": t_factor})
     p, n, s = factors.p, system.size, system.start
     f = factors
     solve = lambda r: _solve_mod(r, p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx,  # noqa: E731
@@ -872,6 +877,9 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
                                                      KNOWN_DENOMINATOR_SLACK)
                     digits.candidate = None if scaled is None else scaled / square
                 digits.found_at = digits.steps
+            if progress is not None:
+                progress({"phase": "lifting", "steps": steps, "digits": int(steps * math.log10(p)),
+                          "p_win_found": accepted_h is not None, "lift_cpu_seconds": time.process_time() - t0 - t_factor})
             # a candidate is accepted as soon as the margin has passed, not at the next regular check
             pending = [d.found_at + margin_steps for d, accepted in ((digits_h, accepted_h), (digits_m, accepted_m))
                        if accepted is None and d.candidate is not None]

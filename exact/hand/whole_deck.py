@@ -24,7 +24,7 @@ import numpy as np
 
 from sim import provenance as _prov
 from sim.deck import Deck
-from sim.checks import non_negative_int
+from sim.checks import non_negative_int, positive_int
 from sim.errors import UsageError
 from sim.variant import Variant
 
@@ -223,7 +223,8 @@ _METHOD_TEXT = {
 
 
 def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: str = "modular",
-                 prove: bool = False, iterations: int = 0, tail: int = 0) -> HandGraphResult:
+                 prove: bool = False, iterations: int = 0, tail: int = 0, progress=None,
+                 max_cards: int = MAX_GRAPH_CARDS) -> HandGraphResult:
     """Build the whole deck-order graph of a small deck and answer exactly.
 
     Returns the poison sets (closed strongly connected sets without a win), the number of unwinnable
@@ -238,6 +239,10 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     10 cards). ``prove=True`` also checks the whole solution over the integers (slow).
     ``iterations=k`` adds the exact probabilities of a win on iteration ``1..k``
     (:func:`exact.chains.steps_to_win`), ``tail=K`` their float values for ``k+1..K``.
+    ``progress`` (a callable) is called with a dict of the solver's details as each phase ends
+    (classes explored, unknowns after lumping, the factorization, the lifting): what a run cut short
+    by a time limit got to. ``max_cards`` raises the size limit (:data:`MAX_GRAPH_CARDS`) for
+    experiments beyond it (``benchmarks/bench_hand_graph.py --beyond``: 14 and 16 cards).
 
     Examples
     --------
@@ -247,7 +252,7 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     """
     import networkx as nx
 
-    variant = _check(deck, variant, limit=MAX_GRAPH_CARDS)
+    variant = _check(deck, variant, limit=positive_int("max_cards", max_cards))
     if method not in METHODS:
         raise UsageError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     iterations, tail = non_negative_int("iterations", iterations), non_negative_int("tail", tail)
@@ -262,6 +267,8 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     graph = explore_classes(deck, variant)
     explore_cpu = lap()
     classes = len(graph.keys)
+    if progress is not None:
+        progress({"phase": "explored", "classes": classes, "explore_cpu_seconds": explore_cpu})
     weight = graph.weight.astype(object)
     src, dst = graph.edge_src, graph.edge_dst
     # deck orders per edge and per class, exact (Python ints), and the check that they add up
@@ -316,7 +323,10 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
         lumped, lumped_transient, lumped_start, _ = lump(chain, transient, 0)
         solver["lumped_unknowns"] = int(lumped_transient.sum())
         solver["lump_cpu_seconds"] = lap()
-        p_win, m_start = absorb_modular(lumped, lumped_transient, lumped_start, prove=prove, stats=solver)
+        if progress is not None:
+            progress(dict(solver, phase="lumped"))
+        p_win, m_start = absorb_modular(lumped, lumped_transient, lumped_start, prove=prove, stats=solver,
+                                        progress=progress)
     solver["solve_cpu_seconds"] = lap()
     steps_exact: tuple = ()
     steps_tail: tuple = ()

@@ -1,15 +1,17 @@
 """Capped Hand Solitaire runs decided exactly: against the brute-force state graph, witnesses
 replayed, the published trap rates at a fixed seed, and the CLI."""
 import json
+from pathlib import Path
 
 import networkx as nx
 import pytest
 
-from exact.hand.whole_deck import analyse_deck
+from exact.hand.whole_deck import HandGraphResult, analyse_deck
 from exact.hand.poison import classify_runs, explore
 from sim import Deck, UsageError, Variant, simulate
 from sim.rules.hand import play_iteration, replay
 from sim.stats import bracket_interval
+from sim.store import ResultsStore
 
 from .test_hand_graph import state_graph
 
@@ -149,6 +151,19 @@ def test_classification_times_play_and_exploration_apart():
 
 
 TWELVE_CARD_DECKS = [(1, 12), (12, 1), (2, 6), (6, 2), (4, 3), (3, 4)]
+#: The project's store of whole-deck results (``scripts/hand_poison_survey.py --store``, read by the report).
+HAND_GRAPHS = Path(__file__).resolve().parents[2] / "results" / "hand_graphs.h5"
+
+
+def stored_or_computed(deck: Deck, variant: Variant):
+    """The exact whole-deck result: from the project's store when it holds this deck and variant
+    (3x4 takes minutes to compute; :func:`test_stored_whole_decks_are_what_the_code_computes`
+    recomputes the cheap ones), computed otherwise."""
+    if HAND_GRAPHS.exists():
+        found = ResultsStore(HAND_GRAPHS).find(kind="hand-graph", suits=deck.suits, ranks=deck.ranks, variant=variant)
+        if found:
+            return HandGraphResult.from_record(found[-1][1])
+    return analyse_deck(deck, variant)
 
 
 @pytest.mark.slow
@@ -159,7 +174,7 @@ TWELVE_CARD_DECKS = [(1, 12), (12, 1), (2, 6), (6, 2), (4, 3), (3, 4)]
 def test_twelve_card_decks_agree_with_monte_carlo(shape, variant):
     # the exact answers of the whole graph (modular solver) against random runs decided one by one
     deck = Deck(*shape)
-    exact = analyse_deck(deck, variant)
+    exact = stored_or_computed(deck, variant)
     r = classify_runs(deck, variant, decks=2000, seed=12, cap=200)
     low, high = bracket_interval(r.trapped, r.undecided, r.decks, confidence=0.999)
     assert low <= exact.p_trapped <= high
@@ -180,3 +195,19 @@ def test_a_twelve_card_deck_agrees_with_monte_carlo():
     low, high = won.ci95
     assert low - 1e-9 <= within_cap <= high + 1e-9
     assert abs(float(exact.iterations_to_win[0]) - won.extra["iterations_to_win"][1] / 4000) < 0.03
+
+
+def test_stored_whole_decks_are_what_the_code_computes():
+    # the store the report and the slow agreement tests read: its cheap entries recomputed exactly
+    if not HAND_GRAPHS.exists():
+        pytest.skip(f"no store of whole-deck results at {HAND_GRAPHS}")
+    records = [r for _, r in ResultsStore(HAND_GRAPHS).find(kind="hand-graph")
+               if r["provenance"].get("solver", {}).get("cpu_seconds", 1e9) < 2]
+    assert records, "the store holds some cheap decks"
+    for record in records:
+        stored = HandGraphResult.from_record(record)
+        fresh = analyse_deck(stored.deck, stored.variant)
+        assert (fresh.p_win, fresh.expected_iterations_given_win, fresh.poison_sets, fresh.unwinnable_orders,
+                fresh.winning_orders, fresh.classes) == (
+            stored.p_win, stored.expected_iterations_given_win, stored.poison_sets, stored.unwinnable_orders,
+            stored.winning_orders, stored.classes), (stored.deck, str(stored.variant))
