@@ -280,18 +280,19 @@ def _hand_section(store, out: Path, lines: list[str]) -> None:
 HAND_GRAPHS_STORE = "hand_graphs.h5"
 
 
-def hand_graph_section(path: Path | str) -> list[str]:
-    """The whole-deck table of Hand Solitaire (``solitaire poison --all``): every deck and variant
-    stored at ``path``, largest decks first; long fractions shortened (value, digits, hash)."""
+def hand_graph_section(path: Path | str, *, min_cards: int = 12) -> list[str]:
+    """The whole-deck table of Hand Solitaire (``solitaire poison --all``): every deck of at least
+    ``min_cards`` cards stored at ``path`` in every stored variant, largest decks first; long
+    fractions shortened (value, digits, hash). Smaller decks: ``results/hand_poison_survey.md``."""
     from exact.chains import fraction_digest, fraction_from_text
     from sim.store import ResultsStore
 
     path = Path(path)
-    lines = ["### Whole small decks, exactly (`solitaire poison --all`)", ""]
+    lines = [f"### Whole decks of {min_cards} cards, exactly (`solitaire poison --all`)", ""]
     if not path.exists():
         return lines + [f"No stored results at `{path}`: `python scripts/hand_poison_survey.py 12 --min-cards 12 "
                         f"--store {path}` computes the 12-card decks (minutes each).", ""]
-    found = [r for _, r in ResultsStore(path).find(kind="hand-graph")]
+    found = [r for _, r in ResultsStore(path).find(kind="hand-graph") if r["suits"] * r["ranks"] >= min_cards]
     lines += [f"Every deck order of each deck, from the results stored in `{path}` "
               "(`scripts/hand_poison_survey.py --store`; the classes of deck orders up to relabelling, poison sets "
               "with networkx, the absorbing chain solved exactly: verified lumping, one factorization modulo a "
@@ -299,7 +300,7 @@ def hand_graph_section(path: Path | str) -> list[str]:
               "win from a uniformly random order; a long fraction is shown as its value, the digits of its "
               "denominator and the first hex digits of the SHA-256 of its full `n/d` text (in full: "
               "`solitaire poison --all --json`, or the store). *Unwinnable* orders reach no win at all; "
-              "`p_trapped = 1 - p_win`.", "",
+              "`p_trapped = 1 - p_win`. Every deck up to 12 cards: `results/hand_poison_survey.md`.", "",
               "| deck | variant | p_win | poison sets {size in orders: count} | unwinnable orders | "
               "E[iterations given win] | CPU s | provenance |",
               "|---|---|---|---|---|---|---|---|"]
@@ -369,7 +370,9 @@ def write_report(store, out: Path | str = "results") -> Path:
     if (out / HAND_GRAPHS_STORE).exists():
         if len(lines) == before:  # no Hand Solitaire runs stored: the whole decks still have a section
             lines += ["## Hand Solitaire", ""]
-        lines += hand_graph_section(out / HAND_GRAPHS_STORE)
+        from exact.hand.limits import MAX_GRAPH_CARDS  # the largest whole decks: the table shows these
+
+        lines += hand_graph_section(out / HAND_GRAPHS_STORE, min_cards=MAX_GRAPH_CARDS)
     _prisoners_section(store, lines)
     readme = out / "README.md"
     tmp = readme.with_suffix(".md.tmp")

@@ -72,7 +72,7 @@ def _text(x: Fraction) -> str:
 
 def test_report_shows_the_stored_whole_decks_without_recomputing(tmp_path, monkeypatch):
     import exact.hand.whole_deck as whole_deck
-    from solitaire.report import HAND_GRAPHS_STORE, write_report
+    from solitaire.report import HAND_GRAPHS_STORE, hand_graph_section, write_report
 
     script = load_script()
     out = tmp_path / "report"
@@ -83,8 +83,9 @@ def test_report_shows_the_stored_whole_decks_without_recomputing(tmp_path, monke
 
     monkeypatch.setattr(whole_deck, "analyse_deck", refuse)
     text = write_report(ResultsStore(tmp_path / "empty.h5"), out).read_text()
-    assert "### Whole small decks, exactly" in text
-    rows = [line for line in text.splitlines() if line.startswith("| 2x3 |")]
+    assert "### Whole decks of 12 cards, exactly" in text  # the report's table: 12-card decks only
+    assert "| 2x3 |" not in text
+    rows = [line for line in hand_graph_section(out / HAND_GRAPHS_STORE, min_cards=6) if line.startswith("| 2x3 |")]
     assert len(rows) == 4
     plain = next(r for r in rows if "`hand(step7=on,rank_resets=written,reshuffle=on)`" in r)
     assert "| 118/377 | 4: 36 | 276 of 720 |" in plain and "commit" in plain
