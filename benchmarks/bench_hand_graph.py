@@ -87,16 +87,22 @@ def one(deck_text: str, variant_text: str, method: str, store: str = "", max_car
 
 
 def _last_progress(stderr) -> dict:
-    """The last JSON progress line a child wrote (how far a run cut short got)."""
+    """The last phase a child reported (how far a run cut short got), with the memory limit's
+    line, if that is what ended it, merged in."""
     if isinstance(stderr, bytes):
         stderr = stderr.decode(errors="replace")
+    found: dict = {}
     for line in reversed((stderr or "").splitlines()):
         if line.startswith("{"):
             try:
-                return json.loads(line)
+                details = json.loads(line)
             except ValueError:
                 continue
-    return {}
+            if details.get("phase") == "memory limit" and not found:
+                found = {"stopped_by": "memory limit", "rss_gib": details["rss_gib"]}
+                continue
+            return {**details, **found}
+    return found
 
 
 def in_child(deck_text: str, variant_text: str, method: str, timeout: float, store: str = "", max_cards: int = 12,
@@ -111,7 +117,7 @@ def in_child(deck_text: str, variant_text: str, method: str, timeout: float, sto
         return dict(row, timed_out_after_s=timeout, reached=_last_progress(exc.stderr))
     if proc.returncode:
         reached = _last_progress(proc.stderr)
-        if reached.get("phase") == "memory limit":
+        if reached.get("stopped_by") == "memory limit":
             return dict(row, memory_limit_gib=max_gib, reached=reached)
         return dict(row, error=proc.stderr.strip().splitlines()[-1:], reached=reached)
     return json.loads(proc.stdout)

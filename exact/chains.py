@@ -59,6 +59,8 @@ from sim._jit import jit
 PRIMES = (8388593, 8388587, 8388581, 8388571, 8388547, 8388539, 8388473, 8388461)
 #: Columns per panel of the dense LU (see :data:`PRIMES` for why at most 256).
 PANEL = 128
+#: Rows per block of the dense LU's trailing updates (the temporary product is this many rows).
+UPDATE_ROWS = 1024
 #: States whose elimination costs at most this many (predecessors x successors) are eliminated
 #: sparsely; the rest form the dense core.
 SPARSE_COST = 1024
@@ -564,9 +566,11 @@ def _dense_lu(a: np.ndarray, p: int):
             left[left > half] -= p
             top = a[k0:k1, k1:].copy()
             top[top > half] -= p
-            trailing = a[k1:, k1:]
-            trailing -= left @ top
-            np.mod(trailing, p, out=trailing)
+            for r0 in range(k1, n, UPDATE_ROWS):  # in row blocks: no temporary as large as the core
+                r1 = min(r0 + UPDATE_ROWS, n)
+                block = a[r0:r1, k1:]
+                block -= left[r0 - k1:r1 - k1] @ top
+                np.mod(block, p, out=block)
     return perm
 
 
@@ -575,24 +579,38 @@ def _centred(a: np.ndarray, p: int) -> np.ndarray:
     return np.where(a > p // 2, a - p, a)
 
 
-def factor_modular(system: IntegerSystem, p: int, *, max_cost: int = SPARSE_COST) -> ModularFactors | None:
-    """Factor ``A`` modulo ``p``; ``None`` if ``A`` is singular modulo ``p`` (then try another prime)."""
+def factor_modular(system: IntegerSystem, p: int, *, max_cost: int = SPARSE_COST,
+                   progress=None) -> ModularFactors | None:
+    """Factor ``A`` modulo ``p``; ``None`` if ``A`` is singular modulo ``p`` (then try another prime).
+    ``progress`` (a callable), if given, hears the core's size before the dense LU (``8 core**2``
+    bytes: what limits the size of a system)."""
     order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, rows = _sparse_eliminate(system, p, max_cost)
+    if progress is not None:
+        progress({"phase": "sparse part eliminated", "system_size": system.size, "core": len(core),
+                  "eliminated": len(order), "l_entries": len(l_idx),
+                  "core_entries": sum(len(rows[u]) for u in core)})
     require(len(core) <= MAX_DENSE_CORE, "the dense core is small enough for exact float64 sums")
     position = {u: i for i, u in enumerate(core)}
-    dense = np.zeros((len(core), len(core)), dtype=np.float64)
+    m = len(core)
+    dense = np.zeros((m, m), dtype=np.float64)
     for i, u in enumerate(core):
         for j, v in rows[u].items():
             dense[i, position[j]] = v
-    perm = _dense_lu(dense, p) if len(core) else np.zeros(0, dtype=np.int64)
+        rows[u] = None  # the dicts of the core go as the dense matrix fills
+    del rows
+    perm = _dense_lu(dense, p) if m else np.zeros(0, dtype=np.int64)
     if perm is None:
         return None
+    diagonal = np.diagonal(dense).tolist()
+    lu = np.empty((m, m), dtype=np.float32)
+    for r0 in range(0, m, UPDATE_ROWS):  # centred float32, a block of rows at a time
+        lu[r0:r0 + UPDATE_ROWS] = _centred(dense[r0:r0 + UPDATE_ROWS], p)
+    del dense
     as_array = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
     return ModularFactors(p=p, order=as_array(order), inverse=as_array(inverse), l_ptr=as_array(l_ptr),
                           l_idx=as_array(l_idx), l_val=as_array(l_val), u_ptr=as_array(u_ptr),
                           u_idx=as_array(u_idx), u_val=as_array(u_val), core=as_array(core),
-                          lu=_centred(dense, p).astype(np.float32), perm=perm,
-                          diagonal_inverse=as_array([pow(int(d), -1, p) for d in np.diagonal(dense).tolist()]))
+                          lu=lu, perm=perm, diagonal_inverse=as_array([pow(int(d), -1, p) for d in diagonal]))
 
 
 #: In the sparse passes of :func:`_solve_mod` a residual is reduced only once it falls below
@@ -826,7 +844,7 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     while factors is None:
         p = next(primes, None)
         require(p is not None, "the system is singular modulo every prime tried")
-        factors = factor_modular(system, p)
+        factors = factor_modular(system, p, progress=progress)
     t_factor = time.process_time() - t0
     if progress is not None:
         progress({"phase": "factored", "system_size": system.size, "core": len(factors.core),
@@ -886,6 +904,8 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
             if pending:
                 next_check = min(next_check, max(steps + 1, min(pending)))
     t_lift = time.process_time() - t0 - t_factor
+    core, eliminated = len(factors.core), len(factors.order)
+    del factors, f, solve  # the first factorization is done with: the second one needs the memory
     # a second prime, a fresh factorization: the answers must satisfy the system modulo q too
     for q in PRIMES:
         if q == p or accepted_h.denominator % q == 0 or accepted_m.denominator % q == 0:
@@ -905,7 +925,7 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     if prove:
         _prove(chain, transient, start, accepted_h, accepted_m)
     if stats is not None:
-        stats.update(system_size=n, core=len(factors.core), eliminated=len(factors.order), prime=p, steps=steps,
+        stats.update(system_size=n, core=core, eliminated=eliminated, prime=p, steps=steps,
                      digits_p_win=len(fraction_text(accepted_h).split("/")[1]),
                      digits_m=len(fraction_text(accepted_m).split("/")[1]), factor_cpu_seconds=t_factor,
                      lift_cpu_seconds=t_lift, check_cpu_seconds=time.process_time() - t0 - t_factor - t_lift)
