@@ -10,7 +10,7 @@ from exact.hand.whole_deck import HandGraphResult, analyse_deck
 from exact.hand.poison import classify_runs, explore
 from sim import Deck, UsageError, Variant, simulate
 from sim.rules.hand import play_iteration, replay
-from sim.stats import bracket_interval
+from sim.stats import bracket_interval, mean_and_se
 from sim.store import ResultsStore
 
 from .test_hand_graph import state_graph
@@ -181,6 +181,24 @@ def test_twelve_card_decks_agree_with_monte_carlo(shape, variant):
     low, high = bracket_interval(r.unwinnable, r.unwinnable_undecided, r.decks, confidence=0.999)
     assert low <= exact.unwinnable_orders / exact.orders <= high
     assert set(r.poison_set_sizes) <= set(exact.poison_sets)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", [Variant.make("hand"), Variant.make("hand", rank_resets="published"),
+                                     Variant.make("hand", step7="off"), Variant.make("hand", reshuffle="off")],
+                         ids=str)
+@pytest.mark.parametrize("shape", TWELVE_CARD_DECKS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_twelve_card_wins_and_iterations_agree_with_monte_carlo(shape, variant):
+    # p_win and E[iterations | win] against simulated runs (cap 2000: the wins left beyond it are far
+    # below the interval's width on these decks, whose won runs last a few iterations)
+    deck = Deck(*shape)
+    exact = stored_or_computed(deck, variant)
+    r = simulate(deck, variant, games=4000, seed=21, progress=False, options={"cap": 2000})
+    low, high = r.ci95
+    assert low <= exact.p_win <= high
+    if exact.p_win:
+        mean, se = mean_and_se(r.extra["iterations_to_win"])
+        assert abs(mean - float(exact.expected_iterations_given_win)) < 5 * se + 1e-9
 
 
 def test_a_twelve_card_deck_agrees_with_monte_carlo():
