@@ -2,7 +2,7 @@
 of every S x R deck up to a number of cards, for each variant, as a markdown table with a summary.
 
 Usage: python scripts/hand_poison_survey.py [MAX_CARDS] [--min-cards N] [--decks SxR,...]
-                                             [--store FILE] [--out FILE] [--json]
+                                             [--store FILE [--stored-only-from CARDS]] [--out FILE] [--json]
 
 MAX_CARDS defaults to 8 and may be at most exact.hand.limits.MAX_GRAPH_CARDS (12). --decks 3x4,2x6
 analyses only those decks (of any size up to the limit). The table rows are printed
@@ -44,9 +44,11 @@ def _row(record: dict, solver: dict, cpu_seconds: float, stored: bool) -> dict:
                 digits=len(p_win) - p_win.index("/") - 1, stored=stored)
 
 
-def survey(max_cards: int, min_cards: int = 1, decks=None, store=None):
+def survey(max_cards: int, min_cards: int = 1, decks=None, store=None, stored_only_from: int | None = None):
     """One row per deck and variant; with ``store`` (a :class:`sim.store.ResultsStore`), a result
-    found there is read instead of computed, and a computed one is saved there at once."""
+    found there is read instead of computed, and a computed one is saved there at once. Decks of at
+    least ``stored_only_from`` cards are only read: one the store lacks gives a row
+    ``{"missing": True, ...}`` instead of minutes of computing."""
     shapes = decks or [(s, c // s) for c in range(min_cards, max_cards + 1) for s in range(1, c + 1) if c % s == 0]
     for suits, ranks in shapes:
         deck = Deck(suits, ranks)
@@ -57,6 +59,9 @@ def survey(max_cards: int, min_cards: int = 1, decks=None, store=None):
                 record = found[-1][1]
                 solver = record.get("provenance", {}).get("solver", {})
                 yield _row(record, solver, solver.get("cpu_seconds", float("nan")), stored=True)
+                continue
+            if stored_only_from is not None and deck.size >= stored_only_from:
+                yield {"missing": True, "suits": suits, "ranks": ranks, "variant": str(variant)}
                 continue
             result = analyse_deck(deck, variant)
             if store is not None:
@@ -94,11 +99,12 @@ SHAPES = [("one suit (1xR)", lambda r: r["suits"] == 1), ("one rank (Sx1)", lamb
           ("at least 2 suits and 2 ranks", lambda r: r["suits"] > 1 and r["ranks"] > 1)]
 
 
-def summary(rows: list[dict], max_cards: int, min_cards: int, decks=None) -> str:
+def summary(rows: list[dict], max_cards: int, min_cards: int, decks=None, missing=(), options: str = "") -> str:
     """Paragraphs generated from the rows: which shapes have poison sets, how many, what share of the
-    orders they hold; variants with the same poison sets on every deck share a paragraph."""
+    orders they hold; variants with the same poison sets on every deck share a paragraph. ``missing``:
+    the (deck, variant) rows the store lacked (``--stored-only-from``), listed as not computed."""
     command = f"python scripts/hand_poison_survey.py {max_cards}" + (
-        f" --decks {','.join(f'{s}x{r}' for s, r in decks)}" if decks else "") + " --out FILE"
+        f" --decks {','.join(f'{s}x{r}' for s, r in decks)}" if decks else "") + options + " --out FILE"
     title = (f"the decks {', '.join(f'{s}x{r}' for s, r in decks)}" if decks
              else f"every deck of {min_cards} to {max_cards} cards")
     lines = [f"# Hand Solitaire poison sets on {title}", "",
@@ -106,8 +112,13 @@ def summary(rows: list[dict], max_cards: int, min_cards: int, decks=None) -> str
              "`exact.hand.whole_deck.analyse_deck`: exact counts over every deck order). A poison set is a closed set "
              "of deck orders without a winning order (docs/rules.md); its size is counted in deck orders. "
              "Below, \"N sets of k\" means N poison sets of k deck orders each, followed by the share of all "
-             "the deck's orders that lie inside poison sets (\"never won\": p_win = 0, every run ends trapped).",
+             "the deck's orders that lie inside poison sets (\"never won\": p_win = 0, every run ends trapped). "
+             "Long fractions are shortened to their value, the digits of the denominator and the start of the "
+             "SHA-256 of the full `n/d` text (in full: `solitaire poison --all --json`).",
              ""]
+    if missing:
+        lines += ["**Not computed yet** (not in the store; each takes minutes): "
+                  + ", ".join(f"{r['suits']}x{r['ranks']} `{r['variant']}`" for r in missing) + ".", ""]
     groups: dict = {}
     for variant in VARIANTS:
         name = str(Variant.parse(variant))
@@ -144,7 +155,12 @@ def main(argv=None):
     parser.add_argument("--store", metavar="FILE", default=None,
                         help="results store: read the decks it holds, save the ones computed (the project's: "
                              "results/hand_graphs.h5)")
+    parser.add_argument("--stored-only-from", type=int, default=None, metavar="CARDS",
+                        help="with --store: decks of at least CARDS cards are only read from the store, never "
+                             "computed (those it lacks are listed as not computed)")
     args = parser.parse_args(argv)
+    if args.stored_only_from is not None and args.store is None:
+        parser.error("--stored-only-from needs --store")
     sys.set_int_max_str_digits(0)  # exact answers of 12-card decks have over 13,000 digits
     decks = [tuple(map(int, d.split("x"))) for d in args.decks.split(",")] if args.decks else None
     if not 1 <= args.min_cards <= args.max_cards <= MAX_GRAPH_CARDS:
@@ -158,10 +174,14 @@ def main(argv=None):
             store.find(kind=HandGraphResult.kind)  # a damaged or foreign file is refused before any work
         except (StoreError, UsageError) as exc:
             parser.error(str(exc))
-    rows = []
+    rows, missing = [], []
     if not args.json:
         print(HEADER, flush=True)
-    for row in survey(args.max_cards, args.min_cards, decks, store):
+    for row in survey(args.max_cards, args.min_cards, decks, store, args.stored_only_from):
+        if row.get("missing"):
+            missing.append(row)
+            print(f"not in the store, not computed: {row['suits']}x{row['ranks']} {row['variant']}", file=sys.stderr)
+            continue
         rows.append(row)
         if not args.json:
             print(table_row(row), flush=True)
@@ -170,7 +190,10 @@ def main(argv=None):
         return
     if args.out is not None and not args.no_out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(summary(rows, args.max_cards, args.min_cards, decks))
+        options = (f" --min-cards {args.min_cards}" if args.min_cards > 1 else "") + (
+            f" --store {args.store}" if args.store else "") + (
+            f" --stored-only-from {args.stored_only_from}" if args.stored_only_from is not None else "")
+        Path(args.out).write_text(summary(rows, args.max_cards, args.min_cards, decks, missing, options))
         print(f"written to {args.out}", file=sys.stderr)
 
 

@@ -89,3 +89,19 @@ def test_report_shows_the_stored_whole_decks_without_recomputing(tmp_path, monke
     assert len(rows) == 4
     plain = next(r for r in rows if "`hand(step7=on,rank_resets=written,reshuffle=on)`" in r)
     assert "| 118/377 | 4: 36 | 276 of 720 |" in plain and "commit" in plain
+
+
+def test_survey_lists_what_the_store_lacks_instead_of_computing_it(tmp_path, monkeypatch):
+    script = load_script()
+    store, table = tmp_path / "graphs.h5", tmp_path / "survey.md"
+    script.main(["12", "--decks", "2x3", "--store", str(store)])
+    computed = []
+    real = script.analyse_deck
+    monkeypatch.setattr(script, "analyse_deck", lambda deck, variant, **kw: computed.append(deck) or real(deck, variant))
+    script.main(["12", "--decks", "2x3,2x2", "--store", str(store), "--stored-only-from", "4", "--out", str(table)])
+    assert computed == []  # 2x3 read, 2x2 (4 cards) neither stored nor computed
+    text = table.read_text()
+    assert "**Not computed yet**" in text and "2x2 `hand(step7=on,rank_resets=written,reshuffle=on)`" in text
+    assert "| 2x3 |" in text and "| 2x2 |" not in text
+    with pytest.raises(SystemExit):
+        script.main(["4", "--stored-only-from", "4"])  # needs --store
