@@ -625,54 +625,55 @@ SPLIT = 2048.0
 MAX_DENSE_CORE = 1 << 19
 
 
+# ``reassoc`` (and ``contract``: fused multiply-adds) on these dot products only, which lets LLVM
+# vectorize them: exact, since every partial sum in any order is an integer below 2**53 (see SPLIT).
 @jit(fastmath={"reassoc", "contract"})
+def _dot4(row, high0, low0, high1, low1):
+    """``row . high0, row . low0, row . high1, row . low1`` (float32 row, float64 vectors)."""
+    a0 = b0 = a1 = b1 = 0.0
+    for j in range(row.shape[0]):
+        x = np.float64(row[j])
+        a0 += x * high0[j]
+        b0 += x * low0[j]
+        a1 += x * high1[j]
+        b1 += x * low1[j]
+    return a0, b0, a1, b1
+
+
+@jit
 def _dense_solve_pair(lu, y0, y1, diagonal_inverse, p):
     """Solve ``L U y = y`` modulo p for two columns ``y0``, ``y1`` (float64 residues ``0 <= y < p``)
     in place with the core's LU (centred float32, see :class:`ModularFactors`); leaves centred
-    residues. Exact: see :data:`SPLIT` (``reassoc`` only reorders sums of exact integers, and the
-    reductions ``s - p rint(s / p)`` need only *a* near quotient, which they get)."""
+    residues. Exact: see :data:`SPLIT`; the reductions ``s - p rint(s / p)`` need only *a* near
+    quotient, which they get."""
     m = lu.shape[0]
     pf = np.float64(p)
     high0, low0 = np.empty(m), np.empty(m)
     high1, low1 = np.empty(m), np.empty(m)
-    for i in range(m):  # unit lower
-        a0 = b0 = a1 = b1 = 0.0
-        for j in range(i):
-            x = np.float64(lu[i, j])
-            a0 += x * high0[j]
-            b0 += x * low0[j]
-            a1 += x * high1[j]
-            b1 += x * low1[j]
-        s0 = y0[i] - (a0 - pf * np.rint(a0 / pf)) * SPLIT - b0
-        s1 = y1[i] - (a1 - pf * np.rint(a1 / pf)) * SPLIT - b1
-        y0[i] = s0 - pf * np.rint(s0 / pf)
-        y1[i] = s1 - pf * np.rint(s1 / pf)
-        high0[i] = np.rint(y0[i] / SPLIT)
-        low0[i] = y0[i] - SPLIT * high0[i]
-        high1[i] = np.rint(y1[i] / SPLIT)
-        low1[i] = y1[i] - SPLIT * high1[i]
     half = p // 2
-    for i in range(m - 1, -1, -1):  # upper
-        # slices starting at 0: LLVM does not vectorize numba's ``range(i + 1, m)`` here (10x slower)
-        row = lu[i, i + 1:]
-        h0, l0, h1, l1 = high0[i + 1:], low0[i + 1:], high1[i + 1:], low1[i + 1:]
-        a0 = b0 = a1 = b1 = 0.0
-        for j in range(row.shape[0]):
-            x = np.float64(row[j])
-            a0 += x * h0[j]
-            b0 += x * l0[j]
-            a1 += x * h1[j]
-            b1 += x * l1[j]
-        s0 = y0[i] - (a0 - pf * np.rint(a0 / pf)) * SPLIT - b0
-        s1 = y1[i] - (a1 - pf * np.rint(a1 / pf)) * SPLIT - b1
-        v0 = np.int64(s0 - pf * np.rint(s0 / pf)) % p * diagonal_inverse[i] % p
-        v1 = np.int64(s1 - pf * np.rint(s1 / pf)) % p * diagonal_inverse[i] % p
-        y0[i] = np.float64(v0 - p if v0 > half else v0)
-        y1[i] = np.float64(v1 - p if v1 > half else v1)
-        high0[i] = np.rint(y0[i] / SPLIT)
-        low0[i] = y0[i] - SPLIT * high0[i]
-        high1[i] = np.rint(y1[i] / SPLIT)
-        low1[i] = y1[i] - SPLIT * high1[i]
+    for forward in (True, False):  # unit lower, then upper
+        for step in range(m):
+            i = step if forward else m - 1 - step
+            # the row's slice against the solved unknowns (slices from 0: LLVM does not vectorize
+            # numba's ``range(i + 1, m)``)
+            if forward:
+                a0, b0, a1, b1 = _dot4(lu[i, :i], high0[:i], low0[:i], high1[:i], low1[:i])
+            else:
+                a0, b0, a1, b1 = _dot4(lu[i, i + 1:], high0[i + 1:], low0[i + 1:], high1[i + 1:], low1[i + 1:])
+            s0 = y0[i] - (a0 - pf * np.rint(a0 / pf)) * SPLIT - b0
+            s1 = y1[i] - (a1 - pf * np.rint(a1 / pf)) * SPLIT - b1
+            if forward:
+                y0[i] = s0 - pf * np.rint(s0 / pf)
+                y1[i] = s1 - pf * np.rint(s1 / pf)
+            else:
+                v0 = np.int64(s0 - pf * np.rint(s0 / pf)) % p * diagonal_inverse[i] % p
+                v1 = np.int64(s1 - pf * np.rint(s1 / pf)) % p * diagonal_inverse[i] % p
+                y0[i] = np.float64(v0 - p if v0 > half else v0)
+                y1[i] = np.float64(v1 - p if v1 > half else v1)
+            high0[i] = np.rint(y0[i] / SPLIT)
+            low0[i] = y0[i] - SPLIT * high0[i]
+            high1[i] = np.rint(y1[i] / SPLIT)
+            low1[i] = y1[i] - SPLIT * high1[i]
 
 
 @jit
