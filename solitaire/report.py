@@ -304,6 +304,15 @@ def hand_graph_section(path: Path | str, *, min_cards: int = 12) -> list[str]:
               "| deck | variant | p_win | poison sets {size in orders: count} | unwinnable orders | "
               "E[iterations given win] | CPU s | provenance |",
               "|---|---|---|---|---|---|---|---|"]
+    # the four readings of the survey on every deck shape of the stored sizes: say which are missing
+    from sim import Variant
+
+    readings = [str(Variant.make("hand", **spec)) for spec in
+                ({}, {"rank_resets": "published"}, {"step7": "off"}, {"reshuffle": "off"})]
+    have = {(r["suits"], r["ranks"], r["variant"]) for r in found}
+    sizes = sorted({r["suits"] * r["ranks"] for r in found})
+    missing = [f"{s_}x{c // s_} `{v}`" for c in sizes for s_ in range(1, c + 1) if c % s_ == 0 for v in readings
+               if (s_, c // s_, v) not in have]
     for r in sorted(found, key=lambda r: (-r["suits"] * r["ranks"], r["suits"], r["variant"])):
         sets = ", ".join(f"{k}: {v:,}" for k, v in sorted(r["poison_sets"].items(), key=lambda kv: int(kv[0])))
         e = r.get("expected_iterations_given_win")
@@ -312,6 +321,9 @@ def hand_graph_section(path: Path | str, *, min_cards: int = 12) -> list[str]:
         lines.append(f"| {r['suits']}x{r['ranks']} | `{r['variant']}` | {fraction_digest(fraction_from_text(r['p_win']))} | "
                      f"{sets or 'none'} | {r['unwinnable_orders']:,} of {r['orders']:,} | {e_text} | "
                      f"{'-' if cpu is None else f'{cpu:.0f}'} | {_prov(r)} |")
+    if missing:
+        lines += ["", "Not stored yet (not computed, or stopped by a limit: see `benchmarks/README.md`): "
+                  + ", ".join(missing) + "."]
     return lines + [""]
 
 

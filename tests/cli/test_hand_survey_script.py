@@ -85,7 +85,11 @@ def test_report_shows_the_stored_whole_decks_without_recomputing(tmp_path, monke
     text = write_report(ResultsStore(tmp_path / "empty.h5"), out).read_text()
     assert "### Whole decks of 12 cards, exactly" in text  # the report's table: 12-card decks only
     assert "| 2x3 |" not in text
-    rows = [line for line in hand_graph_section(out / HAND_GRAPHS_STORE, min_cards=6) if line.startswith("| 2x3 |")]
+    section = hand_graph_section(out / HAND_GRAPHS_STORE, min_cards=6)
+    # the other 6-card shapes are named as not stored, not left out silently
+    assert any(line.startswith("Not stored yet") and "3x2 `hand(step7=on,rank_resets=written,reshuffle=on)`" in line
+               and "2x3 `" not in line for line in section)
+    rows = [line for line in section if line.startswith("| 2x3 |")]
     assert len(rows) == 4
     plain = next(r for r in rows if "`hand(step7=on,rank_resets=written,reshuffle=on)`" in r)
     assert "| 118/377 | 4: 36 | 276 of 720 |" in plain and "commit" in plain
