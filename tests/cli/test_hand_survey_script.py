@@ -1,6 +1,7 @@
 """scripts/hand_poison_survey.py keeps its exact results in a store and reads them back instead of
 recomputing; the report's whole-deck table reads that store; long fractions are shortened."""
 import importlib.util
+import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -109,3 +110,14 @@ def test_survey_lists_what_the_store_lacks_instead_of_computing_it(tmp_path, mon
     assert "| 2x3 |" in text and "| 2x2 |" not in text
     with pytest.raises(SystemExit):
         script.main(["4", "--stored-only-from", "4"])  # needs --store
+
+
+def test_poison_all_prints_long_fractions_short_and_json_in_full(cli_run):
+    # 2x5 without step 7: p_win's denominator has 474 digits
+    args = ("poison", "--suits", "2", "--ranks", "5", "--variant", "step7=off", "--all")
+    code, text, _ = cli_run(*args)
+    assert code == 0 and "digits; sha256 " in text
+    assert max(len(line) for line in text.splitlines()) < 300
+    code, out, _ = cli_run(*args, "--json")
+    p_win = fraction_from_text(json.loads(out)["p_win"])
+    assert code == 0 and len(str(p_win.denominator)) > 400 and fraction_digest(p_win) in text
