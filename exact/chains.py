@@ -59,6 +59,8 @@ from sim._jit import jit
 PRIMES = (8388593, 8388587, 8388581, 8388571, 8388547, 8388539, 8388473, 8388461)
 #: Columns per panel of the dense LU (see :data:`PRIMES` for why at most 256).
 PANEL = 128
+#: Rows per block of the dense LU's trailing updates (the temporary product is this many rows).
+UPDATE_ROWS = 1024
 #: States whose elimination costs at most this many (predecessors x successors) are eliminated
 #: sparsely; the rest form the dense core.
 SPARSE_COST = 1024
@@ -100,6 +102,41 @@ def fraction_text(x: Fraction) -> str:
         return f"{x.numerator}/{x.denominator}"
     finally:
         sys.set_int_max_str_digits(old)
+
+
+def fraction_from_text(text: str) -> Fraction:
+    """The Fraction of an ``"n/d"`` text of any size (the inverse of :func:`fraction_text`).
+
+    >>> fraction_from_text(fraction_text(Fraction(1, 10**5000))) == Fraction(1, 10**5000)
+    True
+    """
+    import sys
+
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return Fraction(str(text))
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def fraction_digest(x: Fraction, *, significant: int = 6) -> str:
+    """A big fraction shortened for tables: ``"n/d"`` itself when it is short, otherwise its value
+    as a float, the number of digits of its denominator and the start of the SHA-256 of its full
+    ``"n/d"`` text (which tells two answers apart, and checks a full one printed elsewhere).
+
+    >>> fraction_digest(Fraction(118, 377))
+    '118/377'
+    >>> fraction_digest(Fraction(1, 3**100))
+    '1.94033e-48 (48 digits; sha256 02649532560f)'
+    """
+    import hashlib
+
+    text = fraction_text(x)
+    if len(text) <= 24:
+        return text
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    return f"{float(x):.{significant}g} ({len(text) - text.index('/') - 1} digits; sha256 {digest})"
 
 
 def _dual_mul(x, y):
@@ -392,7 +429,9 @@ class ModularFactors:
     u_idx: np.ndarray
     u_val: np.ndarray
     core: np.ndarray  #: states of the dense core
-    lu: np.ndarray  #: the core's LU (int32 residues, unit lower L below the diagonal, U on and above)
+    #: the core's LU as centred residues (``|x| <= p/2``, exact in float32 since ``p < 2**23``): unit
+    #: lower L below the diagonal, U on and above
+    lu: np.ndarray
     perm: np.ndarray  #: row permutation of the core (row i of LU is core row perm[i])
     diagonal_inverse: np.ndarray  #: inverses of U's diagonal mod p
 
@@ -527,79 +566,164 @@ def _dense_lu(a: np.ndarray, p: int):
             left[left > half] -= p
             top = a[k0:k1, k1:].copy()
             top[top > half] -= p
-            trailing = a[k1:, k1:]
-            trailing -= left @ top
-            np.mod(trailing, p, out=trailing)
+            for r0 in range(k1, n, UPDATE_ROWS):  # in row blocks: no temporary as large as the core
+                r1 = min(r0 + UPDATE_ROWS, n)
+                block = a[r0:r1, k1:]
+                block -= left[r0 - k1:r1 - k1] @ top
+                np.mod(block, p, out=block)
     return perm
 
 
-def factor_modular(system: IntegerSystem, p: int, *, max_cost: int = SPARSE_COST) -> ModularFactors | None:
-    """Factor ``A`` modulo ``p``; ``None`` if ``A`` is singular modulo ``p`` (then try another prime)."""
+def _centred(a: np.ndarray, p: int) -> np.ndarray:
+    """Residues ``0 <= a < p`` as centred residues ``-p/2 <= a <= p/2`` (a copy)."""
+    return np.where(a > p // 2, a - p, a)
+
+
+def factor_modular(system: IntegerSystem, p: int, *, max_cost: int = SPARSE_COST,
+                   progress=None) -> ModularFactors | None:
+    """Factor ``A`` modulo ``p``; ``None`` if ``A`` is singular modulo ``p`` (then try another prime).
+    ``progress`` (a callable), if given, hears the core's size before the dense LU (``8 core**2``
+    bytes: what limits the size of a system)."""
     order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, rows = _sparse_eliminate(system, p, max_cost)
+    if progress is not None:
+        progress({"phase": "sparse part eliminated", "system_size": system.size, "core": len(core),
+                  "eliminated": len(order), "l_entries": len(l_idx),
+                  "core_entries": sum(len(rows[u]) for u in core)})
+    require(len(core) <= MAX_DENSE_CORE, "the dense core is small enough for exact float64 sums")
     position = {u: i for i, u in enumerate(core)}
-    dense = np.zeros((len(core), len(core)), dtype=np.float64)
+    m = len(core)
+    dense = np.zeros((m, m), dtype=np.float64)
     for i, u in enumerate(core):
         for j, v in rows[u].items():
             dense[i, position[j]] = v
-    perm = _dense_lu(dense, p) if len(core) else np.zeros(0, dtype=np.int64)
+        rows[u] = None  # the dicts of the core go as the dense matrix fills
+    del rows
+    perm = _dense_lu(dense, p) if m else np.zeros(0, dtype=np.int64)
     if perm is None:
         return None
+    diagonal = np.diagonal(dense).tolist()
+    lu = np.empty((m, m), dtype=np.float32)
+    for r0 in range(0, m, UPDATE_ROWS):  # centred float32, a block of rows at a time
+        lu[r0:r0 + UPDATE_ROWS] = _centred(dense[r0:r0 + UPDATE_ROWS], p)
+    del dense
     as_array = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
     return ModularFactors(p=p, order=as_array(order), inverse=as_array(inverse), l_ptr=as_array(l_ptr),
                           l_idx=as_array(l_idx), l_val=as_array(l_val), u_ptr=as_array(u_ptr),
                           u_idx=as_array(u_idx), u_val=as_array(u_val), core=as_array(core),
-                          lu=dense.astype(np.int32), perm=perm,
-                          diagonal_inverse=as_array([pow(int(d), -1, p) for d in np.diagonal(dense).tolist()]))
+                          lu=lu, perm=perm, diagonal_inverse=as_array([pow(int(d), -1, p) for d in diagonal]))
+
+
+#: In the sparse passes of :func:`_solve_mod` a residual is reduced only once it falls below
+#: ``-LAZY_LIMIT`` (each term is below ``p**2 < 2**46``, so it never passes ``-2**63``).
+LAZY_LIMIT = 1 << 62
+#: :func:`_dense_solve_pair` splits each solved unknown ``y`` (centred, ``|y| <= 2**22``) as
+#: ``y = 2**11 * high + low`` (``|high| <= 2**11 + 1``, ``|low| <= 2**10``), so a product with a centred
+#: factor (``|x| <= 2**22``) is below ``2**33.01`` and a whole row of at most ``MAX_DENSE_CORE`` of
+#: them sums below ``2**52.1``: every partial sum is an integer that float64 holds exactly, in
+#: whatever order the terms are added (which lets LLVM vectorize the dot products).
+SPLIT = 2048.0
+MAX_DENSE_CORE = 1 << 19
+
+
+# ``reassoc`` (and ``contract``: fused multiply-adds) on these dot products only, which lets LLVM
+# vectorize them: exact, since every partial sum in any order is an integer below 2**53 (see SPLIT).
+@jit(fastmath={"reassoc", "contract"})
+def _dot4(row, high0, low0, high1, low1):
+    """``row . high0, row . low0, row . high1, row . low1`` (float32 row, float64 vectors)."""
+    a0 = b0 = a1 = b1 = 0.0
+    for j in range(row.shape[0]):
+        x = np.float64(row[j])
+        a0 += x * high0[j]
+        b0 += x * low0[j]
+        a1 += x * high1[j]
+        b1 += x * low1[j]
+    return a0, b0, a1, b1
+
+
+@jit
+def _dense_solve_pair(lu, y0, y1, diagonal_inverse, p):
+    """Solve ``L U y = y`` modulo p for two columns ``y0``, ``y1`` (float64 residues ``0 <= y < p``)
+    in place with the core's LU (centred float32, see :class:`ModularFactors`); leaves centred
+    residues. Exact: see :data:`SPLIT`; the reductions ``s - p rint(s / p)`` need only *a* near
+    quotient, which they get."""
+    m = lu.shape[0]
+    pf = np.float64(p)
+    high0, low0 = np.empty(m), np.empty(m)
+    high1, low1 = np.empty(m), np.empty(m)
+    half = p // 2
+    for forward in (True, False):  # unit lower, then upper
+        for step in range(m):
+            i = step if forward else m - 1 - step
+            # the row's slice against the solved unknowns (slices from 0: LLVM does not vectorize
+            # numba's ``range(i + 1, m)``)
+            if forward:
+                a0, b0, a1, b1 = _dot4(lu[i, :i], high0[:i], low0[:i], high1[:i], low1[:i])
+            else:
+                a0, b0, a1, b1 = _dot4(lu[i, i + 1:], high0[i + 1:], low0[i + 1:], high1[i + 1:], low1[i + 1:])
+            s0 = y0[i] - (a0 - pf * np.rint(a0 / pf)) * SPLIT - b0
+            s1 = y1[i] - (a1 - pf * np.rint(a1 / pf)) * SPLIT - b1
+            if forward:
+                y0[i] = s0 - pf * np.rint(s0 / pf)
+                y1[i] = s1 - pf * np.rint(s1 / pf)
+            else:
+                v0 = np.int64(s0 - pf * np.rint(s0 / pf)) % p * diagonal_inverse[i] % p
+                v1 = np.int64(s1 - pf * np.rint(s1 / pf)) % p * diagonal_inverse[i] % p
+                y0[i] = np.float64(v0 - p if v0 > half else v0)
+                y1[i] = np.float64(v1 - p if v1 > half else v1)
+            high0[i] = np.rint(y0[i] / SPLIT)
+            low0[i] = y0[i] - SPLIT * high0[i]
+            high1[i] = np.rint(y1[i] / SPLIT)
+            low1[i] = y1[i] - SPLIT * high1[i]
 
 
 @jit
 def _solve_mod(r, p, order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, lu, perm, diagonal_inverse):
-    """Solve ``A x = r`` modulo p for every column of ``r`` (n x c int64 residues), in place."""
-    cols = r.shape[1]
-    for t in range(order.shape[0]):  # forward: the sparse eliminations
+    """Solve ``A x = r`` modulo p for the two columns of ``r`` (n x 2 int64 residues), in place;
+    the solution is left as residues ``0 <= x < p``. Two columns at a time: the lifting solves for
+    ``h`` and ``m`` together, and the rows of ``r`` (both columns in one cache line) are the memory
+    traffic of the sparse passes."""
+    for t in range(order.shape[0]):  # forward: the sparse eliminations, reduced lazily
         k = order[t]
+        x0 = r[k, 0] % p  # final: later pivots never update an eliminated state
+        x1 = r[k, 1] % p
+        r[k, 0] = x0
+        r[k, 1] = x1
         for e in range(l_ptr[t], l_ptr[t + 1]):
             i = l_idx[e]
             f = l_val[e]
-            for c in range(cols):
-                r[i, c] = (r[i, c] - f * r[k, c]) % p
+            v0 = r[i, 0] - f * x0
+            v1 = r[i, 1] - f * x1
+            if v0 < -LAZY_LIMIT:
+                v0 %= p
+            if v1 < -LAZY_LIMIT:
+                v1 %= p
+            r[i, 0] = v0
+            r[i, 1] = v1
     m = core.shape[0]
     if m:
-        y = np.empty((m, cols), dtype=np.int64)
+        y = np.empty((2, m), dtype=np.float64)
         for i in range(m):
-            for c in range(cols):
-                y[i, c] = r[core[perm[i]], c]
-        # unit lower, then upper: one pass over each row for every column (the rows are the
-        # memory traffic); sums of products below 2**46, at most 2**17 terms, fit int64
-        acc = np.empty(cols, dtype=np.int64)
+            y[0, i] = np.float64(r[core[perm[i]], 0] % p)
+            y[1, i] = np.float64(r[core[perm[i]], 1] % p)
+        _dense_solve_pair(lu, y[0], y[1], diagonal_inverse, p)
         for i in range(m):
-            for c in range(cols):
-                acc[c] = y[i, c]
-            for j in range(i):
-                lij = np.int64(lu[i, j])
-                for c in range(cols):
-                    acc[c] -= lij * y[j, c]
-            for c in range(cols):
-                y[i, c] = acc[c] % p
-        for i in range(m - 1, -1, -1):
-            for c in range(cols):
-                acc[c] = y[i, c]
-            for j in range(i + 1, m):
-                uij = np.int64(lu[i, j])
-                for c in range(cols):
-                    acc[c] -= uij * y[j, c]
-            for c in range(cols):
-                y[i, c] = (acc[c] % p) * diagonal_inverse[i] % p
-        for i in range(m):
-            for c in range(cols):
-                r[core[i], c] = y[i, c]
+            r[core[i], 0] = np.int64(y[0, i]) % p
+            r[core[i], 1] = np.int64(y[1, i]) % p
     for t in range(order.shape[0] - 1, -1, -1):  # backward
         k = order[t]
-        for c in range(cols):
-            a = r[k, c]
-            for e in range(u_ptr[t], u_ptr[t + 1]):
-                a = (a - u_val[e] * r[u_idx[e], c]) % p
-            r[k, c] = a * inverse[t] % p
+        a0 = r[k, 0]
+        a1 = r[k, 1]
+        for e in range(u_ptr[t], u_ptr[t + 1]):
+            j = u_idx[e]
+            f = u_val[e]
+            a0 -= f * r[j, 0]
+            a1 -= f * r[j, 1]
+            if a0 < -LAZY_LIMIT:
+                a0 %= p
+            if a1 < -LAZY_LIMIT:
+                a1 %= p
+        r[k, 0] = a0 % p * inverse[t] % p
+        r[k, 1] = a1 % p * inverse[t] % p
 
 
 def solve_modular(factors: ModularFactors, rhs: np.ndarray) -> np.ndarray:
@@ -608,36 +732,39 @@ def solve_modular(factors: ModularFactors, rhs: np.ndarray) -> np.ndarray:
     vector = r.ndim == 1
     r = np.mod(r.reshape(len(r), -1), factors.p).astype(np.int64)
     f = factors
-    _solve_mod(r, f.p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx, f.u_val, f.core, f.lu,
-               f.perm, f.diagonal_inverse)
-    return r[:, 0] if vector else r
+    out = np.empty_like(r)
+    for c in range(0, r.shape[1], 2):  # two columns at a time (a zero column for an odd count)
+        pair = np.zeros((len(r), 2), dtype=np.int64)
+        pair[:, :min(2, r.shape[1] - c)] = r[:, c:c + 2]
+        _solve_mod(pair, f.p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx, f.u_val, f.core,
+                   f.lu, f.perm, f.diagonal_inverse)
+        out[:, c:c + 2] = pair[:, :min(2, r.shape[1] - c)]
+    return out[:, 0] if vector else out
 
 
 @jit
-def _lift_m(indptr, indices, data, r_m, x_m, p):
-    """Dixon step of the ``m`` system: ``r_m = (r_m - A x_m) / p`` in place. False if a residual is
-    not divisible by p (a bug)."""
+def _lift_pair(indptr, indices, data, total, r_h, r_m, x_h, x_m, p, rhs):
+    """One Dixon step of both systems in one pass over ``A``, in place: the ``m`` step of the last
+    digit ``x_m`` and the ``h`` step of the new digit ``x_h`` (each row's update reads only the
+    ``x`` vectors), then the next right-hand sides: ``r_m = (r_m - A x_m) / p``,
+    ``r_h = (r_h - A x_h) / p``, ``r_m += D x_h``, ``rhs = (r_h, r_m) mod p``. False if a residual
+    is not divisible by p (a bug)."""
     ok = True
-    for i in range(r_m.shape[0]):
-        acc = 0
-        for e in range(indptr[i], indptr[i + 1]):
-            acc += data[e] * x_m[indices[e]]
-        v = r_m[i] - acc
-        if v % p != 0:
-            ok = False
-        r_m[i] = v // p
-    return ok
-
-
-@jit
-def _lift_h(indptr, indices, data, total, r_h, r_m, x_h, p, rhs):
-    """Dixon step of the ``h`` system and the next right-hand sides, in place:
-    ``r_h = (r_h - A x_h) / p`` (the step of :func:`_lift_m`), ``r_m += D x_h``,
-    ``rhs = (r_h, r_m) mod p``. False if a residual is not divisible by p (a bug)."""
-    ok = _lift_m(indptr, indices, data, r_h, x_h, p)
     for i in range(r_h.shape[0]):
+        acc_h = 0
+        acc_m = 0
+        for e in range(indptr[i], indptr[i + 1]):
+            a = data[e]
+            j = indices[e]
+            acc_h += a * x_h[j]
+            acc_m += a * x_m[j]
+        v_m = r_m[i] - acc_m
+        v_h = r_h[i] - acc_h
+        if v_m % p != 0 or v_h % p != 0:
+            ok = False
+        r_h[i] = v_h // p
+        r_m[i] = v_m // p + total[i] * x_h[i]
         rhs[i, 0] = r_h[i] % p
-        r_m[i] += total[i] * x_h[i]
         rhs[i, 1] = r_m[i] % p
     return ok
 
@@ -697,10 +824,12 @@ class _Digits:
 
 
 def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool = False,
-                   margin_digits: int = 200, stats: dict | None = None):
+                   margin_digits: int = 200, stats: dict | None = None, progress=None):
     """``(h[start], m[start])`` = ``(P(win), E[T 1_win])`` exactly, by one modular factorization and
     p-adic lifting (see the module docstring). ``stats`` (a dict), if given, receives the unknowns,
-    the core size, the lifting steps and the digits of the answers.
+    the core size, the lifting steps and the digits of the answers; ``progress`` (a callable), if
+    given, is called with a dict of what is known so far after the factorization and at every
+    reconstruction attempt (what a run cut short by a time limit got to).
 
     Agrees exactly with :func:`absorb_fractions` (tested on every Hand Solitaire deck up to 10 cards).
     """
@@ -716,8 +845,11 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     while factors is None:
         p = next(primes, None)
         require(p is not None, "the system is singular modulo every prime tried")
-        factors = factor_modular(system, p)
+        factors = factor_modular(system, p, progress=progress)
     t_factor = time.process_time() - t0
+    if progress is not None:
+        progress({"phase": "factored", "system_size": system.size, "core": len(factors.core),
+                  "eliminated": len(factors.order), "l_entries": len(factors.l_idx), "factor_cpu_seconds": t_factor})
     p, n, s = factors.p, system.size, system.start
     f = factors
     solve = lambda r: _solve_mod(r, p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx,  # noqa: E731
@@ -726,26 +858,25 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     # so one solve with two columns gives the next h digit and the current m digit together.
     r_h = system.wins.copy()
     r_m = np.zeros(n, dtype=np.int64)
-    first = np.mod(r_h, p).reshape(n, 1)
-    solve(first)
-    x_h = first[:, 0].copy()
+    x_h = solve_modular(factors, r_h)
+    x_m = np.zeros(n, dtype=np.int64)
     rhs = np.empty((n, 2), dtype=np.int64)
     digits_h, digits_m = _Digits(p), _Digits(p)
     margin_steps = max(4, math.ceil(margin_digits / math.log10(p)))
     steps, next_check = 0, 16
     accepted_h = accepted_m = None
+    # x_m = 0 before the first step: r_m is unchanged by it, so every step is one fused pass
     while accepted_h is None or accepted_m is None:
-        require(_lift_h(system.indptr, system.indices, system.data, system.total, r_h, r_m, x_h, p, rhs),
+        require(_lift_pair(system.indptr, system.indices, system.data, system.total, r_h, r_m, x_h, x_m, p, rhs),
                 "a Dixon residual is divisible by p")
         solve(rhs)
-        require(_lift_m(system.indptr, system.indices, system.data, r_m, rhs[:, 1], p),
-                "a Dixon residual is divisible by p")
         digits_h.push(x_h[s])
         digits_m.push(rhs[s, 1])
         x_h[:] = rhs[:, 0]
+        x_m[:] = rhs[:, 1]
         steps += 1
         if steps >= next_check:
-            next_check = steps + max(16, steps // 16)
+            next_check = steps + max(16, steps // 32)
             for digits, which in ((digits_h, "h"), (digits_m, "m")):
                 if (accepted_h if which == "h" else accepted_m) is not None:
                     continue
@@ -765,7 +896,17 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
                                                      KNOWN_DENOMINATOR_SLACK)
                     digits.candidate = None if scaled is None else scaled / square
                 digits.found_at = digits.steps
+            if progress is not None:
+                progress({"phase": "lifting", "steps": steps, "digits": int(steps * math.log10(p)),
+                          "p_win_found": accepted_h is not None, "lift_cpu_seconds": time.process_time() - t0 - t_factor})
+            # a candidate is accepted as soon as the margin has passed, not at the next regular check
+            pending = [d.found_at + margin_steps for d, accepted in ((digits_h, accepted_h), (digits_m, accepted_m))
+                       if accepted is None and d.candidate is not None]
+            if pending:
+                next_check = min(next_check, max(steps + 1, min(pending)))
     t_lift = time.process_time() - t0 - t_factor
+    core, eliminated = len(factors.core), len(factors.order)
+    del factors, f, solve  # the first factorization is done with: the second one needs the memory
     # a second prime, a fresh factorization: the answers must satisfy the system modulo q too
     for q in PRIMES:
         if q == p or accepted_h.denominator % q == 0 or accepted_m.denominator % q == 0:
@@ -785,7 +926,7 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     if prove:
         _prove(chain, transient, start, accepted_h, accepted_m)
     if stats is not None:
-        stats.update(system_size=n, core=len(factors.core), eliminated=len(factors.order), prime=p, steps=steps,
+        stats.update(system_size=n, core=core, eliminated=eliminated, prime=p, steps=steps,
                      digits_p_win=len(fraction_text(accepted_h).split("/")[1]),
                      digits_m=len(fraction_text(accepted_m).split("/")[1]), factor_cpu_seconds=t_factor,
                      lift_cpu_seconds=t_lift, check_cpu_seconds=time.process_time() - t0 - t_factor - t_lift)

@@ -275,6 +275,58 @@ def _hand_section(store, out: Path, lines: list[str]) -> None:
         lines.append("")
 
 
+#: The store of whole-deck Hand Solitaire results (``scripts/hand_poison_survey.py --store``), beside
+#: results/README.md: minutes per 12-card deck, so the report reads them and never recomputes them.
+HAND_GRAPHS_STORE = "hand_graphs.h5"
+
+
+def hand_graph_section(path: Path | str, *, min_cards: int = 12) -> list[str]:
+    """The whole-deck table of Hand Solitaire (``solitaire poison --all``): every deck of at least
+    ``min_cards`` cards stored at ``path`` in every stored variant, largest decks first; long
+    fractions shortened (value, digits, hash). Smaller decks: ``results/hand_poison_survey.md``."""
+    from exact.chains import fraction_digest, fraction_from_text
+    from sim.store import ResultsStore
+
+    path = Path(path)
+    lines = [f"### Whole decks of {min_cards} cards, exactly (`solitaire poison --all`)", ""]
+    if not path.exists():
+        return lines + [f"No stored results at `{path}`: `python scripts/hand_poison_survey.py 12 --min-cards 12 "
+                        f"--store {path}` computes the 12-card decks (minutes each).", ""]
+    found = [r for _, r in ResultsStore(path).find(kind="hand-graph") if r["suits"] * r["ranks"] >= min_cards]
+    lines += [f"Every deck order of each deck, from the results stored in `{path}` "
+              "(`scripts/hand_poison_survey.py --store`; the classes of deck orders up to relabelling, poison sets "
+              "with networkx, the absorbing chain solved exactly: verified lumping, one factorization modulo a "
+              "prime, p-adic lifting, checked modulo a second prime). `p_win` is the probability of an eventual "
+              "win from a uniformly random order; a long fraction is shown as its value, the digits of its "
+              "denominator and the first hex digits of the SHA-256 of its full `n/d` text (in full: "
+              "`solitaire poison --all --json`, or the store). *Unwinnable* orders reach no win at all; "
+              "`p_trapped = 1 - p_win`. Every deck up to 12 cards: `results/hand_poison_survey.md`.", "",
+              "| deck | variant | p_win | poison sets {size in orders: count} | unwinnable orders | "
+              "E[iterations given win] | CPU s | provenance |",
+              "|---|---|---|---|---|---|---|---|"]
+    # the four readings of the survey on every deck shape of the stored sizes: say which are missing
+    from sim import Variant
+
+    readings = [str(Variant.make("hand", **spec)) for spec in
+                ({}, {"rank_resets": "published"}, {"step7": "off"}, {"reshuffle": "off"})]
+    have = {(r["suits"], r["ranks"], r["variant"]) for r in found}
+    sizes = sorted({r["suits"] * r["ranks"] for r in found})
+    missing = [f"{s_}x{c // s_} `{v}`" for c in sizes for s_ in range(1, c + 1) if c % s_ == 0 for v in readings
+               if (s_, c // s_, v) not in have]
+    for r in sorted(found, key=lambda r: (-r["suits"] * r["ranks"], r["suits"], r["variant"])):
+        sets = ", ".join(f"{k}: {v:,}" for k, v in sorted(r["poison_sets"].items(), key=lambda kv: int(kv[0])))
+        e = r.get("expected_iterations_given_win")
+        e_text = "-" if e is None else f"{float(fraction_from_text(e)):.6f}"
+        cpu = r.get("provenance", {}).get("solver", {}).get("cpu_seconds")
+        lines.append(f"| {r['suits']}x{r['ranks']} | `{r['variant']}` | {fraction_digest(fraction_from_text(r['p_win']))} | "
+                     f"{sets or 'none'} | {r['unwinnable_orders']:,} of {r['orders']:,} | {e_text} | "
+                     f"{'-' if cpu is None else f'{cpu:.0f}'} | {_prov(r)} |")
+    if missing:
+        lines += ["", "Not stored yet (not computed, or stopped by a limit: see `benchmarks/README.md`): "
+                  + ", ".join(missing) + "."]
+    return lines + [""]
+
+
 def _prisoners_section(store, lines: list[str]) -> None:
     found = [r for _, r in store.find(kind="simulation", game="prisoners")]
     best = [r for _, r in store.find(kind="best_play", game="prisoners")]
@@ -325,7 +377,14 @@ def write_report(store, out: Path | str = "results") -> Path:
     _exact_section(store, out, lines)
     _sweep_section(store, out, lines)
     _validation_section(store, lines)
+    before = len(lines)
     _hand_section(store, out, lines)
+    if (out / HAND_GRAPHS_STORE).exists():
+        if len(lines) == before:  # no Hand Solitaire runs stored: the whole decks still have a section
+            lines += ["## Hand Solitaire", ""]
+        from exact.hand.limits import MAX_GRAPH_CARDS  # the largest whole decks: the table shows these
+
+        lines += hand_graph_section(out / HAND_GRAPHS_STORE, min_cards=MAX_GRAPH_CARDS)
     _prisoners_section(store, lines)
     readme = out / "README.md"
     tmp = readme.with_suffix(".md.tmp")

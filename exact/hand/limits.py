@@ -2,10 +2,17 @@
 from __future__ import annotations
 
 #: Largest deck whose whole Hand Solitaire deck-order graph :func:`exact.hand.whole_deck.analyse_deck`
-#: accepts (``solitaire poison --all``). Exploring the classes is cheap (3x4: 268,807 classes); the
-#: exact answers have thousands of digits (3x4: p_win's denominator has about 13,000), and are found
-#: by the modular solver of :mod:`exact.chains` after lumping (3x4: 96,116 unknowns). Measured on one
-#: core of the shared machine (``benchmarks/bench_hand_graph.py``): 3x4 ``hand()`` 553 CPU-s, 2.6 GB
-#: peak (5,170 lifting steps of 89 ms, dense core 4,815); 2x6 ``step7=off`` 69 CPU-s; the other
-#: 2x6, 6x2, 1x12, 12x1 analyses under 6 CPU-s each; 4x3 not measured yet.
+#: accepts (``solitaire poison --all``; ``max_cards=`` raises it for experiments). Exploring the
+#: classes is cheap (3x4: 268,807 classes in 8 CPU-s); the exact answers have thousands of digits
+#: (3x4: p_win's denominator has 13,235), and are found by the modular solver of
+#: :mod:`exact.chains` after lumping (3x4: 96,116 unknowns, dense core 4,815). Measured on one core
+#: of the shared, heavily loaded machine (``benchmarks/bench_hand_graph.py``, table in
+#: ``benchmarks/README.md``): 3x4 ``hand()`` 306 CPU-s and 2.7 GiB peak (3,902 lifting steps),
+#: ``rank_resets=published`` 313 CPU-s and 2.3 GiB;
+#: 4x3 115-127 CPU-s, 1.9 GiB; 2x6 ``step7=off`` 35 CPU-s; the other 2x6, 6x2, 1x12, 12x1 and
+#: every ``reshuffle=off`` analysis under 35 CPU-s. ``step7=off`` on 3x4 and 4x3 has a larger core
+#: and more digits and was not measured to the end (see the benchmark README). 14 cards (2x7, 7x2)
+#: were not tried yet (``bench_hand_graph.py --beyond``); 4x4 is out of reach of this method: its
+#: start class alone has 16!/(4!4!) = 3.6e10 canonical orders to play, about six CPU-hours of
+#: exploration.
 MAX_GRAPH_CARDS = 12

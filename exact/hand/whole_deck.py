@@ -24,12 +24,12 @@ import numpy as np
 
 from sim import provenance as _prov
 from sim.deck import Deck
-from sim.checks import non_negative_int
+from sim.checks import non_negative_int, positive_int
 from sim.errors import UsageError
 from sim.variant import Variant
 
 from exact.chains import (
-    CountChain, absorb_fractions, absorb_modular, fraction_text, lump, steps_to_win, steps_to_win_tail)
+    CountChain, absorb_fractions, absorb_modular, fraction_from_text, fraction_text, lump, steps_to_win, steps_to_win_tail)
 from exact.hand.graph import (
     START, WIN, build_class_graph, explore_classes, count_chain, group_size, leftovers_of_key, members,
     successor_keys)
@@ -75,7 +75,8 @@ class HandGraphResult:
     iterations_to_win_tail: tuple = ()
     #: how the chain was solved: method, unknowns (and after lumping), core size, lifting steps, digits
     solver: dict = field(default_factory=dict, compare=False)
-    #: versions, git commit, times, method (what the results store saves beside the result)
+    #: versions, git commit, times, method and the solver's details (what the results store saves
+    #: beside the result)
     provenance: dict = field(default_factory=dict, compare=False)
     kind: ClassVar[str] = "hand-graph"
 
@@ -83,7 +84,7 @@ class HandGraphResult:
     def from_record(cls, record: dict) -> "HandGraphResult":
         """Rebuild from the stored ``to_dict()`` content (the solver's details are not stored)."""
         def frac(text):
-            return None if text is None else Fraction(text)
+            return None if text is None else fraction_from_text(text)
 
         return cls(deck=Deck(int(record["suits"]), int(record["ranks"])), variant=Variant.parse(record["variant"]),
                    orders=int(record["orders"]), winning_orders=int(record["winning_orders"]),
@@ -222,7 +223,8 @@ _METHOD_TEXT = {
 
 
 def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: str = "modular",
-                 prove: bool = False, iterations: int = 0, tail: int = 0) -> HandGraphResult:
+                 prove: bool = False, iterations: int = 0, tail: int = 0, progress=None,
+                 max_cards: int = MAX_GRAPH_CARDS) -> HandGraphResult:
     """Build the whole deck-order graph of a small deck and answer exactly.
 
     Returns the poison sets (closed strongly connected sets without a win), the number of unwinnable
@@ -237,6 +239,10 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     10 cards). ``prove=True`` also checks the whole solution over the integers (slow).
     ``iterations=k`` adds the exact probabilities of a win on iteration ``1..k``
     (:func:`exact.chains.steps_to_win`), ``tail=K`` their float values for ``k+1..K``.
+    ``progress`` (a callable) is called with a dict of the solver's details as each phase ends
+    (classes explored, unknowns after lumping, the factorization, the lifting): what a run cut short
+    by a time limit got to. ``max_cards`` raises the size limit (:data:`MAX_GRAPH_CARDS`) for
+    experiments beyond it (``benchmarks/bench_hand_graph.py --beyond``: 14 and 16 cards).
 
     Examples
     --------
@@ -246,7 +252,7 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     """
     import networkx as nx
 
-    variant = _check(deck, variant, limit=MAX_GRAPH_CARDS)
+    variant = _check(deck, variant, limit=positive_int("max_cards", max_cards))
     if method not in METHODS:
         raise UsageError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     iterations, tail = non_negative_int("iterations", iterations), non_negative_int("tail", tail)
@@ -261,6 +267,8 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     graph = explore_classes(deck, variant)
     explore_cpu = lap()
     classes = len(graph.keys)
+    if progress is not None:
+        progress({"phase": "explored", "classes": classes, "explore_cpu_seconds": explore_cpu})
     weight = graph.weight.astype(object)
     src, dst = graph.edge_src, graph.edge_dst
     # deck orders per edge and per class, exact (Python ints), and the check that they add up
@@ -315,7 +323,10 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
         lumped, lumped_transient, lumped_start, _ = lump(chain, transient, 0)
         solver["lumped_unknowns"] = int(lumped_transient.sum())
         solver["lump_cpu_seconds"] = lap()
-        p_win, m_start = absorb_modular(lumped, lumped_transient, lumped_start, prove=prove, stats=solver)
+        if progress is not None:
+            progress(dict(solver, phase="lumped"))
+        p_win, m_start = absorb_modular(lumped, lumped_transient, lumped_start, prove=prove, stats=solver,
+                                        progress=progress)
     solver["solve_cpu_seconds"] = lap()
     steps_exact: tuple = ()
     steps_tail: tuple = ()
@@ -336,4 +347,5 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
         expected_iterations_given_win=(m_start / p_win) if p_win else None,
         classes=classes, orders_played=graph.orders_played, seconds=time.perf_counter() - t0,
         iterations_to_win=steps_exact, iterations_to_win_tail=steps_tail,
-        solver=solver, provenance=_provenance(started, t0, _METHOD_TEXT[method] + (", proved" if prove else "")))
+        solver=solver, provenance=dict(_provenance(started, t0, _METHOD_TEXT[method] + (", proved" if prove else "")),
+                                       solver=solver))

@@ -64,13 +64,15 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
 
     With --all, the whole graph of every deck order: the poison sets, the unwinnable orders, and
     from a uniformly random order the exact probabilities of a win and of ending trapped, and the
-    expected number of iterations of a won run, as fractions. The random decks are then not
+    expected number of iterations of a won run, as fractions (long ones shortened to value, digits
+    and hash; in full with --json). The random decks are then not
     classified unless --decks is given (the exact answer makes them redundant, and they are slow);
     the JSON object then has "decks": 0 and null run counts.
 
     With --out, Ctrl-C or SIGTERM stops the classification between two chunks of decks and saves
     them (exit status 130 or 143); the same command resumes it.
     """
+    from exact.chains import fraction_digest
     from exact.hand.poison import classify_runs
     from exact.hand.whole_deck import HandGraphResult, analyse_deck
     from sim.checks import check_budget, check_decks, check_seed, non_negative_number
@@ -132,10 +134,12 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
         click.echo(f"whole deck: {graph.orders:,} orders, {graph.classes:,} classes (up to relabelling)")
         click.echo(f"  unwinnable orders {graph.unwinnable_orders:,}; poison sets "
                    + (", ".join(f"{n} of {s} orders" for s, n in sorted(graph.poison_sets.items())) or "none"))
-        click.echo(f"  p_win {exact['p_win']} = {float(graph.p_win):.6f}; p_trapped {exact['p_trapped']}; "
-                   f"E[iterations | win] {exact['expected_iterations_given_win']}"
-                   + (f" = {float(graph.expected_iterations_given_win):.4f}" if graph.expected_iterations_given_win
-                      else ""))
+        # big fractions shortened (value, digits, hash); --json prints them in full
+        e = graph.expected_iterations_given_win
+        click.echo(f"  p_win {fraction_digest(graph.p_win)} = {float(graph.p_win):.6f}; "
+                   f"p_trapped {fraction_digest(graph.p_trapped)}; "
+                   f"E[iterations | win] {'-' if e is None else fraction_digest(e)}"
+                   + (f" = {float(e):.4f}" if e else ""))
 
 
 def _echo_runs(result, record: dict, variant, deck, cap: int, budget: int) -> None:

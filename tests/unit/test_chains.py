@@ -183,3 +183,22 @@ def test_reconstruction_with_a_small_denominator_bound(a, b):
     modulus = chains.PRIMES[0] ** 12  # about 83 digits: a balanced reconstruction could not do it
     u = f.numerator * pow(f.denominator, -1, modulus) % modulus
     assert rational_reconstruction(u, modulus, 10**6) == f
+
+
+def test_dense_core_in_small_row_blocks(monkeypatch):
+    # the dense LU's trailing updates and the float32 conversion done a few rows at a time (as for
+    # a core too large for a temporary of its size) give the same answers
+    rng = np.random.default_rng(8)
+    n = chains.PANEL + 20
+    src = np.repeat(np.arange(n), n)
+    dst = np.tile(np.arange(n), n)
+    count = rng.integers(0, 3, size=n * n)
+    wins = rng.integers(1, 3, size=n)
+    total = wins + np.bincount(src, weights=count, minlength=n).astype(np.int64)
+    chain = CountChain(src=src, dst=dst, count=count, wins=wins, total=total)
+    whole = absorb_modular(chain, np.ones(n, dtype=bool))
+    monkeypatch.setattr(chains, "UPDATE_ROWS", 7)
+    stats: dict = {}
+    assert absorb_modular(chain, np.ones(n, dtype=bool), stats=stats) == whole
+    assert stats["core"] > chains.PANEL
+    assert whole == tuple(x[0] for x in solve_vector(chain, np.ones(n, dtype=bool)))

@@ -190,3 +190,15 @@ def test_prove_mode_and_method_check():
     assert r.solver["lumped_unknowns"] <= r.solver["unknowns"]
     with pytest.raises(UsageError, match="method must be one of"):
         analyse_deck(Deck(2, 3), method="floats")
+
+
+def test_progress_names_each_phase_and_the_limit_can_be_raised():
+    phases = []
+    r = analyse_deck(Deck(2, 3), progress=lambda details: phases.append(details["phase"]))
+    assert phases[:4] == ["explored", "lumped", "sparse part eliminated", "factored"] and "lifting" in phases
+    assert r.p_win == Fraction(118, 377)
+    # the size limit, for experiments beyond it (benchmarks/bench_hand_graph.py --beyond)
+    big = Deck(1, MAX_GRAPH_CARDS + 1)
+    assert analyse_deck(big, max_cards=MAX_GRAPH_CARDS + 1).p_win == 0  # one suit: never won
+    with pytest.raises(UsageError, match="max_cards"):
+        analyse_deck(Deck(2, 3), max_cards=0)
