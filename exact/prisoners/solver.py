@@ -248,8 +248,12 @@ class Searcher:
         return Verdict(LOST, None, nodes, proofs.EXHAUSTION, _cuts(cuts), seconds)
 
 
-#: Search strategies of the numba engine: one depth-first run, or restarts in random move orders.
-STRATEGIES = ("restarts", "dfs")
+#: Search strategies of the numba engine: beams then restarts, restarts in random move orders, or
+#: one depth-first run.
+STRATEGIES = ("beam", "restarts", "dfs")
+#: The beams of ``strategy="beam"``: each is allowed this share of the node budget (its width is
+#: that share over the number of cards, the rows a beam expands per width unit).
+BEAM_SHARES = (0.1, 0.4)
 #: Nodes of the first run of a restarting search; each later run is allowed half as many again.
 RESTART_FIRST_NODES = 5_000
 RESTART_GROWTH = 1.5
@@ -283,6 +287,12 @@ class KernelSearcher:
         self.neighbour_lists = _neighbour_lists(ranks, wrap)
         self._table = None
         self._state = kernel.new_state(cards, ranks)
+
+    def profile(self):
+        """Where the last :meth:`solve_ranks` spent its search, per depth (moves made from the dealt
+        row): ``(expanded, table_hits, moves)`` arrays (see :func:`exact.prisoners.solver_kernel.new_state`)."""
+        expanded, hits, moves = self._state[6]
+        return expanded.copy(), hits.copy(), moves.copy()
 
     def root_proof(self, rank_sequence) -> str | None:
         """The static condition that proves the dealt row lost, or ``None``."""
@@ -319,6 +329,7 @@ class KernelSearcher:
         if self._table is None or self._table[1] != node_budget:
             self._table = (k.new_table(self.cards, self.ranks, node_budget), node_budget)
         self._table[0][0][:] = 0
+        self._state[6][:] = 0  # the profile of this deck's search (see :func:`profile`)
         tops = np.array(list(rank_sequence), dtype=np.int64)
         bottoms = tops.copy()
         line = np.zeros((max(len(tops) - 1, 1), 2), dtype=np.int64)
@@ -329,12 +340,26 @@ class KernelSearcher:
 
         nodes, cut = 0, [0, 0]
         verdict = k.UNDECIDED_CODE
+        if self.strategy == "beam" and len(tops) > 1:
+            import exact.prisoners.beam_kernel as beam
+
+            for run, share in enumerate(BEAM_SHARES):
+                width = max(1, int(share * node_budget) // len(tops))
+                code, used = beam._beam(tops, self.neighbours, self.ranks, self.reverse, width, beam.seed_mix(run),
+                                        line, min(node_budget - nodes, int(share * node_budget)), not self.reverse)
+                nodes += used
+                if code == beam.BEAM_WON:
+                    moves = tuple((int(a), int(b)) for a, b in line[:len(tops) - 1])
+                    return Verdict(WON, moves, nodes, None, (), time.thread_time() - t0)
+                if nodes >= node_budget or clock():
+                    return Verdict(UNDECIDED, None, nodes, None, (), time.thread_time() - t0)
+        left = node_budget - nodes
         if self.strategy == "dfs":
-            runs = [(self.ordering, 0, node_budget)]
+            runs = [(self.ordering, 0, left)]
         else:
             runs, allowance, run = [], float(RESTART_FIRST_NODES), 0
-            while sum(r[2] for r in runs) < node_budget:
-                runs.append((2, run, min(int(allowance), node_budget - sum(r[2] for r in runs))))
+            while sum(r[2] for r in runs) < left:
+                runs.append((2, run, min(int(allowance), left - sum(r[2] for r in runs))))
                 allowance *= RESTART_GROWTH
                 run += 1
         for ordering, seed, allowance in runs:

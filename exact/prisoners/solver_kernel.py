@@ -286,10 +286,14 @@ PAUSED_CODE = 3
 
 def new_state(cards: int, ranks: int):
     """Work arrays of one search from a row of ``cards`` piles: ``(scalars, moves, counts, cursor,
-    undo, holders)``; :func:`start` readies them for a row."""
+    undo, holders, profile)``; :func:`start` readies them for a row. ``profile`` counts, per depth
+    (moves made from the dealt row), the rows expanded (``profile[0]``), the rows found in the
+    lost-row table (``profile[1]``) and the legal moves generated (``profile[2]``); it is never
+    reset by the search (the caller empties it), so it can sum several runs."""
     n = cards
     return (np.zeros(9, dtype=np.int64), np.empty((n, 2 * n), dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros(n, dtype=np.int64), np.empty((n, 5), dtype=np.int64), np.empty(3 * max(ranks, 1), dtype=np.int64))
+            np.zeros(n, dtype=np.int64), np.empty((n, 5), dtype=np.int64), np.empty(3 * max(ranks, 1), dtype=np.int64),
+            np.zeros((3, n), dtype=np.int64))
 
 
 def start(state, cards: int, seed: int = 0) -> None:
@@ -317,7 +321,7 @@ def _undo_move(tops, bottoms, undo, depth, m):
 
 @jit
 def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, line, scalars, moves, counts,
-            cursor, undo, holders, node_stop, proofs):
+            cursor, undo, holders, profile, node_stop, proofs):
     """Depth-first best-play search from the row ``tops``/``bottoms``, resumable.
 
     The whole search state lives in the arrays (``scalars``, ``moves``, ``counts``, ``cursor``,
@@ -351,12 +355,14 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
                 break
             h = _row_hash(tops, bottoms, m, ranks, reverse)
             if _lookup(hashes, keys, h, tops, bottoms, m, ranks, reverse):
+                profile[1, depth] += 1
                 counts[depth] = 0  # known lost: back out without expanding or re-inserting
                 cursor[depth] = -1
             else:
                 if nodes >= node_stop:
                     break  # paused before expanding this row; the next call enters it again
                 nodes += 1
+                profile[0, depth] += 1
                 counts[depth] = 0
                 if (proofs & CONNECTED_PROOF) and not _linked(tops, bottoms, m, neighbours, ranks, reverse, holders):
                     disconnected += 1
@@ -366,6 +372,7 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
                 else:
                     counts[depth], rng = _gen_moves(tops, bottoms, m, neighbours, ordering, reverse, moves[depth], rng,
                                                     scores)
+                    profile[2, depth] += counts[depth]
                 cursor[depth] = 0
             entering = False
         if cursor[depth] >= 0 and cursor[depth] < counts[depth]:
@@ -437,7 +444,7 @@ def search_row(tops, bottoms, neighbours, ranks, reverse, node_budget, ordering,
 
 def abandon(tops, bottoms, state) -> None:
     """Give up a paused search: undo its moves so ``tops``/``bottoms`` hold the start row again."""
-    scalars, _, _, _, undo, _ = state
+    scalars, _, _, _, undo, _, _ = state
     _abandon(tops, bottoms, undo, scalars)
 
 
