@@ -85,7 +85,7 @@ from sim.variant import Variant
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
 
 #: The conditions applied to every expanded row (``isolated_pile`` is contained in ``disconnected``).
-SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards")
+SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles")
 
 
 @dataclass(frozen=True)
@@ -325,7 +325,8 @@ class KernelSearcher:
                 k.abandon(tops, bottoms, self._state)
                 verdict = k.UNDECIDED_CODE
                 break
-        return verdict, int(scalars[k._NODES]), (int(scalars[k._DISCONNECTED]), int(scalars[k._UNCOVERABLE]))
+        return verdict, int(scalars[k._NODES]), (int(scalars[k._DISCONNECTED]), int(scalars[k._UNCOVERABLE]),
+                                                 int(scalars[k._FROZEN]))
 
     def solve_ranks(self, rank_sequence, node_budget: int, time_budget: float | None = None) -> Verdict:
         """The verdict on the row dealt from ``rank_sequence`` (static proofs first, then the search)."""
@@ -347,7 +348,7 @@ class KernelSearcher:
         def clock() -> bool:
             return time_budget is not None and time.thread_time() - t0 >= time_budget
 
-        nodes, cut = 0, [0, 0]
+        nodes, cut = 0, [0] * len(SEARCH_CONDITIONS)
         verdict = k.UNDECIDED_CODE
         if self.strategy == "beam" and len(tops) > 1:
             import exact.prisoners.beam_kernel as beam
@@ -372,11 +373,9 @@ class KernelSearcher:
                 allowance *= RESTART_GROWTH
                 run += 1
         for ordering, seed, allowance in runs:
-            verdict, used, (disconnected, uncoverable) = self._run(tops, bottoms, line, ordering, seed, allowance,
-                                                                   clock)
+            verdict, used, run_cuts = self._run(tops, bottoms, line, ordering, seed, allowance, clock)
             nodes += used
-            cut[0] += disconnected
-            cut[1] += uncoverable
+            cut = [a + b for a, b in zip(cut, run_cuts)]
             if verdict != k.UNDECIDED_CODE or clock():
                 break
         seconds = time.thread_time() - t0

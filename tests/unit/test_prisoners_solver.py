@@ -223,6 +223,9 @@ def test_kernel_proofs_equal_the_reference_proofs(data, shape, variant):
         found = kernel._uncoverable_cards(tops, m, masks, deck.ranks, holders[:deck.ranks],
                                           holders[deck.ranks:2 * deck.ranks])
         assert (found >= 2) == proofs.uncoverable_cards(row, searcher.neighbours, False)
+    else:
+        frozen = kernel._frozen_piles(tops, bottoms, m, masks, deck.ranks, holders[:deck.ranks])
+        assert frozen == proofs.frozen_piles(row, searcher.neighbours, True)
     if proofs.isolated_pile(row, searcher.neighbours, searcher.reverse):
         assert proofs.disconnected(row, searcher.neighbours, searcher.reverse)  # a special case
 
@@ -474,3 +477,17 @@ def test_profile_counts_the_expanded_rows_per_depth(strategy):
     expanded, hits, moves = searcher.profile()
     assert expanded.sum() == verdict.nodes and expanded[0] >= 1 and hits.sum() > 0
     assert (moves >= 0).all() and moves[0] > 0 and verdict.status == UNDECIDED
+
+
+@pytest.mark.parametrize("shape", [(2, 4), (3, 3)])
+@pytest.mark.parametrize("wrap", ["on", "off"])
+def test_frozen_piles_proves_published_rows_connectivity_cannot(shape, wrap):
+    # Rows closed by frozen_piles whose piles are linked, all lost by exhaustive search; never on
+    # a physical row.
+    variant = Variant.make("prisoners", moves="published", wrap=wrap)
+    searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
+    extra = [row for row in fewest
+             if proofs.frozen_piles(row, searcher.neighbours, True)
+             and not proofs.disconnected(row, searcher.neighbours, True)]
+    assert extra and all(fewest[row] > 1 for row in extra)
+    assert not proofs.frozen_piles((0, 2, 4), [[1], [0, 2], [1, 3], [2, 4], [3]], False)
