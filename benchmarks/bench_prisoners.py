@@ -1,14 +1,20 @@
 """Prisoner's Patience speed: games per CPU-second of each policy, and best play on 52-card decks.
 
     python benchmarks/bench_prisoners.py [--games 2000000] [--decks 100] [--seed 7] [--node-budget N]
-        [--time-budget S] [--strategy restarts|dfs] [--engine numba|python] [--ordering K]
-        [--before DIR] [--skip-kernel] [--json FILE]
+        [--time-budget S] [--strategy beam|restarts|dfs] [--engine numba|python] [--ordering K]
+        [--before DIR] [--skip-kernel] [--profile] [--json FILE]
 
 One thread. The kernel figure times the Monte Carlo ``chunk_runner`` (shuffle + play, one policy, unpaired) after
 compilation. The best-play figure runs ``estimate_best_play`` on ``--decks`` random 52-card decks
 (seed ``--seed``) under each rule and reports won / lost / undecided, the decided share, the lost
 decks per proof and CPU seconds a deck (the searching thread's CPU time, so other processes on a
 shared machine count little).
+
+``--profile``: instead of the figures above, solve the decks one by one and print where the
+searches that stay undecided spend their nodes: per depth (moves made from the dealt row, so
+``52 - depth`` piles) the rows expanded, the rows found in the lost-row table and the mean number of
+legal moves of an expanded row, summed over the undecided decks, and for each deck its verdict,
+nodes, CPU seconds and the fewest piles its search reached.
 
 ``--before DIR``: also run the same decks, in a subprocess, through an earlier version of the
 project whose source tree is ``DIR`` (for example ``git archive c866356 | tar -x -C DIR``), with its
@@ -74,6 +80,39 @@ def best_play(moves: str, args) -> dict:
             "ci95": list(est.ci95)}
 
 
+def profile(moves: str, args) -> dict:
+    """Where the undecided searches spend their nodes (see the module docstring)."""
+    import numpy as np
+
+    from exact.prisoners.best_play import random_orders
+    from exact.prisoners.solver import make_searcher
+
+    deck = Deck(4, 13)
+    searcher = make_searcher(deck, Variant.make("prisoners", moves=moves), engine="numba", ordering=args.ordering,
+                             strategy=args.strategy)
+    searcher.solve_ranks([r % 13 for r in range(52)], 1000)  # compile
+    total = np.zeros((3, deck.size), dtype=np.int64)
+    decks = []
+    for order in random_orders(deck, args.decks, args.seed):
+        verdict = searcher.solve_ranks([deck.rank(c) for c in order], args.node_budget, args.time_budget)
+        expanded, hits, generated = searcher.profile()
+        deepest = int(np.nonzero(expanded)[0].max()) if expanded.any() else 0
+        decks.append({"status": verdict.status, "nodes": verdict.nodes, "seconds": round(verdict.seconds, 3),
+                      "fewest_piles_reached": deck.size - deepest, "proof": verdict.proof})
+        if verdict.status == "undecided":
+            total += np.array([expanded, hits, generated])
+    undecided = [d for d in decks if d["status"] == "undecided"]
+    print(f"{moves}: {len(undecided)} of {len(decks)} decks undecided; fewest piles their searches reached: "
+          f"{sorted(d['fewest_piles_reached'] for d in undecided)}")
+    print(f"{'depth':>5} {'piles':>5} {'expanded':>10} {'table hits':>10} {'moves/row':>9}")
+    for depth in range(deck.size):
+        if total[0, depth]:
+            print(f"{depth:>5} {deck.size - depth:>5} {total[0, depth]:>10} {total[1, depth]:>10} "
+                  f"{total[2, depth] / total[0, depth]:>9.2f}")
+    return {"decks": decks, "expanded": total[0].tolist(), "table_hits": total[1].tolist(),
+            "moves": total[2].tolist()}
+
+
 def before(directory: str, args) -> dict:
     spec = json.dumps({"rules": list(RULES), "decks": args.decks, "seed": args.seed,
                        "node_budget": args.node_budget})
@@ -93,7 +132,8 @@ def main(argv=None):
     parser.add_argument("--time-budget", type=float, default=None)
     parser.add_argument("--engine", choices=["numba", "python"], default="numba")
     parser.add_argument("--ordering", type=int, default=0)
-    parser.add_argument("--strategy", choices=["restarts", "dfs"], default=None)
+    parser.add_argument("--strategy", choices=["beam", "restarts", "dfs"], default=None)
+    parser.add_argument("--profile", action="store_true", help="where the undecided searches spend their nodes")
     parser.add_argument("--before", metavar="DIR", default=None,
                         help="source tree of an earlier version to run the same decks through")
     parser.add_argument("--skip-kernel", action="store_true", help="best play only")
@@ -102,6 +142,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     report = {"decks": args.decks, "seed": args.seed, "node_budget": args.node_budget,
               "time_budget": args.time_budget, "rules": {}}
+    if args.profile:
+        report["profile"] = {moves: profile(moves, args) for moves in RULES}
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(report, f, indent=1)
+        return
     for moves in RULES:
         if args.before_only:
             report["rules"][moves] = {}

@@ -43,15 +43,32 @@ as a top when the pile is moved).
     partners never appear: cards are only covered), ``c`` is never covered and stays a top until
     the end. A single pile has a single top, so two such cards make a win impossible.
 
+``frozen_piles`` (``moves=published`` only)
+    Some pile's top rank has no partner among the ranks the *other* piles show, or two piles other
+    than the first each have a bottom rank with no partner among the ranks the other piles show; the
+    first pile (position 0) counts as showing its top only. *Proof*: with ``moves=published`` every
+    top a pile can ever have is the bottom of a pile moved onto it, so the ranks shown now contain
+    every top to come, and the first pile never moves, so its bottom never becomes a top. A pile
+    whose top has no partner among the other piles' shown ranks can neither move (its top must be
+    adjacent to the target's) nor receive a pile (the mover's top must be adjacent to its top), now
+    or later, so it never joins another pile. A pile ``k`` other than the first must move once (only
+    the first pile is never moved, and it is the last one left); its bottom then becomes the top of
+    the target, and if that bottom has no partner among the ranks of the piles other than ``k``, the
+    target is frozen as above, which is fatal unless no other pile is left. Two such piles: when the
+    first of them moves, the other is still there (or is the target, and must still move), so the
+    row is lost. (``isolated_pile`` does not see a pile whose bottom has partners but whose top has
+    none; ``disconnected`` links piles through the first pile's bottom, which can never be a top.)
+
 The solver's cut during the search, in the numba engine (:mod:`exact.prisoners.solver_kernel`), is
-the same two conditions ``disconnected`` (which contains ``isolated_pile``) and ``uncoverable_cards``,
+the same conditions ``disconnected`` (which contains ``isolated_pile``), ``uncoverable_cards`` and
+``frozen_piles``,
 on bit masks and rank counts; the Python reference (:class:`exact.prisoners.solver.Searcher`) calls
 the functions below, and the tests check that both cut the same rows.
 """
 from __future__ import annotations
 
 #: The static conditions, in the order they are tried on a dealt row.
-CONDITIONS = ("isolated_pile", "disconnected", "uncoverable_cards")
+CONDITIONS = ("isolated_pile", "disconnected", "uncoverable_cards", "frozen_piles")
 #: Name of the evidence of a loss found by searching every row (after the cuts above).
 EXHAUSTION = "exhaustion"
 
@@ -117,6 +134,33 @@ def uncoverable_cards(row, neighbours, reverse: bool) -> bool:
     return found >= 2
 
 
+def frozen_piles(row, neighbours, reverse: bool) -> bool:
+    """Whether a published row has a frozen top or two frozen bottoms (see the module docstring);
+    always ``False`` with ``moves=physical`` (there ``isolated_pile`` says the same of tops)."""
+    if not reverse or len(row) <= 1:
+        return False
+
+    def shown(p, pile):
+        return {pile[1]} if p == 0 else {pile[0], pile[1]}
+
+    counts: dict[int, int] = {}
+    for p, pile in enumerate(row):
+        for r in shown(p, pile):
+            counts[r] = counts.get(r, 0) + 1
+
+    def partner_elsewhere(rank, mine) -> bool:
+        return any(counts.get(s, 0) - (s in mine) > 0 for s in neighbours[rank])
+
+    frozen_bottoms = 0
+    for p, pile in enumerate(row):
+        mine = shown(p, pile)
+        if not partner_elsewhere(pile[1], mine):
+            return True
+        if p >= 1 and not partner_elsewhere(pile[0], mine):
+            frozen_bottoms += 1
+    return frozen_bottoms >= 2
+
+
 def proof_of_loss(row, neighbours, reverse: bool, conditions=CONDITIONS) -> str | None:
     """The name of the first of ``conditions`` that proves the row lost, or ``None``."""
     for name in conditions:
@@ -125,4 +169,5 @@ def proof_of_loss(row, neighbours, reverse: bool, conditions=CONDITIONS) -> str 
     return None
 
 
-_CHECKS = {"isolated_pile": isolated_pile, "disconnected": disconnected, "uncoverable_cards": uncoverable_cards}
+_CHECKS = {"isolated_pile": isolated_pile, "disconnected": disconnected, "uncoverable_cards": uncoverable_cards,
+           "frozen_piles": frozen_piles}

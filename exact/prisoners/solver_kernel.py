@@ -273,23 +273,66 @@ def _uncoverable_cards(tops, m, neighbours, ranks, right, total):
     return found
 
 
+@jit(inline="always")
+def _frozen_piles(tops, bottoms, m, neighbours, ranks, counts):
+    """A published row's frozen top or two frozen bottoms (:func:`exact.prisoners.proofs.frozen_piles`);
+    ``counts[r]``: piles showing rank ``r`` (the first pile shows its top only)."""
+    if m <= 1:
+        return False
+    for r in range(ranks):
+        counts[r] = 0
+    for p in range(m):
+        counts[tops[p]] += 1
+        if p > 0 and bottoms[p] != tops[p]:
+            counts[bottoms[p]] += 1
+    frozen_bottoms = 0
+    for p in range(m):
+        t = tops[p]
+        b = bottoms[p]
+        shown = np.int64(1) << t
+        if p > 0:
+            shown |= np.int64(1) << b
+        elsewhere = 0
+        nb = neighbours[t]
+        for r in range(ranks):
+            if (nb >> r) & 1:
+                elsewhere += counts[r] - ((shown >> r) & 1)
+        if elsewhere == 0:
+            return True
+        if p > 0:
+            elsewhere = 0
+            nb = neighbours[b]
+            for r in range(ranks):
+                if (nb >> r) & 1:
+                    elsewhere += counts[r] - ((shown >> r) & 1)
+            if elsewhere == 0:
+                frozen_bottoms += 1
+                if frozen_bottoms == 2:
+                    return True
+    return False
+
+
 #: Bits of ``proofs``: the loss conditions the search applies to every row it expands.
-CONNECTED_PROOF, UNCOVERABLE_PROOF = 1, 2
-ALL_PROOFS = CONNECTED_PROOF | UNCOVERABLE_PROOF
+CONNECTED_PROOF, UNCOVERABLE_PROOF, FROZEN_PROOF = 1, 2, 4
+ALL_PROOFS = CONNECTED_PROOF | UNCOVERABLE_PROOF | FROZEN_PROOF
 
 
 #: Indices into the scalar state of a search (:func:`new_state`).
-_M, _DEPTH, _ENTERING, _NODES, _FILLED, _RNG, _VERDICT, _DISCONNECTED, _UNCOVERABLE = range(9)
+_M, _DEPTH, _ENTERING, _NODES, _FILLED, _RNG, _VERDICT, _DISCONNECTED, _UNCOVERABLE, _FROZEN = range(10)
 #: Verdict code of a search paused at its node stop (resume it with the same state).
 PAUSED_CODE = 3
 
 
 def new_state(cards: int, ranks: int):
     """Work arrays of one search from a row of ``cards`` piles: ``(scalars, moves, counts, cursor,
-    undo, holders)``; :func:`start` readies them for a row."""
+    undo, holders, profile)``; :func:`start` readies them for a row. ``profile`` counts, per depth
+    (moves made from the dealt row), the rows expanded (``profile[0]``), the rows found in the
+    lost-row table (``profile[1]``) and the legal moves generated (``profile[2]``); it is never
+    reset by the search (the caller empties it), so it can sum several runs."""
     n = cards
-    return (np.zeros(9, dtype=np.int64), np.empty((n, 2 * n), dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros(n, dtype=np.int64), np.empty((n, 5), dtype=np.int64), np.empty(3 * max(ranks, 1), dtype=np.int64))
+    return (np.zeros(10, dtype=np.int64), np.empty((n, 2 * n), dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=np.int64), np.empty((n, 5), dtype=np.int64), np.empty(3 * max(ranks, 1), dtype=np.int64),
+            np.zeros((3, n), dtype=np.int64))
 
 
 def start(state, cards: int, seed: int = 0) -> None:
@@ -317,7 +360,7 @@ def _undo_move(tops, bottoms, undo, depth, m):
 
 @jit
 def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, line, scalars, moves, counts,
-            cursor, undo, holders, node_stop, proofs):
+            cursor, undo, holders, profile, node_stop, proofs):
     """Depth-first best-play search from the row ``tops``/``bottoms``, resumable.
 
     The whole search state lives in the arrays (``scalars``, ``moves``, ``counts``, ``cursor``,
@@ -337,6 +380,7 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
     rng = np.uint64(scalars[_RNG])
     disconnected = scalars[_DISCONNECTED]
     uncoverable = scalars[_UNCOVERABLE]
+    frozen = scalars[_FROZEN]
     scores = np.empty(2 * n, dtype=np.int64)
     right = holders[ranks:2 * ranks]
     total = holders[2 * ranks:3 * ranks]
@@ -351,21 +395,26 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
                 break
             h = _row_hash(tops, bottoms, m, ranks, reverse)
             if _lookup(hashes, keys, h, tops, bottoms, m, ranks, reverse):
+                profile[1, depth] += 1
                 counts[depth] = 0  # known lost: back out without expanding or re-inserting
                 cursor[depth] = -1
             else:
                 if nodes >= node_stop:
                     break  # paused before expanding this row; the next call enters it again
                 nodes += 1
+                profile[0, depth] += 1
                 counts[depth] = 0
                 if (proofs & CONNECTED_PROOF) and not _linked(tops, bottoms, m, neighbours, ranks, reverse, holders):
                     disconnected += 1
                 elif ((proofs & UNCOVERABLE_PROOF) and not reverse
                       and _uncoverable_cards(tops, m, neighbours, ranks, right, total) >= 2):
                     uncoverable += 1
+                elif (proofs & FROZEN_PROOF) and reverse and _frozen_piles(tops, bottoms, m, neighbours, ranks, total):
+                    frozen += 1
                 else:
                     counts[depth], rng = _gen_moves(tops, bottoms, m, neighbours, ordering, reverse, moves[depth], rng,
                                                     scores)
+                    profile[2, depth] += counts[depth]
                 cursor[depth] = 0
             entering = False
         if cursor[depth] >= 0 and cursor[depth] < counts[depth]:
@@ -401,6 +450,7 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
     scalars[_RNG] = np.int64(rng)
     scalars[_DISCONNECTED] = disconnected
     scalars[_UNCOVERABLE] = uncoverable
+    scalars[_FROZEN] = frozen
     scalars[_VERDICT] = verdict
     if verdict == PAUSED_CODE:
         scalars[_M] = m
@@ -437,7 +487,7 @@ def search_row(tops, bottoms, neighbours, ranks, reverse, node_budget, ordering,
 
 def abandon(tops, bottoms, state) -> None:
     """Give up a paused search: undo its moves so ``tops``/``bottoms`` hold the start row again."""
-    scalars, _, _, _, undo, _ = state
+    scalars, _, _, _, undo, _, _ = state
     _abandon(tops, bottoms, undo, scalars)
 
 

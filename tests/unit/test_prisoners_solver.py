@@ -223,6 +223,9 @@ def test_kernel_proofs_equal_the_reference_proofs(data, shape, variant):
         found = kernel._uncoverable_cards(tops, m, masks, deck.ranks, holders[:deck.ranks],
                                           holders[deck.ranks:2 * deck.ranks])
         assert (found >= 2) == proofs.uncoverable_cards(row, searcher.neighbours, False)
+    else:
+        frozen = kernel._frozen_piles(tops, bottoms, m, masks, deck.ranks, holders[:deck.ranks])
+        assert frozen == proofs.frozen_piles(row, searcher.neighbours, True)
     if proofs.isolated_pile(row, searcher.neighbours, searcher.reverse):
         assert proofs.disconnected(row, searcher.neighbours, searcher.reverse)  # a special case
 
@@ -319,7 +322,7 @@ def test_restarts_are_reproducible_and_find_wins_dfs_finds():
     assert restart_won >= 1 and dfs_won >= 1
 
 
-@pytest.mark.parametrize("strategy, ordering", [("restarts", 0)] + [("dfs", o) for o in ORDERINGS])
+@pytest.mark.parametrize("strategy, ordering", [("restarts", 0), ("beam", 0)] + [("dfs", o) for o in ORDERINGS])
 @pytest.mark.parametrize("variant", VARIANTS, ids=str)
 @pytest.mark.parametrize("shape", [(1, 5), (2, 3), (3, 2), (2, 4)])
 def test_kernel_equals_brute_force_on_spread_orders(shape, variant, strategy, ordering):
@@ -334,7 +337,7 @@ def test_kernel_equals_brute_force_on_spread_orders(shape, variant, strategy, or
             assert len(replay(order, deck, variant, result.line)) == 1
 
 
-@pytest.mark.parametrize("strategy, ordering", [("restarts", 0)] + [("dfs", o) for o in ORDERINGS])
+@pytest.mark.parametrize("strategy, ordering", [("restarts", 0), ("beam", 0)] + [("dfs", o) for o in ORDERINGS])
 @pytest.mark.parametrize("moves, shape", [("published", (4, 13)), ("physical", (4, 7)), ("physical", (4, 8))])
 def test_kernel_lines_replay_on_full_decks(moves, shape, strategy, ordering):
     # Decks where wins exist (the physical game is not won on random 52-card decks within such
@@ -418,3 +421,73 @@ def test_cli_solve_out_saves_the_estimate(cli_run, tmp_path):
     code, out, err = cli_run("solve", "--suits", "2", "--ranks", "3", "--all", "--out", str(path))
     assert code == 0 and "stored as" in out
     assert len(ResultsStore(path).names(kind="exact")) == 1
+
+
+# --- the beam search (wins found fast) and the search profile ---------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), shape=st.sampled_from([(1, 5), (2, 4), (3, 3), (4, 3), (2, 6), (4, 5)]),
+       variant=st.sampled_from(VARIANTS), width=st.sampled_from([1, 3, 50, 2000]))
+def test_beam_wins_only_winnable_orders_with_lines_that_replay(data, shape, variant, width):
+    # The beam only ever claims a win, with its line; a wide beam on a small deck keeps every row,
+    # so it then finds a win exactly when one exists.
+    import exact.prisoners.beam_kernel as beam
+    import exact.prisoners.solver_kernel as kernel
+
+    deck = Deck(*shape)
+    order = data.draw(deck_orders(deck))
+    tops = np.array([deck.rank(c) for c in order], dtype=np.int64)
+    line = np.zeros((deck.size - 1, 2), dtype=np.int64)
+    masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
+    code, nodes = beam._beam(tops, masks, deck.ranks, variant.rules.reverse_piles, width, beam.seed_mix(3), line,
+                             10**9, not variant.rules.reverse_piles)
+    won = brute_force_fewest_piles(tuple(order), deck, variant) == 1
+    if code == beam.BEAM_WON:
+        assert won and len(replay(order, deck, variant, [tuple(m) for m in line.tolist()])) == 1
+    elif width == 2000 and deck.size <= 12:
+        assert not won  # at most 2,000 distinct rows per depth on these decks: nothing was dropped
+    assert nodes >= 1 and tops.tolist() == [deck.rank(c) for c in order]
+
+
+def test_beam_respects_its_node_stop_and_finds_wins_on_mid_size_decks():
+    import exact.prisoners.beam_kernel as beam
+    import exact.prisoners.solver_kernel as kernel
+
+    deck = Deck(4, 8)
+    masks = kernel.neighbour_masks(deck.ranks, True)
+    line = np.zeros((deck.size - 1, 2), dtype=np.int64)
+    won = 0
+    for order in random_orders(deck, 10, seed=5):
+        tops = np.array([deck.rank(c) for c in order], dtype=np.int64)
+        code, nodes = beam._beam(tops, masks, deck.ranks, False, 200, beam.seed_mix(0), line, 10**9, True)
+        if code == beam.BEAM_WON:
+            won += 1
+            assert len(replay(order.tolist(), deck, "prisoners(moves=physical)", line.tolist())) == 1
+        code, nodes = beam._beam(tops, masks, deck.ranks, False, 200, beam.seed_mix(0), line, 77, True)
+        assert code == beam.BEAM_FAILED and nodes == 77
+    assert won >= 5  # 4x8 physical decks are nearly all winnable, and a 200-wide beam finds most
+
+
+@pytest.mark.parametrize("strategy", ["restarts", "dfs"])
+def test_profile_counts_the_expanded_rows_per_depth(strategy):
+    deck = Deck(4, 13)
+    searcher = make_searcher(deck, Variant.make("prisoners", moves="physical"), strategy=strategy)
+    order = random_orders(deck, 1, seed=2)[0]
+    verdict = searcher.solve_ranks([deck.rank(c) for c in order], 30_000)
+    expanded, hits, moves = searcher.profile()
+    assert expanded.sum() == verdict.nodes and expanded[0] >= 1 and hits.sum() > 0
+    assert (moves >= 0).all() and moves[0] > 0 and verdict.status == UNDECIDED
+
+
+@pytest.mark.parametrize("shape", [(2, 4), (3, 3)])
+@pytest.mark.parametrize("wrap", ["on", "off"])
+def test_frozen_piles_proves_published_rows_connectivity_cannot(shape, wrap):
+    # Rows closed by frozen_piles whose piles are linked, all lost by exhaustive search; never on
+    # a physical row.
+    variant = Variant.make("prisoners", moves="published", wrap=wrap)
+    searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
+    extra = [row for row in fewest
+             if proofs.frozen_piles(row, searcher.neighbours, True)
+             and not proofs.disconnected(row, searcher.neighbours, True)]
+    assert extra and all(fewest[row] > 1 for row in extra)
+    assert not proofs.frozen_piles((0, 2, 4), [[1], [0, 2], [1, 3], [2, 4], [3]], False)
