@@ -425,8 +425,8 @@ def test_cli_solve_out_saves_the_estimate(cli_run, tmp_path):
 
 # --- the beam search (wins found fast) and the search profile ---------------------------------------
 
-@settings(max_examples=40, deadline=None)
-@given(data=st.data(), shape=st.sampled_from([(1, 5), (2, 4), (3, 3), (4, 3), (2, 6), (4, 5)]),
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), shape=st.sampled_from([(1, 5), (2, 4), (3, 3), (4, 2), (2, 5), (1, 8)]),
        variant=st.sampled_from(VARIANTS), width=st.sampled_from([1, 3, 50, 2000]))
 def test_beam_wins_only_winnable_orders_with_lines_that_replay(data, shape, variant, width):
     # The beam only ever claims a win, with its line; a wide beam on a small deck keeps every row,
@@ -444,7 +444,7 @@ def test_beam_wins_only_winnable_orders_with_lines_that_replay(data, shape, vari
     won = brute_force_fewest_piles(tuple(order), deck, variant) == 1
     if code == beam.BEAM_WON:
         assert won and len(replay(order, deck, variant, [tuple(m) for m in line.tolist()])) == 1
-    elif width == 2000 and deck.size <= 12:
+    elif width == 2000:
         assert not won  # at most 2,000 distinct rows per depth on these decks: nothing was dropped
     assert nodes >= 1 and tops.tolist() == [deck.rank(c) for c in order]
 
