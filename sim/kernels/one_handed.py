@@ -225,6 +225,20 @@ def _play_group_once(buf, row_starts, deck_starts, n, mask_two, mask_four, score
 
 
 @jit(inline="always")
+def _play_group_variant(buf, row_starts, deck_starts, n, mask_two, mask_four, scores, emptied,
+                        win_any, final_once):
+    """Play a group with the loop the variant needs: :func:`_play_group_once` for ``final=once``,
+    else :func:`_play_group_emptied` for ``win=any`` and :func:`_play_group` otherwise."""
+    if final_once:
+        _play_group_once(buf, row_starts, deck_starts, n, mask_two, mask_four, scores, emptied,
+                         win_any)
+    elif win_any:
+        _play_group_emptied(buf, row_starts, deck_starts, n, mask_two, mask_four, scores, emptied)
+    else:
+        _play_group(buf, row_starts, deck_starts, n, mask_two, mask_four, scores)
+
+
+@jit(inline="always")
 def _score(packed, row_start, deck_start, n):
     """Cards left: row length minus the four pads minus the sentinels dealt after the last card."""
     row_cards = np.int64((packed & _LOW) - row_start) - 3
@@ -292,14 +306,8 @@ def _play_orders(orders, codes, sentinels, mask_two, mask_four, win_any, first4_
                 buf[start + _U(k)] = codes[orders[g, k]]
             if first4_reversed:
                 _reverse_first4(buf, start, n)
-        if final_once:
-            _play_group_once(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4, emptied4,
-                             win_any)
-        elif win_any:
-            _play_group_emptied(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4,
-                                emptied4)
-        else:
-            _play_group(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4)
+        _play_group_variant(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4, emptied4,
+                            win_any, final_once)
         for lane in range(min(LANES, games - g0)):
             scores[g0 + lane] = scores4[lane]
             emptied[g0 + lane] = emptied4[lane]
@@ -341,14 +349,8 @@ def _simulate_chunk_inline(state, games, codes, sentinels, mask_two, mask_four, 
         if first4_reversed:
             for lane in range(LANES):
                 _reverse_first4(buf, deck_starts[lane], n)
-        if final_once:
-            _play_group_once(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4, emptied4,
-                             win_any)
-        elif win_any:
-            _play_group_emptied(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4,
-                                emptied4)
-        else:
-            _play_group(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4)
+        _play_group_variant(buf, row_starts, deck_starts, n, mask_two, mask_four, scores4, emptied4,
+                            win_any, final_once)
         for lane in range(min(LANES, games - g0)):
             score = scores4[lane]
             score_counts[score] += 1
