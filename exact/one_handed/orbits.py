@@ -131,28 +131,45 @@ def _lines(mask, S, R, small_suits, pi_or_rho, lines):
 
 
 @jit
-def _canon(mask, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho, work):
-    """Canonical form of ``mask`` under window ``i``'s stabiliser; ``pi``, ``rho`` receive the
-    relabelling that gives it (identity on the labels the window uses)."""
+def _window_sides(i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits):
+    """Window ``i``'s two sides: ``(ss, nl, nsl, nsmall, nbig, small, big)``, where the small side
+    (suits when ``ss``) has its free labels permuted by the tried permutations, ``nl`` lines of the
+    other side are compared and ``nsl`` labels are tried."""
     ss = small_suits[i]
     nl = S if ss == 0 else R  # number of lines of the other side
+    nsl = S if ss else R  # labels of the tried side
     nsmall = n_free_s[i] if ss else n_free_r[i]
     nbig = n_free_r[i] if ss else n_free_s[i]
     small = free_s if ss else free_r
     big = free_r if ss else free_s
+    return ss, nl, nsl, nsmall, nbig, small, big
+
+
+@jit
+def _tried_lines(mask, i, q, S, R, ss, nsl, nsmall, small, perms, tried, lines):
+    """The lines of ``mask`` under tried permutation ``q`` of window ``i``'s small side (``tried``
+    receives that relabelling, identity on the labels the window uses)."""
+    for x in range(nsl):
+        tried[x] = x
+    for k in range(nsmall):
+        tried[small[i, k]] = perms[q, k]
+    _lines(mask, S, R, ss, tried, lines)
+
+
+@jit
+def _canon(mask, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho, work):
+    """Canonical form of ``mask`` under window ``i``'s stabiliser; ``pi``, ``rho`` receive the
+    relabelling that gives it (identity on the labels the window uses)."""
+    ss, nl, nsl, nsmall, nbig, small, big = _window_sides(i, S, R, free_s, free_r, n_free_s,
+                                                          n_free_r, small_suits)
     lines = work[0:nl]
     order = work[nl:2 * nl]
     tried = work[2 * nl:2 * nl + max(S, R)]
     best_tried = work[2 * nl + max(S, R):2 * nl + 2 * max(S, R)]
     best = np.int64(-1)
     best_q = perm_off[i]
-    nsl = S if ss else R  # labels of the tried side
     for q in range(perm_off[i], perm_off[i + 1]):
-        for x in range(nsl):
-            tried[x] = x
-        for k in range(nsmall):
-            tried[small[i, k]] = perms[q, k]
-        _lines(mask, S, R, ss, tried, lines)
+        _tried_lines(mask, i, q, S, R, ss, nsl, nsmall, small, perms, tried, lines)
         # sort the free lines by value (insertion sort, stable on label order)
         for k in range(nbig):
             order[k] = big[i, k]
@@ -213,13 +230,8 @@ def _canon(mask, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms
 def _stabiliser_size(mask, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, work):
     """How many of the tried permutations leave ``mask``'s fixed lines as they are and its free lines
     the same multiset (each is completed by ``prod m!`` relabellings of the other side)."""
-    ss = small_suits[i]
-    nl = S if ss == 0 else R
-    nsmall = n_free_s[i] if ss else n_free_r[i]
-    nbig = n_free_r[i] if ss else n_free_s[i]
-    small = free_s if ss else free_r
-    big = free_r if ss else free_s
-    nsl = S if ss else R
+    ss, nl, nsl, nsmall, nbig, small, big = _window_sides(i, S, R, free_s, free_r, n_free_s,
+                                                          n_free_r, small_suits)
     base = work[0:nl]
     lines = work[nl:2 * nl]
     tried = work[2 * nl:2 * nl + max(S, R)]
@@ -228,11 +240,7 @@ def _stabiliser_size(mask, i, S, R, free_s, free_r, n_free_s, n_free_r, small_su
     _lines(mask, S, R, ss, tried, base)
     hits = 0
     for q in range(perm_off[i], perm_off[i + 1]):
-        for x in range(nsl):
-            tried[x] = x
-        for k in range(nsmall):
-            tried[small[i, k]] = perms[q, k]
-        _lines(mask, S, R, ss, tried, lines)
+        _tried_lines(mask, i, q, S, R, ss, nsl, nsmall, small, perms, tried, lines)
         ok = True
         for x in range(nl):  # the lines the window uses must stay as they are
             free = False
