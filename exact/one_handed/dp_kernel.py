@@ -48,6 +48,33 @@ def _frozen_cut(rs, rr, length, two_suit):
 
 
 @jit
+def _label_fresh_by(lmap, key):
+    """Give the fresh labels of ``lmap`` (entries ``-2``: live, not yet labelled) the next labels
+    after those already given, in order of ``(key, old label)`` (a stable insertion sort)."""
+    n = lmap.shape[0]
+    nxt = 0
+    for a in range(n):
+        if lmap[a] >= 0:
+            nxt += 1
+    fresh = np.empty(n, dtype=np.int64)
+    nf = 0
+    for a in range(n):
+        if lmap[a] == -2:
+            fresh[nf] = a
+            nf += 1
+    for i in range(1, nf):
+        x = fresh[i]
+        j = i - 1
+        while j >= 0 and key[fresh[j]] > key[x]:
+            fresh[j + 1] = fresh[j]
+            j -= 1
+        fresh[j + 1] = x
+    for i in range(nf):
+        lmap[fresh[i]] = nxt
+        nxt += 1
+
+
+@jit
 def _order_fresh(a_of, b_of, k, amap, bmap, n_a, n_b):
     """Label the fresh a-labels by their incidence with labelled b's, then fresh b's by columns."""
     # fresh a-labels: signature = mask of labelled b's met, then number of fresh b's met
@@ -60,53 +87,14 @@ def _order_fresh(a_of, b_of, k, amap, bmap, n_a, n_b):
                 sig[a] += np.int64(1) << (bmap[b] + 8)
             else:
                 sig[a] += 1
-    nxt = 0
-    for a in range(n_a):
-        if amap[a] >= 0:
-            nxt += 1
-    fresh = np.empty(n_a, dtype=np.int64)
-    nf = 0
-    for a in range(n_a):
-        if amap[a] == -2:  # live and fresh
-            fresh[nf] = a
-            nf += 1
-    # insertion sort by (signature, old label)
-    for i in range(1, nf):
-        x = fresh[i]
-        j = i - 1
-        while j >= 0 and sig[fresh[j]] > sig[x]:
-            fresh[j + 1] = fresh[j]
-            j -= 1
-        fresh[j + 1] = x
-    for i in range(nf):
-        amap[fresh[i]] = nxt
-        nxt += 1
+    _label_fresh_by(amap, sig)
     # fresh b-labels: column over all a labels (now complete)
     col = np.zeros(n_b, dtype=np.int64)
     for i in range(k):
         b = b_of[i]
         if bmap[b] < 0:
             col[b] += np.int64(1) << amap[a_of[i]]
-    nb = 0
-    for b in range(n_b):
-        if bmap[b] >= 0:
-            nb += 1
-    freshb = np.empty(n_b, dtype=np.int64)
-    nfb = 0
-    for b in range(n_b):
-        if bmap[b] == -2:
-            freshb[nfb] = b
-            nfb += 1
-    for i in range(1, nfb):
-        x = freshb[i]
-        j = i - 1
-        while j >= 0 and col[freshb[j]] > col[x]:
-            freshb[j + 1] = freshb[j]
-            j -= 1
-        freshb[j + 1] = x
-    for i in range(nfb):
-        bmap[freshb[i]] = nb
-        nb += 1
+    _label_fresh_by(bmap, col)
 
 
 @jit
