@@ -66,6 +66,8 @@ from sim._jit import jit
 
 from exact.invariants import require
 from exact.one_handed.phase import SENTINEL, PhaseReference, _subsets
+from exact.one_handed.phase_kernel import (_drop, _mark_returns, _next_same_size, _pair_vector, _popcount,
+                                              _store_pair)
 
 #: counts are uint64: exact while m! < 2**64
 MAX_PHASE_ODDS_CARDS = 20
@@ -128,13 +130,6 @@ def position_phase_reference(row, undealt, *, two_suit: bool = True):
 # ---------------------------------------------------------------- the numba engine
 
 @jit
-def _drop(mask, pos):
-    """``mask`` (bit ``pos`` clear) with bit ``pos`` taken out."""
-    low = (np.int64(1) << pos) - 1
-    return (mask & low) | ((mask >> 1) & ~low)
-
-
-@jit
 def _compress(mask, drops, g):
     """``mask`` over the cards to come, read in window ``g``'s universe: the bits of its own cards
     (``drops[g]``, in decreasing order, -1 for none) taken out."""
@@ -143,55 +138,6 @@ def _compress(mask, drops, g):
         if d >= 0:
             mask = _drop(mask, d)
     return mask
-
-
-@jit
-def _next_same_size(m):
-    c = m & -m
-    r = m + c
-    return (((r ^ m) >> 2) // c) | r
-
-
-@jit
-def _popcount(x):
-    k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
-
-
-@jit
-def _map(p_inv, p, mask):
-    """A set in the child's universe, read in the parent's (8-bit chunks through ``p_inv[p]``)."""
-    out = np.int64(0)
-    ch = 0
-    while mask:
-        out |= p_inv[p, ch, mask & 0xFF]
-        mask >>= 8
-        ch += 1
-    return out
-
-
-@jit
-def _mark(k, A, ret, r_off, a_off, usize, cap, nm2, width, s2, r3):
-    """``ret[g][C] = 1`` where window ``g``'s phase over ``C`` (``|C| = k``) can hand back to its parent
-    (an ``R3`` or ``S2`` ending): the only first parts the parent's split sum needs."""
-    for g in range(usize.shape[0]):
-        if k > usize[g] or k > cap[g]:
-            continue
-        m = (np.int64(1) << k) - 1
-        limit = np.int64(1) << usize[g]
-        while m < limit:
-            base = a_off[g] + m * width
-            hit = A[base + r3] != 0
-            for t in range(nm2[g]):
-                if A[base + s2 + t] != 0:
-                    hit = True
-            ret[r_off[g] + m] = 1 if hit else 0
-            if k == 0:
-                break
-            m = _next_same_size(m)
 
 
 @jit
@@ -204,15 +150,13 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
     The split sum runs over the child's first parts in the child's own coordinates and reads only
     those that hand back (``c_ret``)."""
     vec = np.zeros(width, dtype=np.uint64)
-    r2 = r1 + 1
     r3 = r1 + 2
     kmax = 0
     for g in range(cap.shape[0]):
         kmax = max(kmax, cap[g])
     for k in range(kmax):
         if self_child:
-            _mark(k, A, ret, r_off, a_off, usize, cap, nm2, width, s2, r3)
-        shift = k & 1
+            _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, width, s2, r3, 0)
         for p in range(p_win.shape[0]):
             g = p_win[p]
             nb = p_nbits[p]
@@ -234,59 +178,20 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                         cset |= np.int64(1) << p_bits[p, t]
                     x >>= 1
                     t += 1
-                for t in range(width):
-                    vec[t] = 0
                 own = _compress(cset, drops, g)
-                if p_match[p] == 1:
-                    if k == 0:
-                        vec[s1 + p_s1[p]] = 1
-                elif p_match[p] == 2:
-                    if k == 0:
-                        vec[r1] = 1
-                else:
-                    fc = _compress(cset, c_drops, j)
-                    cb = c_off[j] + fc * width
-                    for t in range(s1 - shift):
-                        vec[t + shift] += CA[cb + t]
-                    for t in range(c_nm1[j]):
-                        d = p_term[p, t]
-                        if d >= 0:
-                            vec[s2 + d] += CA[cb + s1 + t]
-                    vec[r2] += CA[cb + r1]
-                    vec[r3] += CA[cb + r1 + 1]
-                    rj = c_roff[j]
-                    sub = fc
-                    while sub:
-                        if c_ret[rj + sub]:
-                            yb = c_off[j] + sub * width
-                            rest = own ^ _map(p_inv, p, sub)
-                            c = CA[yb + r3]
-                            if c:
-                                src = a_off[g] + rest * width
-                                for t in range(width):
-                                    vec[t] += c * A[src + t]
-                            for t in range(c_nm2[j]):
-                                c = CA[yb + s2 + t]
-                                d = p_ret[p, t]
-                                if c and d >= 0:
-                                    src = b_off[g] + (d * half_g + _drop(rest, bpos[g, d])) * width
-                                    for u in range(width):
-                                        vec[u] += c * Bst[src + u]
-                        sub = (sub - 1) & fc
-                dst = a_off[g] + _compress(cset | abit, drops, g) * width
-                for t in range(width):
-                    A[dst + t] += vec[t]
+                fc = _compress(cset, c_drops, j) if p_match[p] == 0 else 0
+                _pair_vector(vec, own, k & 1, fc, p_match[p], p_s1[p], p, CA, c_off[j], c_ret, c_roff[j], c_nm1[j],
+                             c_nm2[j], p_term, p_ret, p_inv, A, a_off[g], Bst, b_off[g], half_g, bpos, g, width, s1, s2,
+                             r1)
                 bs = p_b[p]
-                if bs >= 0:
-                    dst = b_off[g] + (bs * half_g + _drop(own, bpos[g, bs])) * width
-                    for t in range(width):
-                        Bst[dst + t] = vec[t]
+                _store_pair(vec, A, a_off[g] + _compress(cset | abit, drops, g) * width, Bst,
+                            b_off[g] + (bs * half_g + _drop(own, bpos[g, bs])) * width if bs >= 0 else -1, width)
                 if k == 0:
                     break
                 cm = _next_same_size(cm)
     for k in range(kmax + 1):
         if k == kmax or not self_child:  # the sizes not marked yet: every table is complete now
-            _mark(k, A, ret, r_off, a_off, usize, cap, nm2, width, s2, r3)
+            _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, width, s2, r3, 0)
 
 
 @jit
