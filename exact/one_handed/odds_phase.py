@@ -73,6 +73,9 @@ from exact.one_handed.phase_kernel import (_drop, _mark_returns, _next_same_size
 MAX_PHASE_ODDS_CARDS = 20
 #: bytes of tables above which the numba engine refuses (the caller falls back or says so)
 MAX_TABLE_BYTES = 2 * 2**30
+#: a window's tables are ``uint32`` when its sets have at most this many cards: every entry counts
+#: orders of its set, at most ``12! < 2**32`` (half the memory, and half the bytes each split sum reads)
+NARROW_SET_CARDS = max(s for s in range(21) if math.factorial(s) < 2**32)
 
 
 # ---------------------------------------------------------------- the plain reference
@@ -202,7 +205,7 @@ def _forward(i, fA, fB, A, Bst, a_off, b_off, bpos, usize0, nm1, nm2, nm3, hist,
     full = (np.int64(1) << m) - 1
     for state in range(1 + nm3):
         for cset in range(full + 1):
-            f = fA[i, cset] if state == 0 else fB[i, state - 1, cset]
+            f = fA[i, cset] if state == 0 else fB[i, state - 1, cset]  # uint64
             if f == 0:
                 continue
             n_c = _popcount(cset)
@@ -220,19 +223,19 @@ def _forward(i, fA, fB, A, Bst, a_off, b_off, bpos, usize0, nm1, nm2, nm3, hist,
                     # end(j) sits at j // 2; j has the parity of the cards on top of the window
                     par = (nx & 1) if state == 0 else ((nx + 1) & 1)
                     for t in range(s1):
-                        v = A[base + t] if state == 0 else Bst[base + t]
+                        v = np.uint64(A[base + t] if state == 0 else Bst[base + t])
                         if v:
                             hist[i + 2 * t + par] += f * v
                 for t in range(nm1):
-                    v = A[base + s1 + t] if state == 0 else Bst[base + s1 + t]
+                    v = np.uint64(A[base + s1 + t] if state == 0 else Bst[base + s1 + t])
                     if v:
                         fB[i - 2, t, rest] += f * v
                 for t in range(nm2):
-                    v = A[base + s2 + t] if state == 0 else Bst[base + s2 + t]
+                    v = np.uint64(A[base + s2 + t] if state == 0 else Bst[base + s2 + t])
                     if v:
                         fB[i - 1, t, rest] += f * v
                 for q in range(3):
-                    v = A[base + r1 + q] if state == 0 else Bst[base + r1 + q]
+                    v = np.uint64(A[base + r1 + q] if state == 0 else Bst[base + r1 + q])
                     if v:
                         target = i - 3 + q
                         fA[target, rest] += f * v
@@ -356,8 +359,9 @@ class _Group:
 
     def fill(self, width, s1, s2, r1, child_group=None):
         child = child_group if child_group is not None else self
-        self.A = np.zeros(max(self.a_size, 1), dtype=np.uint64)
-        self.B = np.zeros(max(self.b_size, 1), dtype=np.uint64)
+        dtype = _table_dtype(int(self.cap.max()) if len(self.cap) else 0)
+        self.A = np.zeros(max(self.a_size, 1), dtype=dtype)
+        self.B = np.zeros(max(self.b_size, 1), dtype=dtype)
         for g in range(len(self.windows)):
             self.A[self.a_off[g]] = 1  # A[W][{}] = end(0)
         self.ret = np.zeros(max(self.r_size, 1), dtype=np.uint8)
@@ -367,6 +371,11 @@ class _Group:
                 self.nm2, self.bpos, self.usize, self.p_win, self.p_a, self.p_bits, self.p_nbits, self.p_child,
                 self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, CA, c_ret, child.r_off,
                 child.a_off, child.drops, child.nm1, child.nm2, child_group is None, width, s1, s2, r1)
+
+
+def _table_dtype(cap):
+    """``uint32`` for tables over sets of at most :data:`NARROW_SET_CARDS` cards, else ``uint64``."""
+    return np.uint32 if cap <= NARROW_SET_CARDS else np.uint64
 
 
 def _layout(cards):
@@ -390,12 +399,15 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
     maxm = s2 - (m // 2 + 1)
     if m < 3:
         return (k + 1) * (1 << m) * (1 + maxm) * 8
-    vec = width * 8
+    def vec(cap):  # bytes of one vector of a table over sets of at most cap cards
+        return width * np.dtype(_table_dtype(cap)).itemsize
+
     mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
-    pure_a = m * (m - 1) * (m - 2) * (1 << (m - 3)) * vec
-    pure_b = sum(x * (m - 2) * (m - 3) for x in mates) * ((1 << (m - 3)) // 2) * vec  # kept B(a) vectors
+    pure_a = m * (m - 1) * (m - 2) * (1 << (m - 3)) * vec(m - 3)
+    pure_b = sum(x * (m - 2) * (m - 3) for x in mates) * ((1 << (m - 3)) // 2) * vec(m - 3)  # kept B(a)
     pure = pure_a + pure_b
-    depth = (m * (m - 1) * (1 << (m - 2)) + m * (1 << (m - 1)) + (1 << m)) * vec * (1 + maxm)
+    depth = (m * (m - 1) * (1 << (m - 2)) * vec(m - 2) + m * (1 << (m - 1)) * vec(m - 1)
+             + (1 << m) * vec(m)) * (1 + maxm)
     forward = (k + 1) * (1 << m) * (1 + maxm) * 8
     return pure + depth + forward
 
@@ -455,7 +467,7 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
                 rows = 1 << int(g2.usize[g])
                 r3 = g2.A[int(g2.a_off[g]):int(g2.a_off[g]) + rows * width].reshape(rows, width)[:, r1 + 2]
                 for x in np.nonzero(r3)[0]:
-                    emp[m - 1 - int(popcount[x])] += r3[x]
+                    emp[m - 1 - int(popcount[x])] += np.uint64(r3[x])
         _forward(i, fA, fB, top.A, top.B, top.a_off, top.b_off, top.bpos, int(top.usize[0]), int(top.nm1[0]),
                  int(top.nm2[0]), int(top.nm3[0]), hist, emp, width, s1, s2, r1, m)
     counts = [int(c) for c in hist.tolist()]

@@ -307,7 +307,8 @@ def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rb
     ``Bst[b_base + (slot * half + rest without y's bit b_bits[g, slot]) * width]``), summed over the
     first parts that hand back (``c_ret[c_rbase + part]``), enumerated in the child's coordinates and
     mapped back by ``p_inv[p]``. Both exact engines (whole decks here, positions in
-    :mod:`exact.one_handed.odds_phase`) fill their tables with it. Returns the first parts visited."""
+    :mod:`exact.one_handed.odds_phase`) fill their tables with it. The tables may be ``uint32`` where
+    every count fits (each reads as ``uint64``; ``vec`` is ``uint64``). Returns the first parts visited."""
     for t in range(width):
         vec[t] = 0
     if match == 1:
@@ -322,13 +323,13 @@ def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rb
     r3 = r1 + 2
     cb = c_base + fc * width
     for t in range(s1 - shift):
-        vec[t + shift] += CA[cb + t]
+        vec[t + shift] += np.uint64(CA[cb + t])
     for t in range(nmj1):
         d = p_term[p, t]
         if d >= 0:
-            vec[s2 + d] += CA[cb + s1 + t]
-    vec[r2] += CA[cb + r1]
-    vec[r3] += CA[cb + r1 + 1]
+            vec[s2 + d] += np.uint64(CA[cb + s1 + t])
+    vec[r2] += np.uint64(CA[cb + r1])
+    vec[r3] += np.uint64(CA[cb + r1 + 1])
     visited = 0
     sub = fc  # the child's first part, enumerated in its own coordinates
     while sub:
@@ -338,18 +339,18 @@ def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rb
             continue
         yb = c_base + sub * width
         rest = own ^ _map(p_inv, p, sub)
-        c = CA[yb + r3]
+        c = np.uint64(CA[yb + r3])
         if c:
             src = a_base + rest * width
             for t in range(width):
-                vec[t] += c * A[src + t]
+                vec[t] += c * np.uint64(A[src + t])
         for t in range(nmj2):
-            c = CA[yb + s2 + t]
+            c = np.uint64(CA[yb + s2 + t])
             d = p_ret[p, t]
             if c and d >= 0:  # d < 0: w1's suit mate, never in a set of this window
                 src = b_base + (d * half + _drop(rest, b_bits[g, d])) * width
                 for u in range(width):
-                    vec[u] += c * Bst[src + u]
+                    vec[u] += c * np.uint64(Bst[src + u])
         sub = (sub - 1) & fc
     return visited
 
@@ -357,7 +358,8 @@ def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rb
 @jit(inline="always")
 def _store_pair(vec, A, a_dst, Bst, b_dst, width):
     """Add a ``B(a)`` vector into ``A`` of the set with ``a`` (``A[a_dst:]``) and keep it at ``Bst[b_dst:]``
-    (``b_dst < 0``: ``a`` is not kept, no later ``S2`` hands back to it)."""
+    (``b_dst < 0``: ``a`` is not kept, no later ``S2`` hands back to it). ``uint32`` tables are
+    stored into only where every count of their sets fits (the caller's bound)."""
     for t in range(width):
         A[a_dst + t] += vec[t]
     if b_dst >= 0:
