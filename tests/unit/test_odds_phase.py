@@ -20,7 +20,7 @@ from solitaire.cli import main
 from ..naive import brute_force_from
 from ..strategies import deck_orders, decks, variants
 
-ODDS_VARIANTS = variants("one-handed").filter(lambda v: not v.rules.final_once)
+ODDS_VARIANTS = variants("one-handed").filter(lambda v: not v.rules.final_once)  # the phase engine refuses it
 
 
 def labels(cards, deck):
