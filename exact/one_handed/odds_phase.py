@@ -390,9 +390,10 @@ def _layout(cards):
 
 
 def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
-    """Bytes the engine allocates for this position (before it allocates them): the tables of the
-    windows of three cards to come (exact), those of one row depth (a bound: all depths' tables are
-    never alive at once) and the forward arrays."""
+    """Bytes the engine holds at its peak for this position (before it allocates them): the tables of
+    the windows of three cards to come while they fill (exact), then their ``A`` tables (their ``B``
+    vectors are freed: a parent reads its children's ``A`` only) with those of one row depth (a
+    bound: all depths' tables are never alive at once), and the forward arrays."""
     cards = _Cards(row, undealt, two_suit)
     m, k = cards.m, cards.k
     _, s2, r1, width = _layout(cards)
@@ -405,11 +406,10 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
     mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
     pure_a = m * (m - 1) * (m - 2) * (1 << (m - 3)) * vec(m - 3)
     pure_b = sum(x * (m - 2) * (m - 3) for x in mates) * ((1 << (m - 3)) // 2) * vec(m - 3)  # kept B(a)
-    pure = pure_a + pure_b
     depth = (m * (m - 1) * (1 << (m - 2)) * vec(m - 2) + m * (1 << (m - 1)) * vec(m - 1)
              + (1 << m) * vec(m)) * (1 + maxm)
     forward = (k + 1) * (1 << m) * (1 + maxm) * 8
-    return pure + depth + forward
+    return max(pure_a + pure_b, pure_a + depth) + forward
 
 
 def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | None = None):
@@ -424,6 +424,8 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     if m >= 3:
         pure = _Group(cards, list(permutations(range(m), 3)), [m - 3] * (m * (m - 1) * (m - 2)), width, s1, s2)
         pure.fill(width, s1, s2, r1)
+        pure_bytes = int(pure.A.nbytes + pure.B.nbytes)
+        pure.B = None  # a parent's split sums read its children's A only (a window's B only while it fills)
     maxm = s2 - s1
     fA = np.zeros((k + 1, 1 << m), dtype=np.uint64)
     fB = np.zeros((k + 1, maxm, 1 << m), dtype=np.uint64)
@@ -442,8 +444,8 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
         cap = max([int(popcount[live_a].max()) if len(live_a) else 0] +
                   [int(popcount[live_b].max()) + 1 if len(live_b) else 0])
         x1, x2, x3 = (cards.row_card(j) for j in (i - 2, i - 1, i))
-        groups = []
         child = pure
+        second = None
         # (x3, a, b), then (x2, x3, a), then R_i: each group's children are in the group before
         for level, size in ((3, 2), (2, 1), (1, 0)):
             if level == 3:
@@ -456,24 +458,29 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
             grp = _Group(cards, wins, caps, width, s1, s2, child_group=child) if wins else None
             if grp is not None:
                 grp.fill(width, s1, s2, r1, child_group=child)
-                child = grp
-            groups.append(grp)
-        top = groups[-1]
-        if i == 0 and k == 0 and groups[1] is not None:
+                if level > 1:
+                    grp.B = None  # the forward pass reads R_i's B only
+                child = grp  # the group before is released (but for the pure windows, every depth's)
+            if level == 2:
+                second = grp
+        top = grp
+        if i == 0 and k == 0 and second is not None:
             # an empty row at the start: the orders first emptying it at the last card of Y are the
             # R3 hand-backs of the windows (sentinel, sentinel, a) (phase.PhaseReference.first_return)
-            g2 = groups[1]
+            g2 = second
             for g in range(len(g2.windows)):
                 rows = 1 << int(g2.usize[g])
                 r3 = g2.A[int(g2.a_off[g]):int(g2.a_off[g]) + rows * width].reshape(rows, width)[:, r1 + 2]
                 for x in np.nonzero(r3)[0]:
                     emp[m - 1 - int(popcount[x])] += np.uint64(r3[x])
+        second = child = grp = None
         _forward(i, fA, fB, top.A, top.B, top.a_off, top.b_off, top.bpos, int(top.usize[0]), int(top.nm1[0]),
                  int(top.nm2[0]), int(top.nm3[0]), hist, emp, width, s1, s2, r1, m)
+        top = None
     counts = [int(c) for c in hist.tolist()]
     require(sum(counts) == math.factorial(m), "phase odds must add up to m!")
     emptied = sum(int(e) * math.factorial(s) for s, e in enumerate(emp.tolist()))
     if stats is not None:
         stats.update(depths=depths, windows=0 if pure is None else len(pure.windows),
-                     table_bytes=0 if pure is None else int(pure.A.nbytes + pure.B.nbytes))
+                     table_bytes=0 if pure is None else pure_bytes)
     return counts, emptied
