@@ -32,24 +32,35 @@ Engines
 over :class:`exact.one_handed.phase.PhaseReference`, for small positions. :func:`position_phase_counts`
 computes the same in numba: the phase tables of every window reachable from the row windows, dense
 over the subsets of the window's *universe* (the cards of ``U`` not in it), filled by set size like
-:mod:`exact.one_handed.phase_kernel` (whose layout it follows; that kernel is specialised to whole
-decks with sentinels at the bottom and relabelling orbits, so the loop is written again here for
-windows holding row cards and any set of cards to come; its split sums run in the child's own
-coordinates over the first parts that can hand back), then the row-level recursion run *forward*,
-depth by depth from the top, so that only the depths the play can reach get tables, and those only
-for the set sizes that reach them. A depth's tables (the windows ``R_i``, ``(r_{i-1}, r_i, a)`` and
-``(r_i, a, b)``, whose children end in the windows of three cards to come) are freed once its
-states are dealt.
+:mod:`exact.one_handed.phase_kernel`, whose layout it follows and whose jitted pieces it shares
+(:func:`exact.one_handed.phase_kernel._pair_vector`, the vector of one window and first card over
+one set: the split sum over the child's first parts that hand back, in the child's own
+coordinates; ``_mark_returns``, ``_store_pair``); only the driver differs, for windows holding row
+cards and any set of cards to come instead of relabelling orbits of a whole deck. Then the
+row-level recursion runs *forward*, depth by depth from the top, so that only the depths the play
+can reach get tables, and those only for the set sizes that reach them.
+
+Memory: a table over sets of at most :data:`NARROW_SET_CARDS` (12) cards is ``uint32`` (every entry
+counts orders of its set: at most ``12! < 2**32``), else ``uint64``. A window's kept ``B(a)``
+vectors are read only by its own split sums, so they are freed once its group is filled (a parent
+reads its children's ``A`` only); a depth's groups (the windows ``(r_i, a, b)``, then
+``(r_{i-1}, r_i, a)``, then ``R_i``, each the children of the next) are freed as soon as the next is
+filled, ``R_i``'s once its states are dealt. The peak is the windows of three cards to come while
+they fill, or their ``A`` tables with one depth's groups (:func:`phase_table_bytes`).
 
 Cost (why this does not reach 16 cards left in seconds): the windows made of three cards still to
 come, ``(a, b, c)``, are reachable from every position (deal three cards that match nothing), there
 are ``m (m-1) (m-2)`` of them, and each table is a subset convolution over ``m - 3`` cards: about
-``m^4 3^(m-4)`` steps, plus ``m^2 3^(m-2)`` for each depth of the row that the play reaches (the
-windows ``(r_i, a, b)``). A 52-card position has almost no relabelling symmetry to share (a whole 4x4
-deck has 576 relabellings), so for ``m = 16`` this is about ``2 * 10^10`` steps and 15-25 GiB of
-tables (:func:`phase_table_bytes`): minutes and more memory than a shared machine gives, not seconds.
-It overtakes the memoised search of :func:`exact.one_handed.odds.position_counts` (whose cost grows
-about ``m``-fold per card) from 12 cards left; see ``benchmarks/bench_odds.py``.
+``m^4 3^(m-4)`` steps, plus about ``m^3 3^(m-3)`` for each depth of the row that the play reaches
+(the windows ``(r_i, a, b)``: profiled at 12 cards left, the windows of three cards to come take
+1.1-1.4 of 4.2-4.9 CPU s, the 14-22 depths reached the rest, mostly the top five; a vector holds 3
+nonzero entries of 18 on average, and a third of the first parts hand back). A 52-card position
+has almost no relabelling symmetry to share (a whole 4x4 deck has 576 relabellings), so for
+``m = 16`` this is about ``2 * 10^10`` steps and 11 GiB at the peak (the windows of three cards
+to come are ``uint64`` there: their whole universe has 13 cards): minutes and more memory than a
+shared machine gives, not seconds. It overtakes the memoised search of
+:func:`exact.one_handed.odds.position_counts` (whose cost grows about ``m``-fold per card) from 12
+cards left; see ``benchmarks/bench_odds.py``.
 
 ``final=once`` is not counted (the phase tables say how a phase ends, not which check the last card
 made, :mod:`exact.one_handed.phase`); the caller refuses it.
@@ -390,25 +401,34 @@ def _layout(cards):
 
 
 def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
-    """Bytes the engine holds at its peak for this position (before it allocates them): the tables of
-    the windows of three cards to come while they fill (exact), then their ``A`` tables (their ``B``
-    vectors are freed: a parent reads its children's ``A`` only) with those of one row depth (a
-    bound: all depths' tables are never alive at once), and the forward arrays."""
+    """Bytes the engine holds at its peak for this position, computed before it allocates them: the
+    windows of three cards to come while they fill (their ``A`` and kept ``B`` tables and the pairs'
+    maps), then their ``A`` tables (their ``B`` vectors are freed: a parent reads its children's ``A``
+    only) with the largest moment of one row depth (every depth's tables sized for the largest sets,
+    a bound), and the forward arrays."""
     cards = _Cards(row, undealt, two_suit)
     m, k = cards.m, cards.k
     _, s2, r1, width = _layout(cards)
     maxm = s2 - (m // 2 + 1)
+    forward = ((k + 1) * (1 + maxm) + 1) * (1 << m) * 8  # fA, fB and the popcounts
     if m < 3:
-        return (k + 1) * (1 << m) * (1 + maxm) * 8
+        return forward
+
     def vec(cap):  # bytes of one vector of a table over sets of at most cap cards
         return width * np.dtype(_table_dtype(cap)).itemsize
 
     mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
-    pure_a = m * (m - 1) * (m - 2) * (1 << (m - 3)) * vec(m - 3)
-    pure_b = sum(x * (m - 2) * (m - 3) for x in mates) * ((1 << (m - 3)) // 2) * vec(m - 3)  # kept B(a)
-    depth = (m * (m - 1) * (1 << (m - 2)) * vec(m - 2) + m * (1 << (m - 1)) * vec(m - 1)
-             + (1 << m) * vec(m)) * (1 + maxm)
-    forward = (k + 1) * (1 << m) * (1 + maxm) * 8
+    chunks = (m + 7) // 8 * 256 * 8 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_bits, ...)
+    # the windows (a, b, c): kept B(y) for y of c's suit, over the sets without y (half the rows)
+    pure_a = m * (m - 1) * (m - 2) * ((1 << (m - 3)) * (vec(m - 3) + 1) + (m - 3) * chunks)  # + 1: ret
+    pure_b = sum(x * (m - 2) * (m - 3) for x in mates) * ((1 << (m - 3)) // 2) * vec(m - 3)
+    # one depth: (r_i, a, b), then (r_{i-1}, r_i, a) with it, then R_i with the latter
+    l3_a = m * (m - 1) * ((1 << (m - 2)) * (vec(m - 2) + 1) + (m - 2) * chunks)
+    l3_b = sum(x * (m - 2) for x in mates) * (1 << (m - 3)) * vec(m - 2)
+    l2_a = m * ((1 << (m - 1)) * (vec(m - 1) + 1) + (m - 1) * chunks)
+    l2_b = sum(mates) * (1 << (m - 2)) * vec(m - 1)
+    l1 = (1 << m) * (vec(m) + 1) + maxm * (1 << (m - 1)) * vec(m) + m * chunks
+    depth = max(l3_a + l3_b, l3_a + l2_a + l2_b, l2_a + l1)
     return max(pure_a + pure_b, pure_a + depth) + forward
 
 

@@ -146,3 +146,27 @@ def test_narrow_and_wide_tables_count_alike(data, deck, two_suit, left):
         assert odds_phase._table_dtype(0) == np.uint64
         wide = position_phase_counts(*args, two_suit=two_suit)
     assert narrow == wide
+
+
+def test_table_estimate_is_the_peak():
+    """phase_table_bytes (what the refusal limit is checked against, before any allocation) is the
+    engine's peak memory within 10% (numpy's allocations traced), on 52-card positions with 9 left:
+    the windows' B vectors and each depth's groups are freed when no later window needs them."""
+    import tracemalloc
+
+    deck = Deck(4, 13)
+    variant = Variant.make("one-handed")
+    rng = np.random.default_rng(3)
+    position_phase_counts(labels([0, 1, 2], deck), labels([3, 4, 5, 6, 7], deck))
+    for _ in range(2):
+        order = rng.permutation(52).tolist()
+        row, _ = settled_position(order[:43], deck, variant)
+        args = labels(row, deck), labels(order[43:], deck)
+        estimate = phase_table_bytes(*args)
+        tracemalloc.start()
+        try:
+            position_phase_counts(*args)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert 0.9 * estimate <= peak <= 1.1 * estimate
