@@ -41,7 +41,9 @@ row-level recursion runs *forward*, depth by depth from the top, so that only th
 can reach get tables, and those only for the set sizes that reach them.
 
 Memory: a table over sets of at most :data:`NARROW_SET_CARDS` (12) cards is ``uint32`` (every entry
-counts orders of its set: at most ``12! < 2**32``), else ``uint64``. A window's kept ``B(a)``
+counts orders of its set: at most ``12! < 2**32``), else ``uint64``; each window's vectors hold
+only its own ``S1`` and ``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half
+the largest suit's count). A window's kept ``B(a)``
 vectors are read only by its own split sums, so they are freed once its group is filled (a parent
 reads its children's ``A`` only); a depth's groups (the windows ``(r_i, a, b)``, then
 ``(r_{i-1}, r_i, a)``, then ``R_i``, each the children of the next) are freed as soon as the next is
@@ -56,7 +58,7 @@ are ``m (m-1) (m-2)`` of them, and each table is a subset convolution over ``m -
 1.1-1.4 of 4.2-4.9 CPU s, the 14-22 depths reached the rest, mostly the top five; a vector holds 3
 nonzero entries of 18 on average, and a third of the first parts hand back). A 52-card position
 has almost no relabelling symmetry to share (a whole 4x4 deck has 576 relabellings), so for
-``m = 16`` this is about ``2 * 10^10`` steps and 11 GiB at the peak (the windows of three cards
+``m = 16`` this is about ``2 * 10^10`` steps and 8-10 GiB at the peak (the windows of three cards
 to come are ``uint64`` there: their whole universe has 13 cards): minutes and more memory than a
 shared machine gives, not seconds. It overtakes the memoised search of
 :func:`exact.one_handed.odds.position_counts` (whose cost grows about ``m``-fold per card) from 12
@@ -157,20 +159,21 @@ def _compress(mask, drops, g):
 @jit
 def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits,
             p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, CA, c_ret, c_roff, c_off, c_drops, c_nm1, c_nm2,
-            self_child, width, s1, s2, r1):
+            self_child, vec_width, s1, widths, s2s, r1s, c_widths, c_s2s, c_r1s):
     """Fill a group of windows' tables by set size: ``A[g][C]`` for ``|C| <= cap[g]`` and the kept
     ``B(a)`` vectors (``a`` of ``w3``'s two-type mates). The children of the pairs are read from
     ``CA`` (complete, or this group's own ``A`` when ``self_child``: the group holds its children).
     The split sum runs over the child's first parts in the child's own coordinates and reads only
-    those that hand back (``c_ret``)."""
-    vec = np.zeros(width, dtype=np.uint64)
-    r3 = r1 + 2
+    those that hand back (``c_ret``). Each window's vectors have their own layout (``widths``, ``s2s``,
+    ``r1s``: its ``S1`` and ``S2`` slots are its ``w1``'s and ``w2``'s mates in its universe), the
+    children's theirs (``c_*``); the ``end`` slots, ``s1`` of them, are common."""
+    vec = np.zeros(vec_width, dtype=np.uint64)
     kmax = 0
     for g in range(cap.shape[0]):
         kmax = max(kmax, cap[g])
     for k in range(kmax):
         if self_child:
-            _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, width, s2, r3, 0)
+            _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
         for p in range(p_win.shape[0]):
             g = p_win[p]
             nb = p_nbits[p]
@@ -181,6 +184,7 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
             j = p_child[p]
             abit = np.int64(1) << p_a[p]
             half_g = np.int64(1) << (usize[g] - 1)
+            width = widths[g]
             cm = (np.int64(1) << k) - 1
             limit = np.int64(1) << nb
             while cm < limit:
@@ -195,8 +199,8 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                 own = _compress(cset, drops, g)
                 fc = _compress(cset, c_drops, j) if p_match[p] == 0 else 0
                 _pair_vector(vec, own, k & 1, fc, p_match[p], p_s1[p], p, CA, c_off[j], c_ret, c_roff[j], c_nm1[j],
-                             c_nm2[j], p_term, p_ret, p_inv, A, a_off[g], Bst, b_off[g], half_g, bpos, g, width, s1, s2,
-                             r1)
+                             c_nm2[j], p_term, p_ret, p_inv, A, a_off[g], Bst, b_off[g], half_g, bpos, g, width, s1,
+                             s2s[g], r1s[g], c_widths[j], c_s2s[j], c_r1s[j])
                 bs = p_b[p]
                 _store_pair(vec, A, a_off[g] + _compress(cset | abit, drops, g) * width, Bst,
                             b_off[g] + (bs * half_g + _drop(own, bpos[g, bs])) * width if bs >= 0 else -1, width)
@@ -205,7 +209,7 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                 cm = _next_same_size(cm)
     for k in range(kmax + 1):
         if k == kmax or not self_child:  # the sizes not marked yet: every table is complete now
-            _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, width, s2, r3, 0)
+            _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
 
 
 @jit
@@ -284,7 +288,7 @@ class _Cards:
 class _Group:
     """Arrays of one group of windows for :func:`_layers`."""
 
-    def __init__(self, cards, windows, caps, width, s1, s2, child_group=None):
+    def __init__(self, cards, windows, caps, s1, child_group=None):
         m = cards.m
         self.windows = windows
         self.index = {w: g for g, w in enumerate(windows)}
@@ -297,6 +301,10 @@ class _Group:
         self.nm1 = np.array([len(x[0]) for x in self.mates], dtype=np.int64)
         self.nm2 = np.array([len(x[1]) for x in self.mates], dtype=np.int64)
         self.nm3 = np.array([len(x[2]) for x in self.mates], dtype=np.int64)
+        # each window's layout: end slots (common), its S1 slots, its S2 slots, then R1, R2, R3
+        self.s2s = s1 + self.nm1
+        self.r1s = self.s2s + self.nm2
+        self.widths = self.r1s + 3
         self.bpos = np.zeros((ng, max(m, 1)), dtype=np.int64)  # universe position of each kept B card
         self.usize = np.zeros(ng, dtype=np.int64)
         a_off = [0]
@@ -305,6 +313,7 @@ class _Group:
             own = sorted((c for c in w if 0 <= c < m), reverse=True)
             self.drops[g, :len(own)] = own
             rows = 1 << len(u)
+            width = int(self.widths[g])
             a_off.append(a_off[-1] + rows * width)
             b_off.append(b_off[-1] + len(self.mates[g][2]) * (rows // 2) * width)
             self.usize[g] = len(u)
@@ -368,7 +377,7 @@ class _Group:
             np.matmul(as_array(targets, (npairs, nch, 8)), chunk_bits.T).reshape(npairs, nch, 256)) \
             if npairs else np.zeros((1, nch, 256), dtype=np.int64)
 
-    def fill(self, width, s1, s2, r1, child_group=None):
+    def fill(self, width, s1, child_group=None):
         child = child_group if child_group is not None else self
         dtype = _table_dtype(int(self.cap.max()) if len(self.cap) else 0)
         self.A = np.zeros(max(self.a_size, 1), dtype=dtype)
@@ -381,7 +390,8 @@ class _Group:
         _layers(self.A, self.B, self.ret, self.r_off, self.a_off, self.b_off, self.drops, self.cap, self.nm1,
                 self.nm2, self.bpos, self.usize, self.p_win, self.p_a, self.p_bits, self.p_nbits, self.p_child,
                 self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, CA, c_ret, child.r_off,
-                child.a_off, child.drops, child.nm1, child.nm2, child_group is None, width, s1, s2, r1)
+                child.a_off, child.drops, child.nm1, child.nm2, child_group is None, width, s1, self.widths, self.s2s,
+                self.r1s, child.widths, child.s2s, child.r1s)
 
 
 def _table_dtype(cap):
@@ -414,20 +424,28 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
     if m < 3:
         return forward
 
-    def vec(cap):  # bytes of one vector of a table over sets of at most cap cards
-        return width * np.dtype(_table_dtype(cap)).itemsize
-
+    s1 = m // 2 + 1
+    item = {cap: np.dtype(_table_dtype(cap)).itemsize for cap in (m - 3, m - 2, m - 1, m)}
     mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
+    same = [[c != d and cards.two[c] == cards.two[d] for d in range(m)] for c in range(m)]
     chunks = (m + 7) // 8 * 256 * 8 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_bits, ...)
-    # the windows (a, b, c): kept B(y) for y of c's suit, over the sets without y (half the rows)
-    pure_a = m * (m - 1) * (m - 2) * ((1 << (m - 3)) * (vec(m - 3) + 1) + (m - 3) * chunks)  # + 1: ret
-    pure_b = sum(x * (m - 2) * (m - 3) for x in mates) * ((1 << (m - 3)) // 2) * vec(m - 3)
-    # one depth: (r_i, a, b), then (r_{i-1}, r_i, a) with it, then R_i with the latter
-    l3_a = m * (m - 1) * ((1 << (m - 2)) * (vec(m - 2) + 1) + (m - 2) * chunks)
-    l3_b = sum(x * (m - 2) for x in mates) * (1 << (m - 3)) * vec(m - 2)
-    l2_a = m * ((1 << (m - 1)) * (vec(m - 1) + 1) + (m - 1) * chunks)
-    l2_b = sum(mates) * (1 << (m - 2)) * vec(m - 1)
-    l1 = (1 << m) * (vec(m) + 1) + maxm * (1 << (m - 1)) * vec(m) + m * chunks
+    # the windows (a, b, c), each vector s1 + (a's mates) + (b's mates) + 3 entries in the universe;
+    # kept B(y) for y of c's suit, over the sets without y (half the rows)
+    pure_a = pure_b = 0
+    for a, b, c in permutations(range(m), 3):
+        w = s1 + 3 + mates[a] - same[a][b] - same[a][c] + mates[b] - same[b][a] - same[b][c]
+        pure_a += (1 << (m - 3)) * (w * item[m - 3] + 1) + (m - 3) * chunks  # + 1: the return marks
+        pure_b += (mates[c] - same[c][a] - same[c][b]) * ((1 << (m - 3)) // 2) * w * item[m - 3]
+    # one depth (a bound: a row card's mates counted as maxm): (r_i, a, b), then (r_{i-1}, r_i, a) with
+    # it, then R_i with the latter
+    l3_a = l3_b = 0
+    for a, b in permutations(range(m), 2):
+        w = s1 + 3 + maxm + mates[a] - same[a][b]
+        l3_a += (1 << (m - 2)) * (w * item[m - 2] + 1) + (m - 2) * chunks
+        l3_b += (mates[b] - same[b][a]) * (1 << (m - 3)) * w * item[m - 2]
+    l2_a = m * ((1 << (m - 1)) * (width * item[m - 1] + 1) + (m - 1) * chunks)
+    l2_b = sum(mates) * (1 << (m - 2)) * width * item[m - 1]
+    l1 = (1 << m) * (width * item[m] + 1) + maxm * (1 << (m - 1)) * width * item[m] + m * chunks
     depth = max(l3_a + l3_b, l3_a + l2_a + l2_b, l2_a + l1)
     return max(pure_a + pure_b, pure_a + depth) + forward
 
@@ -442,8 +460,8 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     s1, s2, r1, width = _layout(cards)
     pure = None
     if m >= 3:
-        pure = _Group(cards, list(permutations(range(m), 3)), [m - 3] * (m * (m - 1) * (m - 2)), width, s1, s2)
-        pure.fill(width, s1, s2, r1)
+        pure = _Group(cards, list(permutations(range(m), 3)), [m - 3] * (m * (m - 1) * (m - 2)), s1)
+        pure.fill(width, s1)
         pure_bytes = int(pure.A.nbytes + pure.B.nbytes)
         pure.B = None  # a parent's split sums read its children's A only (a window's B only while it fills)
     maxm = s2 - s1
@@ -475,9 +493,9 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
             else:
                 wins = [(x1, x2, x3)]
             caps = [max(cap - size, 0)] * len(wins)
-            grp = _Group(cards, wins, caps, width, s1, s2, child_group=child) if wins else None
+            grp = _Group(cards, wins, caps, s1, child_group=child) if wins else None
             if grp is not None:
-                grp.fill(width, s1, s2, r1, child_group=child)
+                grp.fill(width, s1, child_group=child)
                 if level > 1:
                     grp.B = None  # the forward pass reads R_i's B only
                 child = grp  # the group before is released (but for the pure windows, every depth's)
@@ -490,12 +508,14 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
             g2 = second
             for g in range(len(g2.windows)):
                 rows = 1 << int(g2.usize[g])
-                r3 = g2.A[int(g2.a_off[g]):int(g2.a_off[g]) + rows * width].reshape(rows, width)[:, r1 + 2]
+                w = int(g2.widths[g])
+                r3 = g2.A[int(g2.a_off[g]):int(g2.a_off[g]) + rows * w].reshape(rows, w)[:, int(g2.r1s[g]) + 2]
                 for x in np.nonzero(r3)[0]:
                     emp[m - 1 - int(popcount[x])] += np.uint64(r3[x])
         second = child = grp = None
         _forward(i, fA, fB, top.A, top.B, top.a_off, top.b_off, top.bpos, int(top.usize[0]), int(top.nm1[0]),
-                 int(top.nm2[0]), int(top.nm3[0]), hist, emp, width, s1, s2, r1, m)
+                 int(top.nm2[0]), int(top.nm3[0]), hist, emp, int(top.widths[0]), s1, int(top.s2s[0]),
+                 int(top.r1s[0]), m)
         top = None
     counts = [int(c) for c in hist.tolist()]
     require(sum(counts) == math.factorial(m), "phase odds must add up to m!")
