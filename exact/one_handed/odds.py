@@ -24,8 +24,9 @@ variants):
   instead of from three sentinels, over the *sets* of cards to come. Its cost grows about 3.5-fold
   per card (``m^4 3^(m-4)`` for the windows of three cards to come, plus the row depths the play
   reaches), so it overtakes the search from :data:`PHASE_FROM_CARDS` cards left; its tables grow
-  about 3-fold per card, which is its limit (:data:`MAX_PHASE_TABLE_BYTES`: 13 cards left, 14 where
-  the cards to come have few suit-mates; 16 cards left would need 15-25 GiB).
+  about 3-fold per card, which is its limit (:data:`MAX_PHASE_TABLE_BYTES`, checked before it
+  starts: 15 cards left fit, 1.6-2.2 GiB at the peak for 20 random 52-card positions; 16 would
+  need 8-10 GiB).
 
 ``engine="auto"`` takes the phase engine from :data:`PHASE_FROM_CARDS` cards left and the search
 below; exact odds are computed for at most :data:`MAX_EXACT_CARDS` cards left (auto:
@@ -62,10 +63,10 @@ from sim.errors import UsageError
 from sim.rules import one_handed as rules
 from sim.variant import Variant
 
-#: cards left at most for the exact method (the phase engine's tables: 14 fits where they stay below
-#: MAX_PHASE_TABLE_BYTES, 71 CPU s for a position needing 1.95 GiB; refused with one line where they
-#: do not, as for 2 of 3 random positions)
-MAX_EXACT_CARDS = 14
+#: cards left at most for the exact method (the phase engine: 15 fits below MAX_PHASE_TABLE_BYTES for
+#: every one of 20 random 52-card positions, in minutes, benchmarks/bench_odds.py; a position whose
+#: tables would not fit is refused with one line)
+MAX_EXACT_CARDS = 15
 #: cards left at most for which ``method="auto"`` computes exactly (13: 16-18 CPU s, 0.7-0.9 GiB)
 AUTO_EXACT_CARDS = 13
 #: final=once (the search engine alone): cards left at most for method="auto" (11: about 1 CPU s) and for
@@ -75,10 +76,11 @@ MAX_SEARCH_CARDS = 13
 #: from this many cards left the exact odds use the phase engine (benchmarks/bench_odds.py, same positions:
 #: 12 cards left, phase 4.2-5.4 CPU s against the search's 13.2-13.6; 11 left, 1.4-1.8 against 1.2-1.5)
 PHASE_FROM_CARDS = 12
-#: largest tables the phase engine allocates (bytes), checked before it starts (the machine's budget is
-#: 3 GB a process; 20 random 52-card positions need 0.2-0.5 GiB with 12 left, 0.7-1.4 with 13, 1.9-4.4
-#: with 14, 5-9 with 15 and 15-25 with 16)
-MAX_PHASE_TABLE_BYTES = int(2.25 * 2**30)
+#: largest peak of the phase engine's tables (bytes, :func:`exact.one_handed.odds_phase.phase_table_bytes`),
+#: checked before it starts (a process stays under 4 GB with the interpreter's 0.2 GiB; 20 random 52-card
+#: positions need 0.11-0.14 GiB with 12 left, 0.25-0.32 with 13, 0.65-0.85 with 14, 1.6-2.2 with 15 and
+#: 8.4-10.4 with 16)
+MAX_PHASE_TABLE_BYTES = 3 * 2**30
 ENGINES = ("auto", "search", "phase")
 #: a state with this many cards left or fewer is finished by playing out every order of them
 PLAY_OUT_CARDS = 8
