@@ -64,17 +64,18 @@ from sim.rules import one_handed as rules
 from sim.variant import Variant
 
 #: cards left at most for the exact method (the phase engine: 15 fits below MAX_PHASE_TABLE_BYTES for
-#: every one of 20 random 52-card positions, in minutes, benchmarks/bench_odds.py; a position whose
-#: tables would not fit is refused with one line)
+#: every one of 20 random 52-card positions; 187-188 CPU s and 1.9 GiB peak, benchmarks/bench_odds.py;
+#: a position whose tables would not fit is refused with one line)
 MAX_EXACT_CARDS = 15
-#: cards left at most for which ``method="auto"`` computes exactly (13: 16-18 CPU s, 0.7-0.9 GiB)
+#: cards left at most for which ``method="auto"`` computes exactly (13: 13-14 CPU s, 0.45 GiB peak;
+#: 14 would take 50-55)
 AUTO_EXACT_CARDS = 13
 #: final=once (the search engine alone): cards left at most for method="auto" (11: about 1 CPU s) and for
 #: method="exact" (13: minutes; the search grows about k-fold per card, benchmarks/bench_odds.py)
 AUTO_SEARCH_CARDS = 11
 MAX_SEARCH_CARDS = 13
 #: from this many cards left the exact odds use the phase engine (benchmarks/bench_odds.py, same positions:
-#: 12 cards left, phase 4.2-5.4 CPU s against the search's 13.2-13.6; 11 left, 1.4-1.8 against 1.2-1.5)
+#: 12 cards left, phase 3.1-3.8 CPU s against the search's 11.8-12.1; 11 left, 1.1-1.3 against 1.1-1.2)
 PHASE_FROM_CARDS = 12
 #: largest peak of the phase engine's tables (bytes, :func:`exact.one_handed.odds_phase.phase_table_bytes`),
 #: checked before it starts (a process stays under 4 GB with the interpreter's 0.2 GiB; 20 random 52-card
