@@ -1,33 +1,95 @@
-"""Benchmark of the exact odds from a position (One-Handed, ``exact.one_handed.odds``): the two exact
-engines side by side, one core.
+"""Benchmark of the exact odds from a position (One-Handed, ``exact.one_handed.odds``): the exact
+engines side by side, one core, each run in a fresh process (so its peak memory is its own).
 
     .venv/bin/python benchmarks/bench_odds.py [--left 10,11,12,13,14,15,16] [--positions 2] [--seed 1]
-        [--budget 120] [--max-gib 2.25] [--search-max-left 16]
+        [--budget 120] [--max-gib 3.5] [--search-max-left 13] [--before DIR]
 
 For each number ``k`` of cards left it deals the first ``52 - k`` cards of ``--positions`` random
-52-card orders (numpy, from ``--seed``) and times, in CPU seconds (``time.process_time``), on the same
-positions in the same run:
+52-card orders (numpy, from ``--seed``) and times, in CPU seconds (``time.process_time`` around the
+call, after a warm-up that loads the compiled kernels) and peak resident memory (``ru_maxrss`` of the
+process: Python, numpy and numba included, about 0.2 GiB before any table), on the same positions in
+the same run:
 
-* ``search`` (the engine before the phase engine): a memoised search over the DP's reduced states
-  finished by play-out (:func:`exact.one_handed.odds.position_counts`);
+* ``search``: the memoised search over the DP's reduced states finished by play-out
+  (:func:`exact.one_handed.odds.position_counts`), up to ``--search-max-left`` cards left;
 * ``phase``: the phase recursion from the row (:func:`exact.one_handed.odds_phase.position_phase_counts`),
-  with its table bytes estimated before it runs (:func:`exact.one_handed.odds_phase.phase_table_bytes`);
-  a position whose estimate exceeds ``--max-gib`` is not run ("needs X GiB").
+  with its peak table bytes estimated before it runs (:func:`exact.one_handed.odds_phase.phase_table_bytes`);
+  a position whose estimate exceeds ``--max-gib`` is not run ("needs X GiB");
+* ``before`` (with ``--before DIR``, a source tree of an earlier version, e.g. from
+  ``git archive 183945f | tar -x -C /tmp/before``): that tree's phase engine on the same positions,
+  with that tree's own estimate, in a process whose imports resolve to ``DIR``.
 
-Both give the same counts where both run (checked here too, column ``same``). An engine is skipped for
+All give the same counts where they run (checked here too, column ``same``). An engine is skipped for
 the next ``k`` once it took more than ``--budget`` CPU seconds (the search grows about ``k``-fold per
-card, the phase engine about 3.5-fold); ``--search-max-left`` runs the search only up to that many
-cards left (on a busy machine, to time the phase engine alone beyond). Prints a markdown table; ``speed-up`` is search time over
-phase time on the same positions.
+card, the phase engine about 3.5-fold). Prints a markdown table; ``search / phase`` and
+``before / phase`` are ratios of CPU seconds on the same position.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
+import resource
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+HERE = Path(__file__).resolve()
+ROOT = HERE.parent.parent
+
+
+def _position(k: int, seed: int, index: int):
+    from exact.one_handed.odds import settled_position
+    from sim import Deck, Variant
+
+    deck = Deck(4, 13)
+    rng = np.random.default_rng(seed)
+    order = [rng.permutation(52).tolist() for _ in range(index + 1)][index]
+    row, _ = settled_position(order[:52 - k], deck, Variant.make("one-handed"))
+    labels = lambda cards: [(deck.suit(c), deck.rank(c)) for c in cards]  # noqa: E731
+    return deck, row, order[52 - k:], labels
+
+
+def _child(engine: str, k: int, seed: int, index: int, max_gib: float) -> None:
+    """One engine on one position, in this process: prints one JSON line."""
+    from exact.one_handed.odds import position_counts
+    from exact.one_handed.odds_phase import phase_table_bytes, position_phase_counts
+    from sim import Deck
+
+    deck, row, undealt, labels = _position(k, seed, index)
+    out: dict = {}
+    if engine == "search":
+        position_counts([], list(range(6)), Deck(2, 3))  # load the compiled kernels outside the timing
+        t0 = time.process_time()
+        counts, _ = position_counts(row, undealt, deck)
+    else:
+        position_phase_counts(labels([0, 1, 2]), labels([3, 4, 5, 6, 7]))
+        need = phase_table_bytes(labels(row), labels(undealt)) / 2**30
+        out["gib"] = need
+        if need > max_gib:
+            print(json.dumps(out))
+            return
+        stats: dict = {}
+        t0 = time.process_time()
+        counts, _ = position_phase_counts(labels(row), labels(undealt), stats=stats)
+        out["depths"] = stats["depths"]
+    out["cpu"] = time.process_time() - t0
+    out["rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 2**30  # Linux: KiB
+    out["counts"] = (list(counts) + [0] * 53)[:53]
+    print(json.dumps(out))
+
+
+def _run(engine: str, k: int, seed: int, index: int, max_gib: float, tree: Path) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run([sys.executable, str(HERE), "--child", engine, str(k), str(seed), str(index),
+                           str(max_gib)], env=env, cwd=tree, capture_output=True, text=True)
+    if done.returncode != 0:
+        return {"error": (done.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main(argv=None) -> None:
@@ -36,64 +98,60 @@ def main(argv=None) -> None:
     parser.add_argument("--positions", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=float, default=120.0)
-    parser.add_argument("--max-gib", type=float, default=2.25)
-    parser.add_argument("--search-max-left", type=int, default=16)
+    parser.add_argument("--max-gib", type=float, default=3.5)
+    parser.add_argument("--search-max-left", type=int, default=13)
+    parser.add_argument("--before", type=Path, default=None, help="source tree of an earlier version")
+    parser.add_argument("--child", nargs=5, metavar=("ENGINE", "K", "SEED", "INDEX", "MAX_GIB"),
+                        help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        engine, k, seed, index, max_gib = args.child
+        _child(engine, int(k), int(seed), int(index), float(max_gib))
+        return
 
-    from exact.one_handed.odds import position_counts, settled_position
-    from exact.one_handed.odds_phase import phase_table_bytes, position_phase_counts
-    from sim import Deck, Variant
-
-    deck = Deck(4, 13)
-    variant = Variant.make("one-handed")
-    labels = lambda cards: [(deck.suit(c), deck.rank(c)) for c in cards]  # noqa: E731
-    rng = np.random.default_rng(args.seed)
-    orders = [rng.permutation(52).tolist() for _ in range(args.positions)]
-    position_counts([], list(range(6)), Deck(2, 3))  # compile outside the timing
-    position_phase_counts(labels([0, 1, 2]), labels([3, 4, 5, 6, 7]))
+    engines = ["search", "phase"] + (["before"] if args.before else [])
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine load average at the start: {load:.1f} on {os.cpu_count()} CPUs")
-    print("| cards left | orders | search (CPU s, each position) | phase (CPU s, each position) "
-          "| speed-up (search / phase) | phase tables (GiB, estimated) | row depths reached | same counts |")
-    print("|---|---|---|---|---|---|---|---|")
-    over = {"search": False, "phase": False}
+    print("| cards left | orders | " + " | ".join(f"{e} (CPU s; peak GiB)" for e in engines)
+          + " | search / phase | " + ("before / phase | " if args.before else "")
+          + "phase tables (GiB, estimated) | row depths reached | same counts |")
+    print("|---|---|" + "---|" * (len(engines) + 4 + bool(args.before)))
+    over = dict.fromkeys(engines, False)
     for k in [int(x) for x in args.left.split(",")]:
-        times = {"search": [], "phase": []}
-        cells = {"search": [], "phase": []}
-        gib, depths, same = [], [], True
-        for order in orders:
-            row, _ = settled_position(order[:52 - k], deck, variant)
-            undealt = order[52 - k:]
-            found = {}
-            if not over["search"] and k <= args.search_max_left:
-                t0 = time.process_time()
-                found["search"], _ = position_counts(row, undealt, deck)
-                times["search"].append(time.process_time() - t0)
-                cells["search"].append(f"{times['search'][-1]:.2f}")
-            need = phase_table_bytes(labels(row), labels(undealt)) / 2**30
-            gib.append(f"{need:.2f}")
-            if not over["phase"] and need <= args.max_gib:
-                stats: dict = {}
-                t0 = time.process_time()
-                hist, _ = position_phase_counts(labels(row), labels(undealt), stats=stats)
-                times["phase"].append(time.process_time() - t0)
-                cells["phase"].append(f"{times['phase'][-1]:.2f}")
-                depths.append(str(stats["depths"]))
-                found["phase"] = (hist + [0] * 53)[:53]
-            elif not over["phase"]:
-                cells["phase"].append(f"needs {need:.1f} GiB")
-            if len(found) == 2:
-                same = same and found["search"] == found["phase"]
-        for name in over:
-            if times[name]:
-                over[name] = max(times[name]) > args.budget
-        if len(times["search"]) == len(times["phase"]) == len(orders):
-            speed = ", ".join(f"{s / p:.1f}x" for s, p in zip(times["search"], times["phase"]))
-        else:
-            speed = "-"
-        print(f"| {k} | {math.factorial(k):,} | {', '.join(cells['search']) or 'skipped'} "
-              f"| {', '.join(cells['phase']) or 'skipped'} | {speed} | {', '.join(gib)} | {', '.join(depths) or '-'} "
-              f"| {same if len(times['search']) and len(times['phase']) else '-'} |", flush=True)
+        cells = {e: [] for e in engines}
+        found = {e: [] for e in engines}
+        gib, depths, ratios, ratios_before, same = [], [], [], [], True
+        for index in range(args.positions):
+            got = {}
+            for e in engines:
+                if over[e] or (e == "search" and k > args.search_max_left):
+                    continue
+                tree = args.before if e == "before" else ROOT
+                r = _run("search" if e == "search" else "phase", k, args.seed, index, args.max_gib, tree)
+                if "error" in r:
+                    cells[e].append(f"error: {r['error'][:60]}")
+                elif "cpu" not in r:
+                    cells[e].append(f"needs {r['gib']:.1f} GiB")
+                else:
+                    got[e] = r
+                    cells[e].append(f"{r['cpu']:.2f}; {r['rss']:.2f}")
+                    found[e].append(r["cpu"])
+                if e == "phase" and "gib" in r:
+                    gib.append(f"{r['gib']:.2f}")
+                    if "depths" in r:
+                        depths.append(str(r["depths"]))
+            counts = [r["counts"] for r in got.values()]
+            same = same and all(c == counts[0] for c in counts)
+            if "phase" in got and "search" in got:
+                ratios.append(f"{got['search']['cpu'] / got['phase']['cpu']:.1f}x")
+            if "phase" in got and "before" in got:
+                ratios_before.append(f"{got['before']['cpu'] / got['phase']['cpu']:.2f}x")
+        for e in engines:
+            over[e] = over[e] or (bool(found[e]) and max(found[e]) > args.budget)
+        row = [str(k), f"{math.factorial(k):,}"] + [", ".join(cells[e]) or "skipped" for e in engines]
+        row += [", ".join(ratios) or "-"] + ([", ".join(ratios_before) or "-"] if args.before else [])
+        row += [", ".join(gib) or "-", ", ".join(depths) or "-", str(same)]
+        print("| " + " | ".join(row) + " |", flush=True)
 
 
 if __name__ == "__main__":

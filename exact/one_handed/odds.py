@@ -24,8 +24,9 @@ variants):
   instead of from three sentinels, over the *sets* of cards to come. Its cost grows about 3.5-fold
   per card (``m^4 3^(m-4)`` for the windows of three cards to come, plus the row depths the play
   reaches), so it overtakes the search from :data:`PHASE_FROM_CARDS` cards left; its tables grow
-  about 3-fold per card, which is its limit (:data:`MAX_PHASE_TABLE_BYTES`: 13 cards left, 14 where
-  the cards to come have few suit-mates; 16 cards left would need 15-25 GiB).
+  about 3-fold per card, which is its limit (:data:`MAX_PHASE_TABLE_BYTES`, checked before it
+  starts: 15 cards left fit, 1.6-2.2 GiB at the peak for 20 random 52-card positions; 16 would
+  need 8-10 GiB).
 
 ``engine="auto"`` takes the phase engine from :data:`PHASE_FROM_CARDS` cards left and the search
 below; exact odds are computed for at most :data:`MAX_EXACT_CARDS` cards left (auto:
@@ -34,7 +35,10 @@ below; exact odds are computed for at most :data:`MAX_EXACT_CARDS` cards left (a
 Variants: ``reverse=on`` and ``win=any`` exactly (a prefix that already emptied the row is won);
 ``first4=reversed`` holds the first four cards reversed, so with 1 to 3 cards dealt the row is not
 yet a stack: the exact method then sums over the ordered choices of the cards that complete the
-first four.
+first four. ``final=once`` (a single check after the last card of the deck) is counted by the
+search alone (its play-out checks the last card once; the phase tables do not say which check the
+last card made), so exactly for at most :data:`MAX_SEARCH_CARDS` cards left (auto:
+:data:`AUTO_SEARCH_CARDS`).
 
 Simulated: the cards still to come are shuffled by numpy's PCG64 from ``seed`` in chunks of
 :data:`CHUNK` games and played out in numba; the interval is Wilson's (Clopper-Pearson for fewer
@@ -59,19 +63,25 @@ from sim.errors import UsageError
 from sim.rules import one_handed as rules
 from sim.variant import Variant
 
-#: cards left at most for the exact method (the phase engine's tables: 14 fits where they stay below
-#: MAX_PHASE_TABLE_BYTES, 71 CPU s for a position needing 1.95 GiB; refused with one line where they
-#: do not, as for 2 of 3 random positions)
-MAX_EXACT_CARDS = 14
-#: cards left at most for which ``method="auto"`` computes exactly (13: 16-18 CPU s, 0.7-0.9 GiB)
+#: cards left at most for the exact method (the phase engine: 15 fits below MAX_PHASE_TABLE_BYTES for
+#: every one of 20 random 52-card positions; 187-188 CPU s and 1.9 GiB peak, benchmarks/bench_odds.py;
+#: a position whose tables would not fit is refused with one line)
+MAX_EXACT_CARDS = 15
+#: cards left at most for which ``method="auto"`` computes exactly (13: 13-14 CPU s, 0.45 GiB peak;
+#: 14 would take 50-55)
 AUTO_EXACT_CARDS = 13
+#: final=once (the search engine alone): cards left at most for method="auto" (11: about 1 CPU s) and for
+#: method="exact" (13: minutes; the search grows about k-fold per card, benchmarks/bench_odds.py)
+AUTO_SEARCH_CARDS = 11
+MAX_SEARCH_CARDS = 13
 #: from this many cards left the exact odds use the phase engine (benchmarks/bench_odds.py, same positions:
-#: 12 cards left, phase 4.2-5.4 CPU s against the search's 13.2-13.6; 11 left, 1.4-1.8 against 1.2-1.5)
+#: 12 cards left, phase 3.1-3.8 CPU s against the search's 11.8-12.1; 11 left, 1.1-1.3 against 1.1-1.2)
 PHASE_FROM_CARDS = 12
-#: largest tables the phase engine allocates (bytes), checked before it starts (the machine's budget is
-#: 3 GB a process; 20 random 52-card positions need 0.2-0.5 GiB with 12 left, 0.7-1.4 with 13, 1.9-4.4
-#: with 14, 5-9 with 15 and 15-25 with 16)
-MAX_PHASE_TABLE_BYTES = int(2.25 * 2**30)
+#: largest peak of the phase engine's tables (bytes, :func:`exact.one_handed.odds_phase.phase_table_bytes`),
+#: checked before it starts (a process stays under 4 GB with the interpreter's 0.2 GiB; 20 random 52-card
+#: positions need 0.11-0.14 GiB with 12 left, 0.25-0.32 with 13, 0.65-0.85 with 14, 1.6-2.2 with 15 and
+#: 8.4-10.4 with 16)
+MAX_PHASE_TABLE_BYTES = 3 * 2**30
 ENGINES = ("auto", "search", "phase")
 #: a state with this many cards left or fewer is finished by playing out every order of them
 PLAY_OUT_CARDS = 8
@@ -130,7 +140,7 @@ def _labels(cards, deck: Deck) -> list[tuple[int, int]]:
 
 
 def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_empty: bool = False,
-                    stats: dict | None = None):
+                    final_once: bool = False, stats: dict | None = None):
     """Exact final-score counts over every order of ``undealt`` dealt onto the settled ``row``.
 
     Parameters
@@ -139,6 +149,8 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
     undealt : the cards still to deal (a set: their order does not matter)
     two_suit : True for the plain game, False for ``reverse=on``
     track_empty : also count the orders in which a removal empties the row (``win=any``)
+    final_once : the last card gets a single check (``final=once``; the reductions stay sound, as in
+        the DP: a ``final=once`` game is the cascading game cut short at its last card)
     stats : if given, receives ``states`` (reduced states searched, those played out included) and
         ``prefixes`` (the dealt prefixes they stand for, down to the play-out: what plain
         enumeration would visit)
@@ -162,7 +174,8 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
         r, u = _decode(key, ranks)
         k = len(u)
         if k <= PLAY_OUT_CARDS:
-            hist, emptied = play_out_distribution(r, u, two_suit=two_suit, track_empty=track_empty)
+            hist, emptied = play_out_distribution(r, u, two_suit=two_suit, track_empty=track_empty,
+                                                  final_once=final_once)
             result = (hist, emptied)
         else:
             hist: list[int] = []
@@ -170,7 +183,7 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
             rest_orders = math.factorial(k - 1)
             for i, card in enumerate(u):
                 new_row = r + [card]
-                removed, removals = _settle(new_row, two_suit)
+                removed, removals = _settle(new_row, two_suit)  # never the last card: k > PLAY_OUT_CARDS
                 require(removed % 2 == 0, "each removal takes 2 or 4 cards")
                 child_key, cut = canonical_key(new_row, u[:i] + u[i + 1:], ranks, two_suit=two_suit)
                 child, child_emptied = counts(child_key)
@@ -201,26 +214,33 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
     return score_counts, (emptied if cut == 0 else 0)
 
 
-def choose_engine(left: int, engine: str = "auto") -> str:
-    """The exact engine for a position with ``left`` cards to come (see the module docstring)."""
+def choose_engine(left: int, engine: str = "auto", *, final_once: bool = False) -> str:
+    """The exact engine for a position with ``left`` cards to come (see the module docstring);
+    ``final=once`` is counted by the search only."""
     if engine not in ENGINES:
         raise UsageError(f"unknown odds engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    if final_once:
+        if engine == "phase":
+            raise UsageError("the phase engine does not count final=once (one check after the last card); "
+                             "use --engine search or auto")
+        return "search"
     if engine == "auto":
         return "phase" if left >= PHASE_FROM_CARDS else "search"
     return engine
 
 
 def position_odds(row, undealt, deck: Deck, *, two_suit: bool = True, track_empty: bool = False,
-                  engine: str = "auto") -> tuple[list[int], int, str]:
+                  final_once: bool = False, engine: str = "auto") -> tuple[list[int], int, str]:
     """:func:`position_counts` by the chosen engine: ``(score_counts, emptied, engine used)``.
 
     The phase engine refuses (one line) a position whose tables would exceed
     :data:`MAX_PHASE_TABLE_BYTES`."""
     from exact.one_handed.odds_phase import phase_table_bytes, position_phase_counts
 
-    engine = choose_engine(len(undealt), engine)
+    engine = choose_engine(len(undealt), engine, final_once=final_once)
     if engine == "search":
-        counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=track_empty)
+        counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=track_empty,
+                                          final_once=final_once)
         return counts, emptied, engine
     row_labels, undealt_labels = _labels(row, deck), _labels(undealt, deck)
     need = phase_table_bytes(row_labels, undealt_labels, two_suit=two_suit)
@@ -239,12 +259,13 @@ def position_odds(row, undealt, deck: Deck, *, two_suit: bool = True, track_empt
 
 def settled_position(dealt, deck: Deck, variant: Variant) -> tuple[list[int], bool]:
     """The settled row after ``dealt`` (at least 4 cards, or first4=kept), and whether it was
-    emptied by a removal."""
+    emptied by a removal. With ``final=once`` the last card of the deck gets a single check."""
     row: list[int] = []
     emptied = False
-    for card in rules.dealing_order(dealt, variant):
+    once_at = deck.size - 1 if variant.rules.final_once else -1
+    for i, card in enumerate(rules.dealing_order(dealt, variant)):
         row.append(card)
-        if rules.settle(row, deck, variant) and not row:
+        if rules.settle(row, deck, variant, max_removals=1 if i == once_at else None) and not row:
             emptied = True
     return row, emptied
 
@@ -269,7 +290,7 @@ def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto") -> tuple[l
         return total, wins, used
     row, emptied_before = settled_position(dealt, deck, variant)
     score_counts, emptied, used = position_odds(row, undealt, deck, two_suit=two_suit, track_empty=win_any,
-                                                engine=engine)
+                                                final_once=variant.rules.final_once, engine=engine)
     if not win_any:
         return score_counts, score_counts[0], used
     if emptied_before:
@@ -278,9 +299,10 @@ def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto") -> tuple[l
 
 
 @jit
-def _play_orders(row_s, row_r, length, orders_s, orders_r, two_suit, hist):
+def _play_orders(row_s, row_r, length, orders_s, orders_r, two_suit, final_once, hist):
     """Deal each row of ``orders_*`` onto a copy of the row; count final lengths in ``hist``;
-    return the number of games in which a removal emptied the row."""
+    return the number of games in which a removal emptied the row. ``final_once``: the last card of
+    each order gets a single check."""
     games, k = orders_s.shape
     rs = np.empty(length + k + 1, dtype=np.int64)
     rr = np.empty(length + k + 1, dtype=np.int64)
@@ -295,7 +317,9 @@ def _play_orders(row_s, row_r, length, orders_s, orders_r, two_suit, hist):
             rs[n] = orders_s[g, j]
             rr[n] = orders_r[g, j]
             n += 1
-            while n >= 4:
+            removals_left = 1 if final_once and j == k - 1 else n
+            while n >= 4 and removals_left > 0:
+                removals_left -= 1
                 same_suit = rs[n - 1] == rs[n - 4]
                 same_rank = rr[n - 1] == rr[n - 4]
                 two = same_suit if two_suit else same_rank
@@ -339,7 +363,8 @@ def _simulate(dealt, deck: Deck, variant: Variant, games: int, seed: int) -> tup
                                     axis=1)
             orders[:, :4] = orders[:, 3::-1] if orders.shape[1] >= 4 else orders[:, ::-1]
         orders = np.ascontiguousarray(orders)
-        emptied += _play_orders(row_s, row_r, len(row), orders // deck.ranks, orders % deck.ranks, two_suit, hist)
+        emptied += _play_orders(row_s, row_r, len(row), orders // deck.ranks, orders % deck.ranks, two_suit,
+                                variant.rules.final_once, hist)
         done += size
     score_counts = hist.tolist()
     if not variant.rules.win_any:
@@ -362,7 +387,8 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
     variant : One-Handed variant (default: the rules as written)
     method : ``"auto"`` (exact with at most :data:`AUTO_EXACT_CARDS` cards left, or at the empty prefix
         of a deck :func:`exact.exact_distribution` reaches; else simulated), ``"exact"`` (refused beyond
-        :data:`MAX_EXACT_CARDS` cards left) or ``"simulate"``
+        :data:`MAX_EXACT_CARDS` cards left) or ``"simulate"``; ``final=once`` is counted by the search
+        engine only: :data:`AUTO_SEARCH_CARDS` and :data:`MAX_SEARCH_CARDS` instead
     games, seed : the simulation's games and seed (default: a fresh seed, reported)
     engine : the exact engine from a position: ``"auto"`` (the phase engine from
         :data:`PHASE_FROM_CARDS` cards left, else the search), ``"phase"`` or ``"search"``; the one
@@ -376,25 +402,26 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
     """
     deck = deck if deck is not None else Deck()
     variant = Variant.coerce(variant, "one-handed")
-    if variant.rules.final_once:
-        raise UsageError("odds from a position are not computed for final=once (one check after the last card); "
-                         "use `solitaire exact` or `solitaire simulate` with --variant final=once for a whole deck")
     if method not in METHODS:
         raise UsageError(f"unknown odds method {method!r}: choose one of {', '.join(METHODS)}")
-    choose_engine(0, engine)  # refuses an unknown engine before any work
+    final_once = variant.rules.final_once
+    choose_engine(0, engine, final_once=final_once)  # refuses an unknown (or, final=once, the phase) engine first
     dealt = parse_cards(dealt, deck, complete=False, what="--dealt")
     k = deck.size - len(dealt)
+    # final=once is counted by the search alone, whose cost grows k-fold per card
+    auto_cards, max_cards = (AUTO_SEARCH_CARDS, MAX_SEARCH_CARDS) if final_once else (AUTO_EXACT_CARDS, MAX_EXACT_CARDS)
     t0 = time.perf_counter()
     if method == "auto":
-        method = "exact" if k <= AUTO_EXACT_CARDS or (not dealt and _whole_deck_exact(deck, variant)) else "simulate"
+        method = "exact" if k <= auto_cards or (not dealt and _whole_deck_exact(deck, variant)) else "simulate"
     if method == "exact":
         if not dealt and _whole_deck_exact(deck, variant):
             from exact.one_handed import exact_distribution
 
             whole = exact_distribution(deck, variant)
             score_counts, wins, used = list(whole.score_counts), whole.wins, "whole-deck"
-        elif k > MAX_EXACT_CARDS:
-            raise UsageError(f"{k} cards still to come: exact odds are computed for at most {MAX_EXACT_CARDS} "
+        elif k > max_cards:
+            reading = " under final=once" if final_once else ""
+            raise UsageError(f"{k} cards still to come: exact odds{reading} are computed for at most {max_cards} "
                              f"cards left; use --method simulate (or deal more cards)")
         else:
             score_counts, wins, used = _exact(dealt, deck, variant, engine)

@@ -32,24 +32,37 @@ Engines
 over :class:`exact.one_handed.phase.PhaseReference`, for small positions. :func:`position_phase_counts`
 computes the same in numba: the phase tables of every window reachable from the row windows, dense
 over the subsets of the window's *universe* (the cards of ``U`` not in it), filled by set size like
-:mod:`exact.one_handed.phase_kernel` (whose layout it follows; that kernel is specialised to whole
-decks with sentinels at the bottom and relabelling orbits, so the loop is written again here for
-windows holding row cards and any set of cards to come; its split sums run in the child's own
-coordinates over the first parts that can hand back), then the row-level recursion run *forward*,
-depth by depth from the top, so that only the depths the play can reach get tables, and those only
-for the set sizes that reach them. A depth's tables (the windows ``R_i``, ``(r_{i-1}, r_i, a)`` and
-``(r_i, a, b)``, whose children end in the windows of three cards to come) are freed once its
-states are dealt.
+:mod:`exact.one_handed.phase_kernel`, whose layout it follows and whose jitted pieces it shares
+(:func:`exact.one_handed.phase_kernel._pair_vector`, the vector of one window and first card over
+one set: the split sum over the child's first parts that hand back, in the child's own
+coordinates; ``_mark_returns``, ``_store_pair``); only the driver differs, for windows holding row
+cards and any set of cards to come instead of relabelling orbits of a whole deck. Then the
+row-level recursion runs *forward*, depth by depth from the top, so that only the depths the play
+can reach get tables, and those only for the set sizes that reach them.
+
+Memory: a table over sets of at most :data:`NARROW_SET_CARDS` (12) cards is ``uint32`` (every entry
+counts orders of its set: at most ``12! < 2**32``), else ``uint64``; each window's vectors hold
+only its own ``S1`` and ``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half
+the largest suit's count). A window's kept ``B(a)``
+vectors are read only by its own split sums, so they are freed once its group is filled (a parent
+reads its children's ``A`` only); a depth's groups (the windows ``(r_i, a, b)``, then
+``(r_{i-1}, r_i, a)``, then ``R_i``, each the children of the next) are freed as soon as the next is
+filled, ``R_i``'s once its states are dealt. The peak is the windows of three cards to come while
+they fill, or their ``A`` tables with one depth's groups (:func:`phase_table_bytes`).
 
 Cost (why this does not reach 16 cards left in seconds): the windows made of three cards still to
 come, ``(a, b, c)``, are reachable from every position (deal three cards that match nothing), there
 are ``m (m-1) (m-2)`` of them, and each table is a subset convolution over ``m - 3`` cards: about
-``m^4 3^(m-4)`` steps, plus ``m^2 3^(m-2)`` for each depth of the row that the play reaches (the
-windows ``(r_i, a, b)``). A 52-card position has almost no relabelling symmetry to share (a whole 4x4
-deck has 576 relabellings), so for ``m = 16`` this is about ``2 * 10^10`` steps and 15-25 GiB of
-tables (:func:`phase_table_bytes`): minutes and more memory than a shared machine gives, not seconds.
-It overtakes the memoised search of :func:`exact.one_handed.odds.position_counts` (whose cost grows
-about ``m``-fold per card) from 12 cards left; see ``benchmarks/bench_odds.py``.
+``m^4 3^(m-4)`` steps, plus about ``m^3 3^(m-3)`` for each depth of the row that the play reaches
+(the windows ``(r_i, a, b)``: profiled at 12 cards left, the windows of three cards to come take
+1.1-1.4 of 4.2-4.9 CPU s, the 14-22 depths reached the rest, mostly the top five; a vector holds 3
+nonzero entries of 18 on average, and a third of the first parts hand back). A 52-card position
+has almost no relabelling symmetry to share (a whole 4x4 deck has 576 relabellings), so for
+``m = 16`` this is about ``2 * 10^10`` steps and 8-10 GiB at the peak (the windows of three cards
+to come are ``uint64`` there: their whole universe has 13 cards): minutes and more memory than a
+shared machine gives, not seconds. It overtakes the memoised search of
+:func:`exact.one_handed.odds.position_counts` (whose cost grows about ``m``-fold per card) from 12
+cards left; see ``benchmarks/bench_odds.py``.
 
 ``final=once`` is not counted (the phase tables say how a phase ends, not which check the last card
 made, :mod:`exact.one_handed.phase`); the caller refuses it.
@@ -66,11 +79,16 @@ from sim._jit import jit
 
 from exact.invariants import require
 from exact.one_handed.phase import SENTINEL, PhaseReference, _subsets
+from exact.one_handed.phase_kernel import (_drop, _mark_returns, _next_same_size, _pair_vector, _popcount,
+                                              _store_pair)
 
 #: counts are uint64: exact while m! < 2**64
 MAX_PHASE_ODDS_CARDS = 20
 #: bytes of tables above which the numba engine refuses (the caller falls back or says so)
 MAX_TABLE_BYTES = 2 * 2**30
+#: a window's tables are ``uint32`` when its sets have at most this many cards: every entry counts
+#: orders of its set, at most ``12! < 2**32`` (half the memory, and half the bytes each split sum reads)
+NARROW_SET_CARDS = max(s for s in range(21) if math.factorial(s) < 2**32)
 
 
 # ---------------------------------------------------------------- the plain reference
@@ -128,13 +146,6 @@ def position_phase_reference(row, undealt, *, two_suit: bool = True):
 # ---------------------------------------------------------------- the numba engine
 
 @jit
-def _drop(mask, pos):
-    """``mask`` (bit ``pos`` clear) with bit ``pos`` taken out."""
-    low = (np.int64(1) << pos) - 1
-    return (mask & low) | ((mask >> 1) & ~low)
-
-
-@jit
 def _compress(mask, drops, g):
     """``mask`` over the cards to come, read in window ``g``'s universe: the bits of its own cards
     (``drops[g]``, in decreasing order, -1 for none) taken out."""
@@ -146,73 +157,23 @@ def _compress(mask, drops, g):
 
 
 @jit
-def _next_same_size(m):
-    c = m & -m
-    r = m + c
-    return (((r ^ m) >> 2) // c) | r
-
-
-@jit
-def _popcount(x):
-    k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
-
-
-@jit
-def _map(p_inv, p, mask):
-    """A set in the child's universe, read in the parent's (8-bit chunks through ``p_inv[p]``)."""
-    out = np.int64(0)
-    ch = 0
-    while mask:
-        out |= p_inv[p, ch, mask & 0xFF]
-        mask >>= 8
-        ch += 1
-    return out
-
-
-@jit
-def _mark(k, A, ret, r_off, a_off, usize, cap, nm2, width, s2, r3):
-    """``ret[g][C] = 1`` where window ``g``'s phase over ``C`` (``|C| = k``) can hand back to its parent
-    (an ``R3`` or ``S2`` ending): the only first parts the parent's split sum needs."""
-    for g in range(usize.shape[0]):
-        if k > usize[g] or k > cap[g]:
-            continue
-        m = (np.int64(1) << k) - 1
-        limit = np.int64(1) << usize[g]
-        while m < limit:
-            base = a_off[g] + m * width
-            hit = A[base + r3] != 0
-            for t in range(nm2[g]):
-                if A[base + s2 + t] != 0:
-                    hit = True
-            ret[r_off[g] + m] = 1 if hit else 0
-            if k == 0:
-                break
-            m = _next_same_size(m)
-
-
-@jit
 def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits,
             p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, CA, c_ret, c_roff, c_off, c_drops, c_nm1, c_nm2,
-            self_child, width, s1, s2, r1):
+            self_child, vec_width, s1, widths, s2s, r1s, c_widths, c_s2s, c_r1s):
     """Fill a group of windows' tables by set size: ``A[g][C]`` for ``|C| <= cap[g]`` and the kept
     ``B(a)`` vectors (``a`` of ``w3``'s two-type mates). The children of the pairs are read from
     ``CA`` (complete, or this group's own ``A`` when ``self_child``: the group holds its children).
     The split sum runs over the child's first parts in the child's own coordinates and reads only
-    those that hand back (``c_ret``)."""
-    vec = np.zeros(width, dtype=np.uint64)
-    r2 = r1 + 1
-    r3 = r1 + 2
+    those that hand back (``c_ret``). Each window's vectors have their own layout (``widths``, ``s2s``,
+    ``r1s``: its ``S1`` and ``S2`` slots are its ``w1``'s and ``w2``'s mates in its universe), the
+    children's theirs (``c_*``); the ``end`` slots, ``s1`` of them, are common."""
+    vec = np.zeros(vec_width, dtype=np.uint64)
     kmax = 0
     for g in range(cap.shape[0]):
         kmax = max(kmax, cap[g])
     for k in range(kmax):
         if self_child:
-            _mark(k, A, ret, r_off, a_off, usize, cap, nm2, width, s2, r3)
-        shift = k & 1
+            _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
         for p in range(p_win.shape[0]):
             g = p_win[p]
             nb = p_nbits[p]
@@ -223,6 +184,7 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
             j = p_child[p]
             abit = np.int64(1) << p_a[p]
             half_g = np.int64(1) << (usize[g] - 1)
+            width = widths[g]
             cm = (np.int64(1) << k) - 1
             limit = np.int64(1) << nb
             while cm < limit:
@@ -234,59 +196,20 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                         cset |= np.int64(1) << p_bits[p, t]
                     x >>= 1
                     t += 1
-                for t in range(width):
-                    vec[t] = 0
                 own = _compress(cset, drops, g)
-                if p_match[p] == 1:
-                    if k == 0:
-                        vec[s1 + p_s1[p]] = 1
-                elif p_match[p] == 2:
-                    if k == 0:
-                        vec[r1] = 1
-                else:
-                    fc = _compress(cset, c_drops, j)
-                    cb = c_off[j] + fc * width
-                    for t in range(s1 - shift):
-                        vec[t + shift] += CA[cb + t]
-                    for t in range(c_nm1[j]):
-                        d = p_term[p, t]
-                        if d >= 0:
-                            vec[s2 + d] += CA[cb + s1 + t]
-                    vec[r2] += CA[cb + r1]
-                    vec[r3] += CA[cb + r1 + 1]
-                    rj = c_roff[j]
-                    sub = fc
-                    while sub:
-                        if c_ret[rj + sub]:
-                            yb = c_off[j] + sub * width
-                            rest = own ^ _map(p_inv, p, sub)
-                            c = CA[yb + r3]
-                            if c:
-                                src = a_off[g] + rest * width
-                                for t in range(width):
-                                    vec[t] += c * A[src + t]
-                            for t in range(c_nm2[j]):
-                                c = CA[yb + s2 + t]
-                                d = p_ret[p, t]
-                                if c and d >= 0:
-                                    src = b_off[g] + (d * half_g + _drop(rest, bpos[g, d])) * width
-                                    for u in range(width):
-                                        vec[u] += c * Bst[src + u]
-                        sub = (sub - 1) & fc
-                dst = a_off[g] + _compress(cset | abit, drops, g) * width
-                for t in range(width):
-                    A[dst + t] += vec[t]
+                fc = _compress(cset, c_drops, j) if p_match[p] == 0 else 0
+                _pair_vector(vec, own, k & 1, fc, p_match[p], p_s1[p], p, CA, c_off[j], c_ret, c_roff[j], c_nm1[j],
+                             c_nm2[j], p_term, p_ret, p_inv, A, a_off[g], Bst, b_off[g], half_g, bpos, g, width, s1,
+                             s2s[g], r1s[g], c_widths[j], c_s2s[j], c_r1s[j])
                 bs = p_b[p]
-                if bs >= 0:
-                    dst = b_off[g] + (bs * half_g + _drop(own, bpos[g, bs])) * width
-                    for t in range(width):
-                        Bst[dst + t] = vec[t]
+                _store_pair(vec, A, a_off[g] + _compress(cset | abit, drops, g) * width, Bst,
+                            b_off[g] + (bs * half_g + _drop(own, bpos[g, bs])) * width if bs >= 0 else -1, width)
                 if k == 0:
                     break
                 cm = _next_same_size(cm)
     for k in range(kmax + 1):
         if k == kmax or not self_child:  # the sizes not marked yet: every table is complete now
-            _mark(k, A, ret, r_off, a_off, usize, cap, nm2, width, s2, r3)
+            _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
 
 
 @jit
@@ -297,7 +220,7 @@ def _forward(i, fA, fB, A, Bst, a_off, b_off, bpos, usize0, nm1, nm2, nm3, hist,
     full = (np.int64(1) << m) - 1
     for state in range(1 + nm3):
         for cset in range(full + 1):
-            f = fA[i, cset] if state == 0 else fB[i, state - 1, cset]
+            f = fA[i, cset] if state == 0 else fB[i, state - 1, cset]  # uint64
             if f == 0:
                 continue
             n_c = _popcount(cset)
@@ -315,19 +238,19 @@ def _forward(i, fA, fB, A, Bst, a_off, b_off, bpos, usize0, nm1, nm2, nm3, hist,
                     # end(j) sits at j // 2; j has the parity of the cards on top of the window
                     par = (nx & 1) if state == 0 else ((nx + 1) & 1)
                     for t in range(s1):
-                        v = A[base + t] if state == 0 else Bst[base + t]
+                        v = np.uint64(A[base + t] if state == 0 else Bst[base + t])
                         if v:
                             hist[i + 2 * t + par] += f * v
                 for t in range(nm1):
-                    v = A[base + s1 + t] if state == 0 else Bst[base + s1 + t]
+                    v = np.uint64(A[base + s1 + t] if state == 0 else Bst[base + s1 + t])
                     if v:
                         fB[i - 2, t, rest] += f * v
                 for t in range(nm2):
-                    v = A[base + s2 + t] if state == 0 else Bst[base + s2 + t]
+                    v = np.uint64(A[base + s2 + t] if state == 0 else Bst[base + s2 + t])
                     if v:
                         fB[i - 1, t, rest] += f * v
                 for q in range(3):
-                    v = A[base + r1 + q] if state == 0 else Bst[base + r1 + q]
+                    v = np.uint64(A[base + r1 + q] if state == 0 else Bst[base + r1 + q])
                     if v:
                         target = i - 3 + q
                         fA[target, rest] += f * v
@@ -365,7 +288,7 @@ class _Cards:
 class _Group:
     """Arrays of one group of windows for :func:`_layers`."""
 
-    def __init__(self, cards, windows, caps, width, s1, s2, child_group=None):
+    def __init__(self, cards, windows, caps, s1, child_group=None):
         m = cards.m
         self.windows = windows
         self.index = {w: g for g, w in enumerate(windows)}
@@ -378,6 +301,10 @@ class _Group:
         self.nm1 = np.array([len(x[0]) for x in self.mates], dtype=np.int64)
         self.nm2 = np.array([len(x[1]) for x in self.mates], dtype=np.int64)
         self.nm3 = np.array([len(x[2]) for x in self.mates], dtype=np.int64)
+        # each window's layout: end slots (common), its S1 slots, its S2 slots, then R1, R2, R3
+        self.s2s = s1 + self.nm1
+        self.r1s = self.s2s + self.nm2
+        self.widths = self.r1s + 3
         self.bpos = np.zeros((ng, max(m, 1)), dtype=np.int64)  # universe position of each kept B card
         self.usize = np.zeros(ng, dtype=np.int64)
         a_off = [0]
@@ -386,6 +313,7 @@ class _Group:
             own = sorted((c for c in w if 0 <= c < m), reverse=True)
             self.drops[g, :len(own)] = own
             rows = 1 << len(u)
+            width = int(self.widths[g])
             a_off.append(a_off[-1] + rows * width)
             b_off.append(b_off[-1] + len(self.mates[g][2]) * (rows // 2) * width)
             self.usize[g] = len(u)
@@ -449,10 +377,11 @@ class _Group:
             np.matmul(as_array(targets, (npairs, nch, 8)), chunk_bits.T).reshape(npairs, nch, 256)) \
             if npairs else np.zeros((1, nch, 256), dtype=np.int64)
 
-    def fill(self, width, s1, s2, r1, child_group=None):
+    def fill(self, width, s1, child_group=None):
         child = child_group if child_group is not None else self
-        self.A = np.zeros(max(self.a_size, 1), dtype=np.uint64)
-        self.B = np.zeros(max(self.b_size, 1), dtype=np.uint64)
+        dtype = _table_dtype(int(self.cap.max()) if len(self.cap) else 0)
+        self.A = np.zeros(max(self.a_size, 1), dtype=dtype)
+        self.B = np.zeros(max(self.b_size, 1), dtype=dtype)
         for g in range(len(self.windows)):
             self.A[self.a_off[g]] = 1  # A[W][{}] = end(0)
         self.ret = np.zeros(max(self.r_size, 1), dtype=np.uint8)
@@ -461,7 +390,13 @@ class _Group:
         _layers(self.A, self.B, self.ret, self.r_off, self.a_off, self.b_off, self.drops, self.cap, self.nm1,
                 self.nm2, self.bpos, self.usize, self.p_win, self.p_a, self.p_bits, self.p_nbits, self.p_child,
                 self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, CA, c_ret, child.r_off,
-                child.a_off, child.drops, child.nm1, child.nm2, child_group is None, width, s1, s2, r1)
+                child.a_off, child.drops, child.nm1, child.nm2, child_group is None, width, s1, self.widths, self.s2s,
+                self.r1s, child.widths, child.s2s, child.r1s)
+
+
+def _table_dtype(cap):
+    """``uint32`` for tables over sets of at most :data:`NARROW_SET_CARDS` cards, else ``uint64``."""
+    return np.uint32 if cap <= NARROW_SET_CARDS else np.uint64
 
 
 def _layout(cards):
@@ -476,23 +411,43 @@ def _layout(cards):
 
 
 def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
-    """Bytes the engine allocates for this position (before it allocates them): the tables of the
-    windows of three cards to come (exact), those of one row depth (a bound: all depths' tables are
-    never alive at once) and the forward arrays."""
+    """Bytes the engine holds at its peak for this position, computed before it allocates them: the
+    windows of three cards to come while they fill (their ``A`` and kept ``B`` tables and the pairs'
+    maps), then their ``A`` tables (their ``B`` vectors are freed: a parent reads its children's ``A``
+    only) with the largest moment of one row depth (every depth's tables sized for the largest sets,
+    a bound), and the forward arrays."""
     cards = _Cards(row, undealt, two_suit)
     m, k = cards.m, cards.k
     _, s2, r1, width = _layout(cards)
     maxm = s2 - (m // 2 + 1)
+    forward = ((k + 1) * (1 + maxm) + 1) * (1 << m) * 8  # fA, fB and the popcounts
     if m < 3:
-        return (k + 1) * (1 << m) * (1 + maxm) * 8
-    vec = width * 8
+        return forward
+
+    s1 = m // 2 + 1
+    item = {cap: np.dtype(_table_dtype(cap)).itemsize for cap in (m - 3, m - 2, m - 1, m)}
     mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
-    pure_a = m * (m - 1) * (m - 2) * (1 << (m - 3)) * vec
-    pure_b = sum(x * (m - 2) * (m - 3) for x in mates) * ((1 << (m - 3)) // 2) * vec  # kept B(a) vectors
-    pure = pure_a + pure_b
-    depth = (m * (m - 1) * (1 << (m - 2)) + m * (1 << (m - 1)) + (1 << m)) * vec * (1 + maxm)
-    forward = (k + 1) * (1 << m) * (1 + maxm) * 8
-    return pure + depth + forward
+    same = [[c != d and cards.two[c] == cards.two[d] for d in range(m)] for c in range(m)]
+    chunks = (m + 7) // 8 * 256 * 8 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_bits, ...)
+    # the windows (a, b, c), each vector s1 + (a's mates) + (b's mates) + 3 entries in the universe;
+    # kept B(y) for y of c's suit, over the sets without y (half the rows)
+    pure_a = pure_b = 0
+    for a, b, c in permutations(range(m), 3):
+        w = s1 + 3 + mates[a] - same[a][b] - same[a][c] + mates[b] - same[b][a] - same[b][c]
+        pure_a += (1 << (m - 3)) * (w * item[m - 3] + 1) + (m - 3) * chunks  # + 1: the return marks
+        pure_b += (mates[c] - same[c][a] - same[c][b]) * ((1 << (m - 3)) // 2) * w * item[m - 3]
+    # one depth (a bound: a row card's mates counted as maxm): (r_i, a, b), then (r_{i-1}, r_i, a) with
+    # it, then R_i with the latter
+    l3_a = l3_b = 0
+    for a, b in permutations(range(m), 2):
+        w = s1 + 3 + maxm + mates[a] - same[a][b]
+        l3_a += (1 << (m - 2)) * (w * item[m - 2] + 1) + (m - 2) * chunks
+        l3_b += (mates[b] - same[b][a]) * (1 << (m - 3)) * w * item[m - 2]
+    l2_a = m * ((1 << (m - 1)) * (width * item[m - 1] + 1) + (m - 1) * chunks)
+    l2_b = sum(mates) * (1 << (m - 2)) * width * item[m - 1]
+    l1 = (1 << m) * (width * item[m] + 1) + maxm * (1 << (m - 1)) * width * item[m] + m * chunks
+    depth = max(l3_a + l3_b, l3_a + l2_a + l2_b, l2_a + l1)
+    return max(pure_a + pure_b, pure_a + depth) + forward
 
 
 def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | None = None):
@@ -505,8 +460,10 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     s1, s2, r1, width = _layout(cards)
     pure = None
     if m >= 3:
-        pure = _Group(cards, list(permutations(range(m), 3)), [m - 3] * (m * (m - 1) * (m - 2)), width, s1, s2)
-        pure.fill(width, s1, s2, r1)
+        pure = _Group(cards, list(permutations(range(m), 3)), [m - 3] * (m * (m - 1) * (m - 2)), s1)
+        pure.fill(width, s1)
+        pure_bytes = int(pure.A.nbytes + pure.B.nbytes)
+        pure.B = None  # a parent's split sums read its children's A only (a window's B only while it fills)
     maxm = s2 - s1
     fA = np.zeros((k + 1, 1 << m), dtype=np.uint64)
     fB = np.zeros((k + 1, maxm, 1 << m), dtype=np.uint64)
@@ -525,8 +482,8 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
         cap = max([int(popcount[live_a].max()) if len(live_a) else 0] +
                   [int(popcount[live_b].max()) + 1 if len(live_b) else 0])
         x1, x2, x3 = (cards.row_card(j) for j in (i - 2, i - 1, i))
-        groups = []
         child = pure
+        second = None
         # (x3, a, b), then (x2, x3, a), then R_i: each group's children are in the group before
         for level, size in ((3, 2), (2, 1), (1, 0)):
             if level == 3:
@@ -536,27 +493,34 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
             else:
                 wins = [(x1, x2, x3)]
             caps = [max(cap - size, 0)] * len(wins)
-            grp = _Group(cards, wins, caps, width, s1, s2, child_group=child) if wins else None
+            grp = _Group(cards, wins, caps, s1, child_group=child) if wins else None
             if grp is not None:
-                grp.fill(width, s1, s2, r1, child_group=child)
-                child = grp
-            groups.append(grp)
-        top = groups[-1]
-        if i == 0 and k == 0 and groups[1] is not None:
+                grp.fill(width, s1, child_group=child)
+                if level > 1:
+                    grp.B = None  # the forward pass reads R_i's B only
+                child = grp  # the group before is released (but for the pure windows, every depth's)
+            if level == 2:
+                second = grp
+        top = grp
+        if i == 0 and k == 0 and second is not None:
             # an empty row at the start: the orders first emptying it at the last card of Y are the
             # R3 hand-backs of the windows (sentinel, sentinel, a) (phase.PhaseReference.first_return)
-            g2 = groups[1]
+            g2 = second
             for g in range(len(g2.windows)):
                 rows = 1 << int(g2.usize[g])
-                r3 = g2.A[int(g2.a_off[g]):int(g2.a_off[g]) + rows * width].reshape(rows, width)[:, r1 + 2]
+                w = int(g2.widths[g])
+                r3 = g2.A[int(g2.a_off[g]):int(g2.a_off[g]) + rows * w].reshape(rows, w)[:, int(g2.r1s[g]) + 2]
                 for x in np.nonzero(r3)[0]:
-                    emp[m - 1 - int(popcount[x])] += r3[x]
+                    emp[m - 1 - int(popcount[x])] += np.uint64(r3[x])
+        second = child = grp = None
         _forward(i, fA, fB, top.A, top.B, top.a_off, top.b_off, top.bpos, int(top.usize[0]), int(top.nm1[0]),
-                 int(top.nm2[0]), int(top.nm3[0]), hist, emp, width, s1, s2, r1, m)
+                 int(top.nm2[0]), int(top.nm3[0]), hist, emp, int(top.widths[0]), s1, int(top.s2s[0]),
+                 int(top.r1s[0]), m)
+        top = None
     counts = [int(c) for c in hist.tolist()]
     require(sum(counts) == math.factorial(m), "phase odds must add up to m!")
     emptied = sum(int(e) * math.factorial(s) for s, e in enumerate(emp.tolist()))
     if stats is not None:
         stats.update(depths=depths, windows=0 if pure is None else len(pure.windows),
-                     table_bytes=0 if pure is None else int(pure.A.nbytes + pure.B.nbytes))
+                     table_bytes=0 if pure is None else pure_bytes)
     return counts, emptied

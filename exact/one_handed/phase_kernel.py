@@ -291,6 +291,85 @@ def _drop(mask, pos):
     return (mask & low) | ((mask >> 1) & ~low)
 
 
+@jit(inline="always")
+def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rbase, nmj1, nmj2, p_term, p_ret, p_inv,
+                 A, a_base, Bst, b_base, half, b_bits, g, width, s1, s2, r1, c_width, c_s2, c_r1):
+    """The endings of state ``B(a)`` of a window over the set ``own`` (the cards after ``a``, in the
+    window's coordinates; ``shift`` its size's parity; ``fc`` the same set in its child's
+    ``(w2, w3, a)``), written into ``vec``: the child's ``end(j)`` at ``j // 2`` is our ``end(j + 1)``
+    at ``(j + 1) // 2``, one slot further for an odd set.
+
+    Vectors are laid out as ``end`` slots (``s1`` of them), ``S1`` slots from ``s1``, ``S2`` slots from
+    ``s2``, then ``R1, R2, R3`` from ``r1``, in ``width`` entries; the child's vectors in its own
+    ``c_width``, ``c_s2``, ``c_r1`` (the whole-deck kernel passes one layout for all windows).
+    ``match`` is ``a`` against ``w1``: 1 two-type (``S1(a)`` in slot ``s1_slot``), 2 four-type
+    (``R1``), 0 none. Otherwise the child's table ``CA[c_base + set * c_width]`` is read through the
+    pair's maps: its ``end(j)`` is our ``end(j + 1)``, its ``S1(y)`` our ``S2(y)`` (``p_term``), its
+    ``R1, R2`` our ``R2, R3``; its ``R3`` and ``S2(y)`` on a first part hand back to state ``A`` and
+    ``B(y)`` (``p_ret``) of this window over the rest (``A[a_base + rest * width]``, the kept
+    ``Bst[b_base + (slot * half + rest without y's bit b_bits[g, slot]) * width]``), summed over the
+    first parts that hand back (``c_ret[c_rbase + part]``), enumerated in the child's coordinates and
+    mapped back by ``p_inv[p]``. Both exact engines (whole decks here, positions in
+    :mod:`exact.one_handed.odds_phase`) fill their tables with it. The tables may be ``uint32`` where
+    every count fits (each reads as ``uint64``; ``vec`` is ``uint64``). Returns the first parts visited."""
+    for t in range(width):
+        vec[t] = 0
+    if match == 1:
+        if own == 0:
+            vec[s1 + s1_slot] = 1
+        return 0
+    if match == 2:
+        if own == 0:
+            vec[r1] = 1
+        return 0
+    r2 = r1 + 1
+    r3 = r1 + 2
+    cb = c_base + fc * c_width
+    for t in range(s1 - shift):
+        vec[t + shift] += np.uint64(CA[cb + t])
+    for t in range(nmj1):
+        d = p_term[p, t]
+        if d >= 0:
+            vec[s2 + d] += np.uint64(CA[cb + s1 + t])
+    vec[r2] += np.uint64(CA[cb + c_r1])
+    vec[r3] += np.uint64(CA[cb + c_r1 + 1])
+    visited = 0
+    sub = fc  # the child's first part, enumerated in its own coordinates
+    while sub:
+        visited += 1
+        if c_ret[c_rbase + sub] == 0:  # no R3 nor S2 ending: nothing comes back to this window
+            sub = (sub - 1) & fc
+            continue
+        yb = c_base + sub * c_width
+        rest = own ^ _map(p_inv, p, sub)
+        c = np.uint64(CA[yb + c_r1 + 2])
+        if c:
+            src = a_base + rest * width
+            for t in range(width):
+                vec[t] += c * np.uint64(A[src + t])
+        for t in range(nmj2):
+            c = np.uint64(CA[yb + c_s2 + t])
+            d = p_ret[p, t]
+            if c and d >= 0:  # d < 0: w1's suit mate, never in a set of this window
+                src = b_base + (d * half + _drop(rest, b_bits[g, d])) * width
+                for u in range(width):
+                    vec[u] += c * np.uint64(Bst[src + u])
+        sub = (sub - 1) & fc
+    return visited
+
+
+@jit(inline="always")
+def _store_pair(vec, A, a_dst, Bst, b_dst, width):
+    """Add a ``B(a)`` vector into ``A`` of the set with ``a`` (``A[a_dst:]``) and keep it at ``Bst[b_dst:]``
+    (``b_dst < 0``: ``a`` is not kept, no later ``S2`` hands back to it). ``uint32`` tables are
+    stored into only where every count of their sets fits (the caller's bound)."""
+    for t in range(width):
+        A[a_dst + t] += vec[t]
+    if b_dst >= 0:
+        for t in range(width):
+            Bst[b_dst + t] = vec[t]
+
+
 @jit
 def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_child, p_match, p_s1, p_b,
            p_chunks, p_inv, p_term, p_ret, b_bit, n_mates1, n_mates2, width, s1, s2, r1):
@@ -298,9 +377,6 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
     Returns the number of (set, subset) pairs visited."""
     visited = 0
     vec = np.zeros(width, dtype=np.uint64)
-    r2 = r1 + 1
-    r3 = r1 + 2
-    shift = k & 1  # child end(j) at j // 2 -> our end(j + 1) at (j + 1) // 2
     for p in range(p_win.shape[0]):
         i = p_win[p]
         if i == 0:
@@ -313,8 +389,6 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
         low = (np.int64(1) << apos) - 1
         abit = np.int64(1) << apos
         half_i = np.int64(1) << (usize[i] - 1)  # rows of a kept B(a) table
-        nmj1 = n_mates1[j]  # the child's S1 slots (cards of its w1's suit)
-        nmj2 = n_mates2[j]  # the child's S2 slots (cards of its w2's suit)
         # iterate the sets of size k over nb bits (Gosper), then open a gap at a's bit
         m = (np.int64(1) << k) - 1
         limit = np.int64(1) << nb
@@ -326,55 +400,13 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
                     break
                 m = _next_same_size(m)
                 continue
-            for t in range(width):
-                vec[t] = 0
-            if p_match[p] == 1:
-                if k == 0:
-                    vec[s1 + p_s1[p]] = 1
-            elif p_match[p] == 2:
-                if k == 0:
-                    vec[r1] = 1
-            else:
-                fc = _map(p_chunks, p, cset)  # the set in the child's coordinates
-                base_j = a_off[j] + fc * width
-                for t in range(s1 - shift):
-                    vec[t + shift] += A[base_j + t]
-                for t in range(nmj1):
-                    d = p_term[p, t]
-                    if d >= 0:
-                        vec[s2 + d] += A[base_j + s1 + t]
-                vec[r2] += A[base_j + r1]
-                vec[r3] += A[base_j + r1 + 1]
-                sub = fc  # the child's first part, enumerated in its own coordinates
-                rj = r_off[j]
-                while sub:
-                    visited += 1
-                    if ret[rj + sub] == 0:  # no R3 nor S2 ending: nothing comes back to this window
-                        sub = (sub - 1) & fc
-                        continue
-                    yb = a_off[j] + sub * width
-                    rest = cset ^ _map(p_inv, p, sub)
-                    c = A[yb + r1 + 2]
-                    if c:
-                        src = a_off[i] + rest * width
-                        for t in range(width):
-                            vec[t] += c * A[src + t]
-                    for t in range(nmj2):
-                        c = A[yb + s2 + t]
-                        d = p_ret[p, t]
-                        if c and d >= 0:  # d < 0: w1's suit mate, never in a set of this window
-                            src = b_off[i] + (d * half_i + _drop(rest, b_bit[i, d])) * width
-                            for u in range(width):
-                                vec[u] += c * Bst[src + u]
-                    sub = (sub - 1) & fc
-            dst = a_off[i] + (cset | abit) * width
-            for t in range(width):
-                A[dst + t] += vec[t]
-            bs = p_b[p]
-            if bs >= 0:
-                dst = b_off[i] + (bs * half_i + m) * width  # m is cset without a's bit
-                for t in range(width):
-                    Bst[dst + t] = vec[t]
+            fc = _map(p_chunks, p, cset) if p_match[p] == 0 else 0  # the set in the child's coordinates
+            visited += _pair_vector(vec, cset, k & 1, fc, p_match[p], p_s1[p], p, A, a_off[j], ret, r_off[j],
+                                    n_mates1[j], n_mates2[j], p_term, p_ret, p_inv, A, a_off[i], Bst, b_off[i],
+                                    half_i, b_bit, i, width, s1, s2, r1, width, s2, r1)
+            bs = p_b[p]  # m is cset without a's bit
+            _store_pair(vec, A, a_off[i] + (cset | abit) * width, Bst,
+                        b_off[i] + (bs * half_i + m) * width if bs >= 0 else -1, width)
             if k == 0:
                 break
             m = _next_same_size(m)
@@ -444,19 +476,22 @@ def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_
 
 
 @jit
-def _mark_returns(k, A, ret, usize, a_off, r_off, width, s2, nm2, r3):
-    """``ret[W][C] = 1`` where ``A[W][C]`` has an ``R3`` or ``S2`` ending, for the sets of size ``k``."""
-    for i in range(1, usize.shape[0]):
+def _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, first):
+    """``ret[W][C] = 1`` where ``A[W][C]`` has an ``R3`` or ``S2`` ending, for the sets of size ``k``
+    of the windows ``first ..`` (those whose tables reach size ``k``: ``k <= cap``; each window's
+    vectors laid out by ``widths``, ``s2s``, ``r1s``). Only these
+    first parts are read by a parent's split sum (:func:`_pair_vector`)."""
+    for i in range(first, usize.shape[0]):
         nb = usize[i]
-        if k > nb:
+        if k > nb or k > cap[i]:
             continue
         m = (np.int64(1) << k) - 1
         limit = np.int64(1) << nb
         while m < limit:
-            base = a_off[i] + m * width
-            hit = A[base + r3] != 0
+            base = a_off[i] + m * widths[i]
+            hit = A[base + r1s[i] + 2] != 0
             for t in range(nm2[i]):
-                if A[base + s2 + t] != 0:
+                if A[base + s2s[i] + t] != 0:
                     hit = True
             ret[r_off[i] + m] = 1 if hit else 0
             if k == 0:
@@ -530,12 +565,14 @@ def phase_counts(suits: int, ranks: int, *, progress=None, stats: dict | None = 
     n_mates2 = np.array([len(mm[1]) for mm in plan.mates], dtype=np.int64)
     ret = np.zeros(int(arr["r_off"][-1]), dtype=np.uint8)
     canon, tau = _canon_tables(arr["usize"], arr["r_off"], arr["g_off"], arr["g_chunks"])
+    nw = len(plan.reps)  # one layout for every window here
+    widths, s2s, r1s = (np.full(nw, x, dtype=np.int64) for x in (width, plan.S2, plan.R1))
     n_mates3 = np.array([len(mm[2]) for mm in plan.mates], dtype=np.int64)
     visited = 0
     max_k = int(arr["usize"][1:].max()) if len(plan.reps) > 1 else 0
     for k in range(max_k):
         # sets of size k are complete in every table: mark where a phase hands back to its parent
-        _mark_returns(k, A, ret, arr["usize"], arr["a_off"], arr["r_off"], width, plan.S2, n_mates2, plan.R1 + 2)
+        _mark_returns(k, A, ret, arr["usize"], arr["a_off"], arr["r_off"], arr["usize"], n_mates2, widths, s2s, r1s, 1)
         visited += _layer(k, A, Bst, ret, canon, arr["usize"], arr["a_off"], arr["b_off"], arr["r_off"], arr["p_win"],
                           arr["p_apos"], arr["p_child"], arr["p_match"], arr["p_s1"], arr["p_b"], arr["p_chunks"],
                           arr["p_inv"], arr["p_term"], arr["p_ret"], arr["b_bit"], n_mates1, n_mates2, width, plan.S1,

@@ -20,12 +20,13 @@ from ..options import deck_options, emit_json, json_option, seed_option, variant
               help="A full deck order: the odds after every card of it (a table; --figure draws it).")
 @click.option("--method", type=click.Choice(["auto", "exact", "simulate"]), default="auto", show_default=True,
               help="auto: exact (fractions) with at most 13 cards to come, or before the first card of a "
-                   "deck of up to 16 cards; simulated with a 95% interval beyond. exact: up to 14 cards to come "
-                   "(where the tables fit in memory).")
+                   "deck of up to 16 cards; simulated with a 95% interval beyond. exact: up to 15 cards to come "
+                   "(minutes; where the tables fit in memory). final=once: the search alone, auto exact to 11 "
+                   "cards to come, exact to 13.")
 @click.option("--engine", type=click.Choice(["auto", "phase", "search"]), default="auto", show_default=True,
               help="The exact engine from a position: phase (the phase recursion over the sets of cards to come) "
-                   "or search (a memoised search over dealt prefixes); auto takes phase from 12 cards to come. "
-                   "Both give the same counts.")
+                   "or search (a memoised search over dealt prefixes); auto takes phase from 12 cards to come "
+                   "(search for final=once, which phase does not count). Both give the same counts.")
 @click.option("--games", type=int, default=None,
               help="Games per simulated position [default: 1,000,000; with --each 100,000].")
 @seed_option

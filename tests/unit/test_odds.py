@@ -21,8 +21,8 @@ from solitaire.cli import main
 from ..naive import brute_force_from
 from ..strategies import deck_orders, decks, variants
 
-# odds refuses final=once (tested below); the other readings are checked
-ODDS_VARIANTS = variants("one-handed").filter(lambda v: not v.rules.final_once)
+# every reading, final=once included (counted by the search engine alone)
+ODDS_VARIANTS = variants("one-handed")
 
 
 def brute_force(dealt, deck, variant):
@@ -81,14 +81,17 @@ def test_memoised_search_equals_play_out_of_every_order():
     long_row = long_row[::2] + long_row[1::2]  # 35 cards in the row with 9 left
     short_row = np.random.default_rng(5).permutation(52).tolist()  # 3 cards with 9 left: can be emptied
     emptied_total = 0
-    for order, left, two_suit in ((long_row, 9, True), (long_row, 10, True), (long_row, 9, False),
-                                  (short_row, 9, True), (short_row, 9, False)):
+    for order, left, two_suit, once in ((long_row, 9, True, False), (long_row, 10, True, False),
+                                        (long_row, 9, False, False), (short_row, 9, True, False),
+                                        (short_row, 9, False, False), (long_row, 9, True, True),
+                                        (short_row, 9, False, True)):
         variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
         row, _ = odds_module.settled_position(order[:52 - left], deck, variant)
         undealt = order[52 - left:]
-        counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
+        counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True, final_once=once)
         labels = lambda cards: [(deck.suit(c), deck.rank(c)) for c in cards]
-        hist, hist_emptied = play_out_distribution(labels(row), labels(undealt), two_suit=two_suit, track_empty=True)
+        hist, hist_emptied = play_out_distribution(labels(row), labels(undealt), two_suit=two_suit, track_empty=True,
+                                                   final_once=once)
         assert counts[:len(hist)] == hist and not any(counts[len(hist):])
         assert emptied == hist_emptied
         emptied_total += emptied
@@ -171,6 +174,20 @@ def test_cli_odds_errors(capsys, args, message):
     assert captured.out == "" and message in captured.err and captured.err.count("\n") == 1
 
 
-def test_final_once_is_refused_in_one_line():
-    with pytest.raises(UsageError, match="final=once"):
-        odds("AS 2S", Deck(2, 3), Variant.make("one-handed", final="once"))
+def test_final_once_by_the_search_only():
+    """final=once: exact by the search (the phase engine is refused in one line), auto simulates beyond
+    AUTO_SEARCH_CARDS, exact is refused beyond MAX_SEARCH_CARDS; the reading changes the odds."""
+    once = Variant.make("one-handed", final="once")
+    with pytest.raises(UsageError, match="phase engine does not count final=once") as info:
+        odds("AS 2S", Deck(2, 3), once, engine="phase")
+    assert "\n" not in str(info.value)
+    deck = Deck(3, 2)  # the last card, 2, matches 3 by suit, then 0 by rank (sim.rules.one_handed.play)
+    assert odds([0, 1, 3, 5, 4], deck, once).score_counts == (0, 0, 0, 0, 1, 0, 0)
+    assert odds([0, 1, 3, 5, 4], deck).score_counts == (1, 0, 0, 0, 0, 0, 0)
+    result = odds("AS 2S", Deck(2, 3), once)
+    assert result.method == "exact" and result.engine == "search" and result.total == 24
+    deck = Deck(4, 13)
+    dealt = list(range(52 - odds_module.AUTO_SEARCH_CARDS - 1))
+    assert odds(dealt, deck, once, games=1000, seed=1).method == "simulated"
+    with pytest.raises(UsageError, match="under final=once are computed for at most"):
+        odds(list(range(52 - odds_module.MAX_SEARCH_CARDS - 1)), deck, once, method="exact")

@@ -20,7 +20,7 @@ from solitaire.cli import main
 from ..naive import brute_force_from
 from ..strategies import deck_orders, decks, variants
 
-ODDS_VARIANTS = variants("one-handed").filter(lambda v: not v.rules.final_once)
+ODDS_VARIANTS = variants("one-handed").filter(lambda v: not v.rules.final_once)  # the phase engine refuses it
 
 
 def labels(cards, deck):
@@ -124,3 +124,49 @@ def test_cli_states_the_engine(capsys):
     assert other["p_win"] == record["p_win"]
     assert main(["odds", "--suits", "2", "--ranks", "4", "--dealt", "AS 2H"]) == 0
     assert "engine search" in capsys.readouterr().out
+
+
+@settings(max_examples=10, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), two_suit=st.booleans(),
+       left=st.integers(3, 7))
+def test_narrow_and_wide_tables_count_alike(data, deck, two_suit, left):
+    """Tables over sets of at most NARROW_SET_CARDS cards are uint32 (a count of orders of such a set
+    is at most 12! < 2**32); the same position with every table uint64 gives the same counts."""
+    from exact.one_handed import odds_phase
+
+    assert math.factorial(odds_phase.NARROW_SET_CARDS) < 2**32 <= math.factorial(odds_phase.NARROW_SET_CARDS + 1)
+    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+    order = data.draw(deck_orders(deck))
+    left = min(left, deck.size)
+    row, _ = settled_position(order[:deck.size - left], deck, variant)
+    args = labels(row, deck), labels(order[deck.size - left:], deck)
+    narrow = position_phase_counts(*args, two_suit=two_suit)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(odds_phase, "NARROW_SET_CARDS", -1)
+        assert odds_phase._table_dtype(0) == np.uint64
+        wide = position_phase_counts(*args, two_suit=two_suit)
+    assert narrow == wide
+
+
+def test_table_estimate_is_the_peak():
+    """phase_table_bytes (what the refusal limit is checked against, before any allocation) is the
+    engine's peak memory within 10% (numpy's allocations traced), on 52-card positions with 9 left:
+    the windows' B vectors and each depth's groups are freed when no later window needs them."""
+    import tracemalloc
+
+    deck = Deck(4, 13)
+    variant = Variant.make("one-handed")
+    rng = np.random.default_rng(3)
+    position_phase_counts(labels([0, 1, 2], deck), labels([3, 4, 5, 6, 7], deck))
+    for _ in range(2):
+        order = rng.permutation(52).tolist()
+        row, _ = settled_position(order[:43], deck, variant)
+        args = labels(row, deck), labels(order[43:], deck)
+        estimate = phase_table_bytes(*args)
+        tracemalloc.start()
+        try:
+            position_phase_counts(*args)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert 0.9 * estimate <= peak <= 1.1 * estimate
