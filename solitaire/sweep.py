@@ -176,7 +176,7 @@ def _sweep_cells(suits, ranks, variant, games, seed, exact_max_cards, progress, 
     started = provenance.now()
     cells = []
     grid = [Deck(s, r) for s in suits for r in ranks]
-    for deck in progress_bar(len(grid), progress, iterable=grid, desc="sweep", unit="deck"):
+    for deck in progress_bar(len(grid), progress, iterable=grid, desc="sweep", unit="cell"):
         if parity_forbids_win(deck, variant):
             cells.append(SweepCell(deck.suits, deck.ranks, "theorem", 0.0, (0.0, 0.0), Fraction(0)))
         elif is_exact_cell(deck, variant, exact_max_cards):

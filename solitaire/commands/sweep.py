@@ -1,6 +1,8 @@
 """``solitaire sweep``: p_win over a grid of deck shapes."""
 from __future__ import annotations
 
+import contextlib
+
 import click
 
 from ..options import (SEED, backend_options, emit_json, game_option, json_option, open_store,
@@ -25,9 +27,11 @@ from ..options import (SEED, backend_options, emit_json, game_option, json_optio
               help="Results store: each simulated cell is stored there as it finishes (an interrupted sweep "
                    "resumes when run again: finished cells are reused, the cell under way resumes), and so is the sweep.")
 @backend_options
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress bar on stderr (cells done) once the sweep runs a few seconds.")
 @json_option
 def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards, seed, workers, out, backend,
-                  scheduler, as_json):
+                  scheduler, progress, as_json):
     """Win probability over suits x ranks, exact where the exact engine reaches (or the parity
     theorem decides: S and R both odd never win), simulated with 95% intervals elsewhere.
 
@@ -46,16 +50,19 @@ def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards
     suits, ranks = parse_range(suits_text, "--suits"), parse_range(ranks_text, "--ranks")
     store = open_store(out)
     identity = sweep_identity(suits, ranks, variant=variant, games=games, seed=seed, exact_max_cards=exact_max_cards)
-    found = store.find_run(identity) if store is not None else None
-    if found is not None:  # a finished sweep is served from the store, not run and appended again
-        click.echo(f"solitaire: this sweep is already in {store.path} as {found}: shown from there", err=True)
-        result = SweepResult.from_record(store.load(found))
-    else:
-        result = sweep(suits, ranks, variant=variant, games=games, seed=seed, exact_max_cards=exact_max_cards,
-                       workers=workers, out=store, backend=backend, scheduler=scheduler)
-        if store is not None:
-            result.provenance["run_key"] = run_key(identity)
-            store.save(result)
+    notify = lambda message: click.echo(f"solitaire: {message}", err=True)  # noqa: E731
+    # one process at a time runs a sweep: a second one asking for it waits, then is served its record
+    with store.run_lock(identity, on_wait=notify) if store is not None else contextlib.nullcontext():
+        found = store.find_run(identity) if store is not None else None
+        if found is not None:  # a finished sweep is served from the store, not run and appended again
+            notify(f"this sweep is already in {store.path} as {found}: shown from there")
+            result = SweepResult.from_record(store.load(found))
+        else:
+            result = sweep(suits, ranks, variant=variant, games=games, seed=seed, exact_max_cards=exact_max_cards,
+                           workers=workers, progress=progress, out=store, backend=backend, scheduler=scheduler)
+            if store is not None:
+                result.provenance["run_key"] = run_key(identity)
+                store.save(result)
     if as_json:
         emit_json(result.to_dict())
     else:

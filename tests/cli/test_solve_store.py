@@ -107,7 +107,11 @@ def test_a_verdict_and_a_whole_deck_are_served_from_the_store(cli_run, tmp_path)
         assert json.loads(again) == json.loads(first)
     code, _, err = cli_run(*one[:-1], "--node-budget", "5")  # another budget: solved and stored
     assert code == 0 and "shown from there" not in err
-    assert [r["kind"] for r in ResultsStore(path).list()] == ["solve", "exact", "solve"]
+    # the move policy's exact distribution is not the stored best play of the same deck and variant
+    code, out, err = cli_run("exact", "--game", "prisoners", "--variant", "moves=physical", "--suits", "2", "--ranks",
+                             "3", "--out", path, "--json")
+    assert code == 0 and "shown from there" not in err and json.loads(out)["method"] != "best-play"
+    assert [r["kind"] for r in ResultsStore(path).list()] == ["solve", "exact", "solve", "exact"]
 
 
 def test_sigterm_during_solve_decks_saves_the_decks_and_says_so(tmp_path):
