@@ -1,6 +1,8 @@
 """``solitaire solve``: Prisoner's Patience best play (can some sequence of legal moves win?)."""
 from __future__ import annotations
 
+import contextlib
+
 import click
 
 from exact.prisoners.limits import DEFAULT_NODE_BUDGET
@@ -113,14 +115,17 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     store = open_store(out)  # a bad store is refused before any work
     notify = lambda message: click.echo(f"solitaire: {message}", err=True)  # noqa: E731
     if all_orders:
-        found = stored_verdict(store, "exact", deck, variant, method="best-play") if store is not None else None
-        if found is not None:  # exact and deterministic: served from the store, not computed and stored again
-            notify(f"the best play of every order of {deck} {variant} is already in {store.path} as {found[0]}: "
-                   "shown from there")
-            result, name = ExactResult.from_record(found[1]), found[0]
-        else:
-            result = best_play_distribution(deck, variant)
-            name = _save(store, result)
+        identity = {"kind": "exact", "game": game, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks,
+                    "method": "best-play"}
+        with store.run_lock(identity, on_wait=notify) if store is not None else contextlib.nullcontext():
+            found = stored_verdict(store, "exact", deck, variant, method="best-play") if store is not None else None
+            if found is not None:  # exact and deterministic: served from the store, not computed and stored again
+                notify(f"the best play of every order of {deck} {variant} is already in {store.path} as {found[0]}: "
+                       "shown from there")
+                result, name = ExactResult.from_record(found[1]), found[0]
+            else:
+                result = best_play_distribution(deck, variant)
+                name = _save(store, result)
         if as_json:
             emit_json(result.to_dict())
             return
