@@ -85,7 +85,7 @@ from pathlib import Path
 import numpy as np
 
 from . import provenance as _provenance
-from .errors import UsageError
+from .errors import UsageError, WriteError
 from .rng import seeds_from_json, seeds_to_json
 
 FORMAT = "solitaire-odds results store"
@@ -115,7 +115,7 @@ class StoreError(UsageError):
     """The store file cannot be used (damaged, not ours, other schema, unknown name)."""
 
 
-class StoreWriteError(StoreError):
+class StoreWriteError(StoreError, WriteError):
     """The store could not be written (disk full, no permission): nothing was changed, the last
     checkpoint is kept. Not a user mistake, so the CLI exits with status 1."""
 

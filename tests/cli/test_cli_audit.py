@@ -35,9 +35,11 @@ BAD_INVOCATIONS = [
     (["simulate", "--out", "afile/new.h5", "--games", "1000"], "afile"),
     (["simulate", "--out", "new.h5", "--no-store", "--games", "1000"], "--no-store"),
     (["simulate", "--scheduler", "tcp://127.0.0.1:1", "--games", "1000"], "dask"),
+    (["simulate", "--games", str(10**12), "--out", "new.h5"], "--yes"),
     # exact
     (["exact", "--suits", "4", "--ranks", "13"], "4x13"),
     (["exact", "--method", "bogus"], "method"),
+    (["exact", "--game", "prisoners", "--suits", "2", "--ranks", "3", "--workers", "2", "--out", "good.h5"], "zeta"),
     # sweep
     (["sweep", "--suits", "0-2"], "suits"),
     (["sweep", "--ranks", "a-b"], "ranks"),
@@ -47,6 +49,8 @@ BAD_INVOCATIONS = [
     (["sweep", "--suits", "1-500", "--ranks", "9"], "4096"),
     (["sweep", "--suits", "3", "--ranks", "3", "--workers", "0"], "workers"),
     (["sweep", "--suits", "3", "--ranks", "3", "--out", "bad.h5"], "bad.h5"),
+    (["sweep", "--suits", "2-4", "--ranks", "3-9", "--games", str(10**15), "--out", "new.h5"], "games"),
+    (["sweep", "--suits", "4", "--ranks", "9", "--games", str(10**12), "--out", "new.h5"], "--yes"),
     # validate
     (["validate", "--max-cards", "40"], "max-cards"),
     (["validate", "--max-cards", "3"], "max-cards"),
@@ -71,6 +75,12 @@ BAD_INVOCATIONS = [
     (["solve", "--decks", str(10**15)], "decks"),
     (["solve", "--all"], "--decks"),
     (["solve", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--out", "bad.h5"], "bad.h5"),
+    (["solve", "--decks", "5", "--checkpoint-seconds", "nan", "--out", "new.h5"], "checkpoint"),
+    (["solve", "--decks", "5", "--checkpoint-seconds", "-3", "--out", "new.h5"], "checkpoint"),
+    (["solve", "--decks", "5", "--node-budget", "0", "--out", "new.h5"], "budget"),
+    (["solve", "--decks", "5", "--time-budget", "nan", "--out", "new.h5"], "time budget"),
+    (["solve", "--decks", "5", "--out", "afile/new.h5"], "afile"),
+    (["solve", "--suits", "2", "--ranks", "3", "--all", "--decks", "5"], "at most one"),
     # play
     (["play", "--suits", "0"], "suits"),
     (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,x"], "order"),
@@ -81,6 +91,7 @@ BAD_INVOCATIONS = [
     (["odds", "--dealt", "AS", "--each", "AS"], "--each"),
     (["odds", "--figure", "f.png", "--dealt", "AS"], "--figure"),
     (["odds", "--dealt", "AS", "--games", "0"], "games"),
+    (["odds", "--dealt", "AS", "--games", str(10**12)], "games"),
     (["odds", "--dealt", "ZZ"], "ZZ"),
     (["odds", "--variant", "moves=physical"], "moves"),
     (["odds", "--each", "0,1,2,3", "--suits", "1", "--ranks", "4", "--figure", "afile/f.png"], "afile"),

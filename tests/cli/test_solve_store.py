@@ -131,3 +131,28 @@ def test_sigterm_during_solve_decks_saves_the_decks_and_says_so(tmp_path):
     assert match, err
     [unfinished] = store.unfinished_parts()
     assert unfinished["done"] == int(match.group(1)) > 0 and match.group(2) == str(path)
+
+
+def test_a_full_disk_ends_the_run_in_one_line_and_keeps_the_last_checkpoint(cli_run, tmp_path, monkeypatch):
+    import collections
+
+    import sim.store as store_module
+
+    usage, calls = collections.namedtuple("usage", "total used free"), []
+
+    def disk_usage(path):  # room for three checkpoints, then none
+        calls.append(path)
+        return usage(1 << 40, 0, (1 << 40) if len(calls) <= 3 else 0)
+
+    path = tmp_path / "b.h5"
+    monkeypatch.setattr(store_module.shutil, "disk_usage", disk_usage)
+    code, out, err = cli_run(*ARGS, "--seed", "3", "--out", str(path), "--json")
+    assert (code, out) == (1, "") and err.count("\n") == 1 and "Traceback" not in err
+    assert "bytes free" in err and "the last checkpoint is kept" in err
+    [unfinished] = ResultsStore(path).unfinished_parts()
+    assert unfinished["done"] == 3
+    monkeypatch.undo()
+    code, out, err = cli_run(*ARGS, "--seed", "3", "--out", str(path), "--json")
+    assert code == 0 and "3 of 12 decks already done" in err
+    code, reference, _ = cli_run(*ARGS, "--seed", "3", "--json")
+    assert _without_time(json.loads(out)) == _without_time(json.loads(reference))
