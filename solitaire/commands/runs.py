@@ -47,7 +47,8 @@ def _columns(row: dict) -> tuple[str, str, str, str, str]:
         return (deck, variant, _count(decks, "decks"), f"trapped {trapped if trapped is not None else '-'}{share}",
                 f"{_interval(row.get('ci95_trapped'))} bracket")
     if kind == "best_play":
-        counts = ", ".join(f"{key} {row[key]:,}" for key in ("won", "lost", "undecided") if isinstance(row.get(key), int))
+        counts = ", ".join(f"{key} {row[key]:,}" for key in ("won", "lost", "undecided")
+                           if isinstance(row.get(key), int))
         return (deck, variant, _count(row.get("decks"), "decks"), counts or "-",
                 f"{_interval(row.get('ci95'))} bracket")
     if kind == "solve":
