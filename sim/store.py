@@ -492,16 +492,31 @@ class ResultsStore:
     def run_lock(self, identity: dict, on_wait=None):
         """Hold the lock of the run with this identity while the block runs: a second process
         asking for the same run waits here (``on_wait(message)`` is called once if it has to), and
-        then finds the run stored or its checkpoint."""
+        then finds the run stored or its checkpoint.
+
+        The lock file (and the journal folder) that this call created are removed afterwards, so a
+        run refused inside the block (a deck too large for a method) leaves no file behind, and a
+        finished one leaves the store alone. (A process that was waiting on the removed file holds
+        its lock all the same, and finds the run stored.)"""
+        journal_created = not self.journal.exists()
         if _writable_dir(self.journal):
             self.journal.mkdir(parents=True, exist_ok=True)
         if not self.journal.is_dir():  # a read-only location: nothing will be written there either
             yield
             return
         lock = self.journal / f"{run_key(identity)}.lock"
-        with _locked(lock, on_wait=lambda: on_wait and on_wait(
-                f"this run is under way in another process (lock {lock}): waiting for it to finish")):
-            yield
+        lock_created = not lock.exists()
+        try:
+            with _locked(lock, on_wait=lambda: on_wait and on_wait(
+                    f"this run is under way in another process (lock {lock}): waiting for it to finish")):
+                yield
+        finally:
+            if lock_created:
+                with contextlib.suppress(OSError):
+                    lock.unlink()
+            if journal_created:
+                with contextlib.suppress(OSError):
+                    self.journal.rmdir()  # only when empty: a checkpoint left for a resume stays
 
     # -- writing --------------------------------------------------------------------------------
 

@@ -57,6 +57,9 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
                          f"{', '.join(record.exact_methods)}")
     kwargs = {}
     if "zeta" in record.exact_methods:  # its passes: threads, a Dask cluster, a checkpoint folder
+        from sim.backends import check_backend
+
+        check_backend(backend, scheduler)
         kwargs = dict(workers=check_workers(workers), backend=backend, scheduler=scheduler,
                       checkpoint_dir=checkpoint_dir)
     elif (workers, backend, scheduler, checkpoint_dir) != (1, "local", None, None):

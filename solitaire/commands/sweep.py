@@ -44,6 +44,7 @@ def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards
     cluster of --workers processes for the whole sweep); the cells are the same as with local threads.
     """
     from sim import Variant
+    from sim.backends import check_backend
     from sim.montecarlo import DEFAULT_MAX_HOURS
     from sim.store import run_key
 
@@ -54,6 +55,7 @@ def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards
     notify = lambda message: click.echo(f"solitaire: {message}", err=True)  # noqa: E731
     # everything is checked before anything is computed or created (the run's lock included)
     store = open_store(out)
+    check_backend(backend, scheduler)
     check_sweep(suits, ranks, variant=variant, games=games, exact_max_cards=exact_max_cards, workers=workers,
                 max_hours=None if yes else DEFAULT_MAX_HOURS, notify=notify)
     identity = sweep_identity(suits, ranks, variant=variant, games=games, seed=seed, exact_max_cards=exact_max_cards)

@@ -279,6 +279,18 @@ def test_runs_too_long_are_refused_up_front_with_their_estimate():
         simulate(Deck(4, 13), games=10**15, seed=1)
 
 
+def test_a_sweep_too_long_is_refused_before_its_first_cell(monkeypatch):
+    import solitaire.sweep as sweep_module
+
+    played = []
+    monkeypatch.setattr(sweep_module, "simulate", lambda *args, **kwargs: played.append(args))
+    with pytest.raises(UsageError, match=r"3 simulated cells of .* would take about .* --yes"):
+        sweep_module.sweep([2, 4], [3, 9], games=10**10, exact_max_cards=6, max_hours=0.001)
+    with pytest.raises(UsageError, match="chunks"):
+        sweep_module.sweep([2, 4], [3, 9], games=10**15, exact_max_cards=6)
+    assert played == []  # 2x3 is exact, the three others simulated: nothing played before the refusal
+
+
 def test_fresh_seeds_survive_json_readers_that_use_doubles():
     seeds = [simulate(Deck(2, 2), games=10, progress=False).seed for _ in range(20)]
     assert all(0 <= s < 2**53 and int(float(s)) == s for s in seeds)
