@@ -54,7 +54,12 @@ def estimate_best_play_stored(store, deck: Deck, variant: Variant, *, decks: int
     (True, 1)
     """
     from exact.prisoners.best_play import BestPlayEstimate, estimate_best_play
-    from exact.prisoners.solver import check_node_budget, check_time_budget, check_variant, make_searcher
+    from exact.prisoners.solver import (
+        check_node_budget,
+        check_time_budget,
+        check_variant,
+        make_searcher,
+    )
     from sim.checks import check_decks, check_seed, non_negative_number
     from sim.store import new_name
 

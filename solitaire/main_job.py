@@ -45,7 +45,6 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
     ``seed`` everything else.
     """
     from sim import simulate
-
     from sim.store import run_key
 
     from .sweep import sweep, sweep_identity

@@ -16,7 +16,7 @@ from sim.deck import Deck
 from sim.errors import UsageError
 from sim.variant import Variant
 
-from .stored import DEFAULT_CHECKPOINT_SECONDS  # noqa: F401  (the checkpoint interval, as for simulate)
+from .stored import DEFAULT_CHECKPOINT_SECONDS
 
 #: Most random decks one classification may have: beyond it the chunk count and the time (days at
 #: 10^4 runs a second) stop making sense; split the work by seed.

@@ -173,8 +173,15 @@ def check_sweep(suits, ranks, *, variant: Variant, games: int, exact_max_cards: 
     import os
 
     from sim.checks import check_workers, positive_int
-    from sim.montecarlo import (DEFAULT_CHUNK_GAMES, ESTIMATE_FROM_GAMES, MAX_CHUNKS, MAX_SIM_CARDS, ChunkPlan,
-                                estimate_seconds, load_runner)
+    from sim.montecarlo import (
+        DEFAULT_CHUNK_GAMES,
+        ESTIMATE_FROM_GAMES,
+        MAX_CHUNKS,
+        MAX_SIM_CARDS,
+        ChunkPlan,
+        estimate_seconds,
+        load_runner,
+    )
 
     games = positive_int("games", games)
     if workers is not None:

@@ -7,7 +7,6 @@ from sim.errors import UsageError
 
 from ..options import deck_options, emit_json, json_option, seed_option, variant_option
 
-
 #: Most games one position's simulation may have (about 20 minutes of one core at a million games
 #: a second; it runs in one piece, so larger ones are refused up front).
 MAX_ODDS_GAMES = 10**9

@@ -19,7 +19,6 @@ from ..options import (
 )
 from ..stored import DEFAULT_CHECKPOINT_SECONDS
 
-
 #: Memory for the deck orders of ``--decks`` (drawn up front as int64): 1 GiB, 2.5 million 52-card decks.
 MAX_ORDER_BYTES = 1 << 30
 
@@ -84,7 +83,12 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         estimate_best_play,
         random_orders,
     )
-    from exact.prisoners.solver import SolveResult, check_node_budget, check_time_budget, solve
+    from exact.prisoners.solver import (
+        SolveResult,
+        check_node_budget,
+        check_time_budget,
+        solve,
+    )
     from exact.result import ExactResult
     from sim.checks import check_decks, check_seed, non_negative_number
 
