@@ -37,7 +37,7 @@ HDF5 file per run, ``<run_key>.h5``, with the layout of a ``/checkpoints/<run_ke
 root; a checkpoint rewrites only its run's file (written to ``.tmp`` and ``os.replace``-d), so its
 cost does not grow with the results the store holds. ``<run_key>.lock`` is the run's lock: one
 process at a time plays a run, and a second one asking for it waits (and is then served the stored
-result). A computation made of parts instead of chunks of games (a validation's cases, a ``poison``
+result); the process that created a lock file (and the journal folder) removes it when done. A computation made of parts instead of chunks of games (a validation's cases, a ``poison``
 classification's tally of its chunks of decks) keeps them in ``<run_key>.json``: ``identity``,
 ``family`` (as above), ``updated``, ``done`` of ``total`` ``unit`` and ``parts`` (:meth:`write_parts`).
 A finished run is committed to the store first and its journal file removed after, so a
