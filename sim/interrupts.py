@@ -11,7 +11,8 @@ be inside a Python callback of compiled (numba) code: an exception raised there 
   chunks, after the finished one is counted), raises :class:`Interrupted`; the run saves its
   checkpoint on the way out and the CLI prints one line saying what was saved;
 * elsewhere (work with nothing to save: an exact count, a search) the process prints one line and
-  exits at once with status 128 + the signal number, as does a second signal while one is pending.
+  exits at once with status 128 + the signal number, as does a second signal while one is pending
+  (but not the same signal delivered twice within :data:`DUPLICATE_SECONDS`, as under ``timeout``).
   Files are safe either way: every write to a store is atomic (a killed write leaves the old file).
 
 Without :func:`handling_signals` (the Python API), Python's own Ctrl-C handling applies
@@ -23,6 +24,7 @@ import contextlib
 import os
 import signal
 import threading
+import time
 
 #: Signals turned into :class:`Interrupted` by :func:`handling_signals`.
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -54,7 +56,12 @@ class Interrupted(BaseException):
 
 
 _pending: list[int] = []  # signals received while deferred (main thread only)
+_received_at = [0.0]  # when the pending signal came (time.monotonic())
 _depth = [0]
+#: A second delivery of the pending signal within this many seconds is the same request, not a
+#: second one: GNU ``timeout`` sends its signal to the process and to its process group, so a
+#: process run under it receives SIGTERM twice at once.
+DUPLICATE_SECONDS = 1.0
 
 
 _prefix = ["interrupted"]
@@ -63,7 +70,10 @@ _prefix = ["interrupted"]
 def _handler(signum, frame):
     if _depth[0] > 0 and not _pending:
         _pending.append(signum)  # raised by check() where stopping is safe
+        _received_at[0] = time.monotonic()
         return
+    if _pending and signum == _pending[0] and time.monotonic() - _received_at[0] < DUPLICATE_SECONDS:
+        return  # the same signal delivered twice (see DUPLICATE_SECONDS)
     again = " again: stopped at once, the last checkpoint kept" if _pending else ""
     clear = "\r\x1b[K" if os.isatty(2) else ""  # over a progress bar on a terminal, not after it
     os.write(2, f"{clear}{_prefix[0]}{again}\n".encode())

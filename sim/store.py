@@ -37,16 +37,20 @@ HDF5 file per run, ``<run_key>.h5``, with the layout of a ``/checkpoints/<run_ke
 root; a checkpoint rewrites only its run's file (written to ``.tmp`` and ``os.replace``-d), so its
 cost does not grow with the results the store holds. ``<run_key>.lock`` is the run's lock: one
 process at a time plays a run, and a second one asking for it waits (and is then served the stored
-result). A computation made of parts instead of chunks of games (a validation's cases, a ``poison``
+result); the process that created a lock file (and the journal folder) removes it when done. A computation made of parts instead of chunks of games (a validation's cases, a ``poison``
 classification's tally of its chunks of decks) keeps them in ``<run_key>.json``: ``identity``,
 ``family`` (as above), ``updated``, ``done`` of ``total`` ``unit`` and ``parts`` (:meth:`write_parts`).
 A finished run is committed to the store first and its journal file removed after, so a
 journal file whose run is already stored is stale and is ignored and removed.
 
-Seeds are stored exactly: an int64 attribute, or JSON text past 2^63 (a sweep's cells, inside their
-JSON text, keep their 64-bit seeds as integers too). Only the CLI's ``--json`` output writes seeds of
-2^53 or more as strings, for readers that hold numbers as doubles
-(:func:`solitaire.options.json_seeds`).
+Seeds are stored exactly, in one form wherever the store writes them (attributes, their JSON text,
+the index, the journal) and as the CLI's ``--json`` prints them: an integer below 2^53, a decimal
+string from 2^53 on (``"seed": "15802091393104518347"``, a sweep cell's derived seed), so that
+readers that hold JSON numbers as doubles (jq 1.6, JavaScript) cannot round them
+(:func:`sim.rng.seeds_to_json`). Reading turns them back into ints
+(:func:`sim.rng.seeds_from_json`); stores written before this kept every seed as an integer (an int64
+attribute, JSON text past 2^63) and read as they are. A run's key hashes its identity with the seed
+as an integer, so old checkpoints keep their keys.
 
 Attribute values are stored natively when they are a str, bool, float or an int that fits in int64;
 anything else (a bigger int, a list, a dict, None) is stored as JSON text and its name listed in
@@ -81,7 +85,8 @@ from pathlib import Path
 import numpy as np
 
 from . import provenance as _provenance
-from .errors import UsageError
+from .errors import UsageError, WriteError
+from .rng import seeds_from_json, seeds_to_json
 
 FORMAT = "solitaire-odds results store"
 SCHEMA_VERSION = 1
@@ -110,7 +115,7 @@ class StoreError(UsageError):
     """The store file cannot be used (damaged, not ours, other schema, unknown name)."""
 
 
-class StoreWriteError(StoreError):
+class StoreWriteError(StoreError, WriteError):
     """The store could not be written (disk full, no permission): nothing was changed, the last
     checkpoint is kept. Not a user mistake, so the CLI exits with status 1."""
 
@@ -145,10 +150,10 @@ def _is_int_list(value) -> bool:
 
 
 def _write_attrs(obj, record: dict) -> None:
-    """Write ``record``'s entries as attributes of ``obj``, natively where lossless, else as JSON."""
+    """Write ``record``'s entries as attributes of ``obj``, natively where lossless, else as JSON
+    (seeds of 2^53 or more as decimal strings, natively and in JSON: :func:`sim.rng.seeds_to_json`)."""
     json_keys = []
-    for key, value in record.items():
-        value = _plain(value)
+    for key, value in seeds_to_json(_plain(dict(record))).items():
         if isinstance(value, str):
             obj.attrs[key] = value
         elif isinstance(value, bool):
@@ -175,7 +180,7 @@ def _read_attrs(obj) -> dict:
             record[key] = value.decode()
         else:
             record[key] = _plain(value)
-    return record
+    return seeds_from_json(record)
 
 
 def _write_int_list(group, key: str, values: list[int]) -> None:
@@ -192,6 +197,11 @@ def _read_int_list(dataset) -> list[int]:
     if dataset.attrs.get("encoding") == "decimal":
         return [int(v) for v in dataset.asstr()[()]]
     return [int(v) for v in dataset[()]]
+
+
+def _load_identity(text) -> dict:
+    """A run's identity from its JSON text (seeds back to ints: :func:`sim.rng.seeds_from_json`)."""
+    return seeds_from_json(json.loads(text))
 
 
 def _canonical_json(obj) -> str:
@@ -439,7 +449,7 @@ class ResultsStore:
         rows = []
         for key, group in self._journal_groups():
             a = group.attrs
-            identity = json.loads(a["identity"])
+            identity = _load_identity(a["identity"])
             rows.append({"run": key, **identity, "chunks_done": int(a["chunks_done"]),
                          "n_chunks": int(a["n_chunks"]), "seconds": float(a["seconds"]),
                          "updated": str(a["updated"])})
@@ -472,7 +482,7 @@ class ResultsStore:
         """Seed of the most recently updated unfinished run that matches ``identity`` but for its
         seed (None if there is none): how a run given no seed finds the run it should resume."""
         family = family_key(identity)
-        found = [(str(g.attrs["updated"]), json.loads(g.attrs["identity"])["seed"])
+        found = [(str(g.attrs["updated"]), _load_identity(g.attrs["identity"])["seed"])
                  for _, g in self._journal_groups() if g.attrs.get("family") == family]
         found += [(str(c.get("updated", "")), c["identity"]["seed"]) for _, c in self._parts_files()
                   if c.get("family") == family and "seed" in c["identity"]]
@@ -482,16 +492,31 @@ class ResultsStore:
     def run_lock(self, identity: dict, on_wait=None):
         """Hold the lock of the run with this identity while the block runs: a second process
         asking for the same run waits here (``on_wait(message)`` is called once if it has to), and
-        then finds the run stored or its checkpoint."""
+        then finds the run stored or its checkpoint.
+
+        The lock file (and the journal folder) that this call created are removed afterwards, so a
+        run refused inside the block (a deck too large for a method) leaves no file behind, and a
+        finished one leaves the store alone. (A process that was waiting on the removed file holds
+        its lock all the same, and finds the run stored.)"""
+        journal_created = not self.journal.exists()
         if _writable_dir(self.journal):
             self.journal.mkdir(parents=True, exist_ok=True)
         if not self.journal.is_dir():  # a read-only location: nothing will be written there either
             yield
             return
         lock = self.journal / f"{run_key(identity)}.lock"
-        with _locked(lock, on_wait=lambda: on_wait and on_wait(
-                f"this run is under way in another process (lock {lock}): waiting for it to finish")):
-            yield
+        lock_created = not lock.exists()
+        try:
+            with _locked(lock, on_wait=lambda: on_wait and on_wait(
+                    f"this run is under way in another process (lock {lock}): waiting for it to finish")):
+                yield
+        finally:
+            if lock_created:
+                with contextlib.suppress(OSError):
+                    lock.unlink()
+            if journal_created:
+                with contextlib.suppress(OSError):
+                    self.journal.rmdir()  # only when empty: a checkpoint left for a resume stays
 
     # -- writing --------------------------------------------------------------------------------
 
@@ -611,7 +636,7 @@ class ResultsStore:
         if not path.exists() or self.find_run(identity) is not None:
             return {}
         try:
-            return json.loads(path.read_text())["parts"]
+            return seeds_from_json(json.loads(path.read_text()))["parts"]
         except (OSError, ValueError, KeyError) as exc:
             raise StoreError(f"{path}: unreadable journal file ({_short(exc)}): remove it to start again") from None
 
@@ -622,9 +647,9 @@ class ResultsStore:
         ``unit`` (e.g. 3 of 7 chunks) is what :meth:`unfinished_parts` and ``solitaire runs`` show."""
         path = self.journal / f"{run_key(identity)}.json"
         tmp = path.with_name(path.name + ".tmp")
-        text = json.dumps({"identity": _plain(identity), "family": family_key(identity), "updated": _provenance.now(),
-                           "done": done if done is not None else len(parts), "total": total, "unit": unit,
-                           "parts": _plain(parts)})
+        text = json.dumps(seeds_to_json({"identity": _plain(identity), "family": family_key(identity),
+                                         "updated": _provenance.now(), "done": done if done is not None else len(parts),
+                                         "total": total, "unit": unit, "parts": _plain(parts)}))
         try:
             self.journal.mkdir(parents=True, exist_ok=True)
             self._need_space(self.journal, len(text))
@@ -646,7 +671,7 @@ class ResultsStore:
             if path.stem in finished:
                 continue
             try:
-                content = json.loads(path.read_text())
+                content = seeds_from_json(json.loads(path.read_text()))
                 content["identity"]
             except (OSError, ValueError, KeyError, TypeError):
                 continue
@@ -705,7 +730,7 @@ def _index(f) -> list[dict] | None:
     if key is not None and _INDEX_CACHE.get("key") == key:
         return _INDEX_CACHE["index"]
     raw = f[_INDEX][()]
-    index = json.loads(raw.decode() if isinstance(raw, bytes) else raw)
+    index = seeds_from_json(json.loads(raw.decode() if isinstance(raw, bytes) else raw))
     if key is not None:
         _INDEX_CACHE.update(key=key, index=index)
     return index
@@ -721,7 +746,7 @@ def _index_entry(name: str, group) -> dict:
             entry[key] = json.loads(value) if key in json_keys else _plain(value.decode() if isinstance(value, bytes) else value)
     if "provenance" in group and "run_key" in group["provenance"].attrs:
         entry["run_key"] = str(group["provenance"].attrs["run_key"])
-    return entry
+    return seeds_from_json(entry)
 
 
 def _update_index(f) -> None:
@@ -738,7 +763,8 @@ def _update_index(f) -> None:
     entries = sorted(entries + new, key=lambda e: e["seq"])
     if _INDEX in f:
         del f[_INDEX]
-    f.create_dataset(_INDEX, data=json.dumps(entries, separators=(",", ":")), dtype=h5py.string_dtype())
+    f.create_dataset(_INDEX, data=json.dumps(seeds_to_json(entries), separators=(",", ":")),
+                     dtype=h5py.string_dtype())
 
 
 def _names(f, kind: str | None = None) -> list[str]:
@@ -812,7 +838,7 @@ def _write_checkpoint(group, cp: Checkpoint) -> None:
                          "chunks_done": cp.chunks_done, "seconds": float(cp.seconds),
                          "started": cp.started, "updated": _provenance.now(),
                          "sessions": cp.sessions})
-    group.attrs["identity"] = _canonical_json(ident)
+    group.attrs["identity"] = _canonical_json(seeds_to_json(_plain(ident)))
     group.attrs["family"] = family_key(ident)
     group.create_dataset("done", data=np.packbits(cp.done.astype(bool)))
     counts = group.create_group("counts")
@@ -831,7 +857,7 @@ def _read_checkpoint(group) -> Checkpoint:
     if int(done.sum()) != int(a["chunks_done"]):
         raise StoreError(f"checkpoint {group.name} is inconsistent: remove it with --no-resume")
     attrs = _read_attrs(group)
-    return Checkpoint(identity=json.loads(a["identity"]), n_chunks=n_chunks, done=done, counts=counts,
+    return Checkpoint(identity=_load_identity(a["identity"]), n_chunks=n_chunks, done=done, counts=counts,
                       seconds=float(a["seconds"]), started=str(a["started"]),
                       sessions=list(attrs.get("sessions", [])))
 

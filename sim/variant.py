@@ -3,7 +3,7 @@
 A :class:`Variant` is a game plus a value for every rule parameter of that game, and prints as a
 canonical string such as ``one-handed(win=end,reverse=off,first4=kept)``; that string travels with
 every result. Parameters are given as ``KEY=VALUE`` (``--variant win=any`` on the command line) and
-every parameter left out takes its default, the rules as written in SPEC.md.
+every parameter left out takes its default, the rules as written in docs/rules.md.
 """
 from __future__ import annotations
 

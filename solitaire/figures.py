@@ -46,8 +46,7 @@ def score_distribution(standard: dict | None, exact_relatives: list[dict], path:
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)
     return path
 
 
@@ -78,8 +77,7 @@ def p_win_heatmap(cells: list[dict], path: Path, title: str) -> Path:
                                               ("simulated", "unmarked: simulated")) if key in sources)
     ax.set_title(title + "\n" + legend, fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)
     return path
 
 
@@ -106,8 +104,7 @@ def iterations_histogram(record: dict, path: Path) -> Path:
     ax2.set_ylabel("share of runs won within")
     ax.set_title(f"Hand Solitaire ({record['variant']}, {record['suits']}x{record['ranks']}, {runs:,} runs)")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)
     return path
 
 
@@ -130,8 +127,7 @@ def game_sizes(trace, path) -> Path:
     ax.set_title(f"{trace.variant}, {trace.deck.suits}x{trace.deck.ranks}: score {trace.score}, "
                  + ("won" if trace.won else "lost"), fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)
     return Path(path)
 
 
@@ -153,6 +149,19 @@ def odds_curve(rows: list, path, title: str) -> Path:
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)
     return Path(path)
+
+
+def _save(fig, path) -> None:
+    """Save and close ``fig``; a file that cannot be written is one line (:class:`sim.errors.WriteError`)."""
+    plt = _pyplot()
+    try:
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        from sim.errors import WriteError
+
+        raise WriteError(f"cannot write the figure {path} ({exc.strerror or exc}): free space or choose another "
+                         "file") from None
+    finally:
+        plt.close(fig)

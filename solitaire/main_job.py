@@ -45,8 +45,9 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
     ``seed`` everything else.
     """
     from sim import simulate
+    from sim.store import run_key
 
-    from .sweep import sweep
+    from .sweep import sweep, sweep_identity
     from .validate import default_cases, validate
 
     plan = {**DEFAULT_PLAN, **(plan or {})}
@@ -75,11 +76,16 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
     if not store.find(kind="sweep", games=sw["games"], seed=seed):
         say(f"sweep {min(sw['suits'])}-{max(sw['suits'])} suits x {min(sw['ranks'])}-{max(sw['ranks'])} ranks, "
             f"{sw['games']:,} games a cell")
-        store.save(sweep(list(sw["suits"]), list(sw["ranks"]), variant=one_handed, games=sw["games"], seed=seed,
-                         exact_max_cards=plan["exact_max_cards"], workers=workers, progress=progress,
-                         exact_source=lambda d, v: _stored_exact(store, d, v),
-                         simulate_cell=lambda d, v, g, s: simulate(d, v, games=g, seed=s, workers=workers,
-                                                                   progress=False, out=store, reuse=True)))
+        result = sweep(list(sw["suits"]), list(sw["ranks"]), variant=one_handed, games=sw["games"], seed=seed,
+                       exact_max_cards=plan["exact_max_cards"], workers=workers, progress=progress,
+                       exact_source=lambda d, v: _stored_exact(store, d, v),
+                       simulate_cell=lambda d, v, g, s: simulate(d, v, games=g, seed=s, workers=workers,
+                                                                 progress=False, out=store, reuse=True))
+        # the identity `solitaire sweep` gives the same sweep, so that it is served this record
+        result.provenance["run_key"] = run_key(sweep_identity(
+            list(sw["suits"]), list(sw["ranks"]), variant=one_handed, games=sw["games"], seed=seed,
+            exact_max_cards=plan["exact_max_cards"]))
+        store.save(result)
 
     va = plan["validate"]
     if not store.find(kind="validation", game="one-handed,prisoners", games=va["games"], seed=seed):

@@ -8,6 +8,7 @@ import sys
 import click
 
 from sim import GAMES, Deck, Variant
+from sim.rng import seeds_to_json
 from sim.store import DEFAULT_PATH, RUNS_PATH
 
 
@@ -42,7 +43,7 @@ def json_option(f):
 
 class SeedType(click.ParamType):
     """A seed: a non-negative integer, also as a JSON string (``"184467440737095516170"``, quotes
-    included), the form ``--json`` writes seeds of 2^53 or more in (see :func:`json_seeds`)."""
+    included), the form ``--json`` writes seeds of 2^53 or more in (see :func:`sim.rng.seeds_to_json`)."""
 
     name = "seed"
 
@@ -91,47 +92,11 @@ def _finite(obj):
     return obj
 
 
-#: Seeds from this value on are written to JSON as decimal strings (see :func:`json_seeds`).
-JSON_SAFE_SEED = 1 << 53
-
-
-def _is_seed_key(key) -> bool:
-    return isinstance(key, str) and (key == "seed" or key.endswith("_seed"))
-
-
-def json_seeds(obj):
-    """``obj`` with every seed of 2^53 or more written as a decimal string: a value under a key named
-    ``seed`` or ``..._seed``, or in a list under ``seeds`` or ``..._seeds``, at any depth. Readers that
-    hold JSON numbers as doubles (jq 1.6, JavaScript) would round such a seed, and a rounded seed
-    replays other games; ``--seed`` takes the string back (quoted or not). Smaller seeds, fresh
-    ones included (drawn below 2^53), stay JSON integers; counts are never touched.
-
-    >>> json_seeds({"seed": 2**64, "games": 2**64, "cells": [{"seed": 7}], "seeds": [1, 2**60]})
-    {'seed': '18446744073709551616', 'games': 18446744073709551616, 'cells': [{'seed': 7}], 'seeds': [1, '1152921504606846976']}
-    """
-    def big(value):
-        return isinstance(value, int) and not isinstance(value, bool) and value >= JSON_SAFE_SEED
-
-    if isinstance(obj, dict):
-        out = {}
-        for key, value in obj.items():
-            if _is_seed_key(key) and big(value):
-                out[key] = str(value)
-            elif isinstance(key, str) and key.endswith("seeds") and isinstance(value, (list, tuple)):
-                out[key] = [str(v) if big(v) else json_seeds(v) for v in value]
-            else:
-                out[key] = json_seeds(value)
-        return out
-    if isinstance(obj, (list, tuple)):
-        return [json_seeds(v) for v in obj]
-    return obj
-
-
 def emit_json(obj) -> None:
     """Print ``obj`` as one line of strict JSON: a value that is not a finite number (NaN, inf) is
     ``null``, since ``NaN`` and ``Infinity`` are not JSON and break strict readers (jq, JSON.parse);
-    seeds of 2^53 or more are decimal strings (:func:`json_seeds`)."""
-    sys.stdout.write(json.dumps(json_seeds(_finite(obj)), allow_nan=False) + "\n")
+    seeds of 2^53 or more are decimal strings (:func:`sim.rng.seeds_to_json`)."""
+    sys.stdout.write(json.dumps(seeds_to_json(_finite(obj)), allow_nan=False) + "\n")
 
 
 #: The project's results store (defined once, in sim.store), as the text click shows and passes on:

@@ -2,23 +2,22 @@
 
 :func:`exact.hand.poison.classify_runs` plays its decks in chunks of
 :data:`~exact.hand.poison.CHUNK_DECKS` runs, each from its own random stream, and sums their tallies.
-Here the sum so far is saved in the store's journal (at most every ``checkpoint_seconds``, and when
-the run stops: a signal, an error), so a classification that was stopped resumes from the next chunk
-when the same command is run again, with the counts an uninterrupted one gives; a finished one with
-the same identity is served from the store, not played and stored again; two processes asking for
-the same one take turns (the run's lock), so the second is served the first one's record.
+Here the sum so far is saved in the store's journal by :func:`solitaire.stored.run_stored`, so a
+classification that was stopped resumes from the next chunk when the same command is run again,
+with the counts an uninterrupted one gives, and a finished one is served from the store, not played
+and stored again.
 """
 from __future__ import annotations
 
 import time
 
-from sim import interrupts, provenance
+from sim import provenance
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.variant import Variant
 
-#: The checkpoint interval of a stored classification (seconds), as for ``simulate``.
-DEFAULT_CHECKPOINT_SECONDS = 10.0
+from .stored import DEFAULT_CHECKPOINT_SECONDS
+
 #: Most random decks one classification may have: beyond it the chunk count and the time (days at
 #: 10^4 runs a second) stop making sense; split the work by seed.
 MAX_DECKS = 10**10
@@ -76,10 +75,11 @@ def classify_runs_stored(store, deck: Deck, variant: Variant, *, decks: int, see
     plays it again (a stored one is still served from the store). Returns the
     :class:`~exact.hand.poison.PoisonResult`, whose provenance names its record (``stored_as``).
     """
-    from exact.hand.poison import CHUNK_DECKS, PoisonResult, classify_runs, empty_tally
+    from exact.hand.poison import CHUNK_DECKS, PoisonResult, classify_runs
     from sim.checks import check_seed, non_negative_number
-    from sim.interrupts import Interrupted
-    from sim.store import StoreWriteError, new_name, run_key
+    from sim.store import new_name
+
+    from .stored import run_stored
 
     checkpoint_seconds = non_negative_number("checkpoint_seconds", checkpoint_seconds)
     store.check_writable()
@@ -87,47 +87,12 @@ def classify_runs_stored(store, deck: Deck, variant: Variant, *, decks: int, see
     if seed is None and resume:
         seed = store.latest_checkpoint_seed(identity)
     identity["seed"] = seed = check_seed(seed)
-    n_chunks = -(-decks // CHUNK_DECKS)
-    with store.run_lock(identity, on_wait=notify):
-        found = store.find_run(identity)
-        if found is not None:
-            if notify:
-                notify(f"this classification (seed {seed}) is already in {store.path} as {found}: shown from there")
-            return PoisonResult.from_record(store.load(found))
-        saved = store.load_parts(identity) if resume else {}
-        tally = saved.get("tally") if saved else None
-        if tally is not None and notify:
-            notify(f"resuming the unfinished classification with seed {seed}: {tally['chunks']} of {n_chunks} "
-                   "chunks already done")
-        state = {"tally": tally or empty_tally(), "saved": (tally or empty_tally())["chunks"],
-                 "last_write": time.monotonic()}
 
-        def write():
-            store.write_parts(identity, {"tally": state["tally"]}, done=state["tally"]["chunks"], total=n_chunks,
-                              unit="chunks")
-            state["saved"], state["last_write"] = state["tally"]["chunks"], time.monotonic()
+    def compute(resume_from, on_part):
+        return classify_runs(deck, variant, decks=decks, seed=seed, cap=cap, budget=budget, progress=progress,
+                             resume_from=resume_from, on_chunk=on_part)
 
-        def on_chunk(tally):
-            state["tally"] = tally
-            if time.monotonic() - state["last_write"] >= checkpoint_seconds and tally["chunks"] < n_chunks:
-                write()
-            interrupts.check()  # a signal stops the classification here, between two chunks
-
-        try:
-            with interrupts.deferred():
-                result = classify_runs(deck, variant, decks=decks, seed=seed, cap=cap, budget=budget,
-                                       progress=progress, resume_from=tally, on_chunk=on_chunk)
-        except BaseException as exc:
-            if state["tally"]["chunks"] > state["saved"] and not isinstance(exc, StoreWriteError):
-                try:
-                    write()
-                except Exception:  # the original error says more; the last checkpoint is kept
-                    pass
-            if isinstance(exc, Interrupted):
-                exc.saved = (f"{state['saved']} of {n_chunks} chunks saved to {store.path}; run the same command "
-                             "to resume")
-            raise
-        name = new_name(PoisonResult.kind, variant.game, deck.suits, deck.ranks)
-        result.provenance.update(run_key=run_key(identity), store_path=str(store.path), stored_as=name, seed=seed)
-        store.commit(result, identity, name=name)
-        return result
+    return run_stored(store, identity, what="classification", total=-(-decks // CHUNK_DECKS), unit="chunks",
+                      done=lambda tally: tally["chunks"], compute=compute, from_record=PoisonResult.from_record,
+                      name=new_name(PoisonResult.kind, variant.game, deck.suits, deck.ranks), resume=resume,
+                      checkpoint_seconds=checkpoint_seconds, notify=notify)

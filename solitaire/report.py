@@ -364,6 +364,16 @@ def write_report(store, out: Path | str = "results") -> Path:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot write the report in {out} ({exc.strerror or exc}): choose another --dir") from None
+    try:
+        return _write_report(store, out)
+    except OSError as exc:  # disk full, a read-only file system
+        from sim.errors import WriteError
+
+        raise WriteError(f"cannot write the report in {out} ({exc.strerror or exc}); the previous README.md is "
+                         "kept: free space or choose another --dir") from None
+
+
+def _write_report(store, out: Path) -> Path:
     lines = ["# Results", "",
              f"Written by `solitaire report` from the results store `{store.path}` on {provenance.now()} "
              f"(package {provenance.package_version()}, commit {provenance.git_commit()[:10]}). Every number below "
@@ -388,6 +398,9 @@ def write_report(store, out: Path | str = "results") -> Path:
     _prisoners_section(store, lines)
     readme = out / "README.md"
     tmp = readme.with_suffix(".md.tmp")
-    tmp.write_text("\n".join(lines) + "\n")
-    tmp.replace(readme)
+    try:
+        tmp.write_text("\n".join(lines) + "\n")
+        tmp.replace(readme)
+    finally:
+        tmp.unlink(missing_ok=True)
     return readme

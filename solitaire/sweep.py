@@ -132,7 +132,7 @@ def is_exact_cell(deck: Deck, variant: Variant, exact_max_cards: int) -> bool:
 def sweep(suits, ranks, *, variant: Variant | None = None, games: int = 1_000_000, seed: int = 0,
           exact_max_cards: int = 12, workers: int | None = None, progress: bool | None = None,
           exact_source=None, simulate_cell=None, out=None, backend: str = "local",
-          scheduler=None) -> SweepResult:
+          scheduler=None, max_hours: float | None = None, notify=None) -> SweepResult:
     """Win probability for every deck ``S x R`` with S in ``suits`` and R in ``ranks``.
 
     ``simulate_cell(deck, variant, games, seed)`` and ``exact_source(deck, variant)`` can be given
@@ -141,25 +141,22 @@ def sweep(suits, ranks, *, variant: Variant | None = None, games: int = 1_000_00
     unfinished cell resumes and a finished one is reused), ``backend`` and ``scheduler``; with
     ``dask``, one client serves every cell (:func:`sim.montecarlo.shared_scheduler`). The counts do
     not depend on the backend.
+
+    Before the first cell, the simulated cells are checked as :func:`sim.simulate` checks a run (at
+    most :data:`~sim.montecarlo.MAX_CHUNKS` chunks each), and a sweep of
+    :data:`~sim.montecarlo.ESTIMATE_FROM_GAMES` simulated games or more is timed on a sample of each
+    simulated deck: estimated to take more than ``max_hours`` (None: no limit), it is refused; a
+    sweep of more than ten minutes says how long it will take (``notify(message)``).
     """
-    from sim.checks import check_workers, positive_int
-    from sim.montecarlo import MAX_SIM_CARDS, shared_scheduler
+    from sim.montecarlo import shared_scheduler
 
     # Every argument and every cell is checked before the first cell is played.
-    games, seed = positive_int("games", games), int(seed)
-    if workers is not None:
-        check_workers(workers)
-    if len(suits) * len(ranks) > MAX_CELLS:
-        raise UsageError(f"{len(suits)} suits x {len(ranks)} ranks is {len(suits) * len(ranks):,} cells; a sweep "
-                         f"has at most {MAX_CELLS:,}")
-    too_big = [Deck(s, r) for s in suits for r in ranks if s * r > MAX_SIM_CARDS]
-    if too_big:
-        raise UsageError(f"the grid holds decks of more than {MAX_SIM_CARDS} cards (e.g. {too_big[0]}, "
-                         f"{too_big[0].size} cards), more than the simulator handles: narrow --suits or --ranks")
+    variant = variant if variant is not None else Variant.make("one-handed")
+    games, seed = check_sweep(suits, ranks, variant=variant, games=games, exact_max_cards=exact_max_cards,
+                              workers=workers, max_hours=max_hours, notify=notify), int(seed)
     if simulate_cell is not None and (out is not None or backend != "local" or scheduler is not None):
         raise UsageError("sweep(): out, backend and scheduler apply to the default cell simulation; "
                          "give them to your simulate_cell instead")
-    variant = variant if variant is not None else Variant.make("one-handed")
     with shared_scheduler(backend, scheduler, workers) as cell_scheduler:
         if simulate_cell is None:
             def simulate_cell(deck, variant, games, seed):
@@ -169,6 +166,58 @@ def sweep(suits, ranks, *, variant: Variant | None = None, games: int = 1_000_00
                             simulate_cell)
 
 
+def check_sweep(suits, ranks, *, variant: Variant, games: int, exact_max_cards: int, workers: int | None = None,
+                max_hours: float | None = None, notify=None) -> int:
+    """Refuse, before any cell, a sweep that cannot or should not run (see :func:`sweep`); returns
+    ``games`` as an int. Without ``max_hours`` and ``notify`` no time is estimated."""
+    import os
+
+    from sim.checks import check_workers, positive_int
+    from sim.montecarlo import (
+        DEFAULT_CHUNK_GAMES,
+        ESTIMATE_FROM_GAMES,
+        MAX_CHUNKS,
+        MAX_SIM_CARDS,
+        ChunkPlan,
+        estimate_seconds,
+        load_runner,
+    )
+
+    games = positive_int("games", games)
+    if workers is not None:
+        check_workers(workers)
+    if len(suits) * len(ranks) > MAX_CELLS:
+        raise UsageError(f"{len(suits)} suits x {len(ranks)} ranks is {len(suits) * len(ranks):,} cells; a sweep "
+                         f"has at most {MAX_CELLS:,}")
+    grid = [Deck(s, r) for s in suits for r in ranks]
+    too_big = [d for d in grid if d.size > MAX_SIM_CARDS]
+    if too_big:
+        raise UsageError(f"the grid holds decks of more than {MAX_SIM_CARDS} cards (e.g. {too_big[0]}, "
+                         f"{too_big[0].size} cards), more than the simulator handles: narrow --suits or --ranks")
+    simulated = [d for d in grid if not parity_forbids_win(d, variant) and not is_exact_cell(d, variant,
+                                                                                            exact_max_cards)]
+    plan = ChunkPlan(games, DEFAULT_CHUNK_GAMES)
+    if not simulated:
+        return games
+    if plan.n_chunks > MAX_CHUNKS:
+        raise UsageError(f"{games:,} games a cell would be {plan.n_chunks:,} chunks of {DEFAULT_CHUNK_GAMES:,}; a "
+                         f"run has at most {MAX_CHUNKS:,} chunks ({MAX_CHUNKS * DEFAULT_CHUNK_GAMES:,} games): give "
+                         "fewer --games")
+    if games * len(simulated) < ESTIMATE_FROM_GAMES or (max_hours is None and notify is None):
+        return games
+    workers = check_workers(workers)
+    seconds = sum(estimate_seconds(load_runner(deck, variant), plan, workers) for deck in simulated)
+    text = f"{seconds / 3600:,.1f} hours" if seconds >= 3600 else f"{seconds / 60:,.0f} minutes"
+    where = f"on {min(workers, os.cpu_count() or 1)} core(s)"
+    if max_hours is not None and seconds > max_hours * 3600:
+        raise UsageError(f"{len(simulated)} simulated cells of {games:,} games would take about {text} {where} "
+                         f"(timed on a sample), more than {max_hours:g} hours: confirm with --yes (with --out the "
+                         "sweep resumes), or give fewer --games")
+    if notify is not None and seconds >= 600:
+        notify(f"{len(simulated)} simulated cells of {games:,} games: about {text} {where} (timed on a sample)")
+    return games
+
+
 def _sweep_cells(suits, ranks, variant, games, seed, exact_max_cards, progress, exact_source,
                  simulate_cell) -> SweepResult:
     from sim.progress import progress_bar
@@ -176,7 +225,7 @@ def _sweep_cells(suits, ranks, variant, games, seed, exact_max_cards, progress, 
     started = provenance.now()
     cells = []
     grid = [Deck(s, r) for s in suits for r in ranks]
-    for deck in progress_bar(len(grid), progress, iterable=grid, desc="sweep", unit="deck"):
+    for deck in progress_bar(len(grid), progress, iterable=grid, desc="sweep", unit="cell"):
         if parity_forbids_win(deck, variant):
             cells.append(SweepCell(deck.suits, deck.ranks, "theorem", 0.0, (0.0, 0.0), Fraction(0)))
         elif is_exact_cell(deck, variant, exact_max_cards):

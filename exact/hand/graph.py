@@ -3,7 +3,7 @@
 The drivers that answer from it (poison sets, exact odds) are in :mod:`exact.hand.whole_deck`; the
 chain algebra is in :mod:`exact.chains`.
 
-The chain (SPEC.md section 3): a deck order is a state; an iteration maps it deterministically to a
+The chain (docs/rules.md, "Hand Solitaire"): a deck order is a state; an iteration maps it deterministically to a
 discard list and ``k`` leftovers, and the next state is one of the ``k!`` orders of the leftovers
 behind the reversed discards, each with probability ``1/k!`` (with ``reshuffle=off`` the one order
 "from the top of the stack down"). A winning order ends the run.

@@ -98,13 +98,17 @@ def seed_state(seed: int):
 def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, decks: int, seed: int,
                        node_budget: int = DEFAULT_NODE_BUDGET, time_budget: float | None = None,
                        engine: str = "auto", ordering: int = 0, strategy: str | None = None,
-                       progress=None) -> BestPlayEstimate:
+                       progress=None, resume_from: dict | None = None, on_deck=None) -> BestPlayEstimate:
     """Solve ``decks`` random deck orders (reproducible from ``seed``) and bracket the win rate.
 
     The interval is :func:`sim.stats.bracket_interval`: the low end counts undecided decks as lost,
     the high end as won. Every winning line is checked by replay. ``time_budget`` (CPU seconds per
     deck) makes the verdicts depend on the machine's speed; without it they depend on the seed and
     the node budget only.
+
+    ``resume_from`` is the tally of the decks already solved (as given to ``on_deck``): they are not
+    solved again (every deck's verdict depends on that deck alone), so the result is the one an
+    uninterrupted run gives. ``on_deck(tally)`` is called after each deck (to checkpoint the tally).
     """
     from sim.stats import bracket_interval
 
@@ -113,11 +117,16 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
     node_budget = check_node_budget(node_budget)
     time_budget = check_time_budget(time_budget)
     searcher = make_searcher(deck, variant, engine=engine, ordering=ordering, strategy=strategy)
-    counts = {WON: 0, LOST: 0, UNDECIDED: 0}
-    lost_by: dict[str, int] = {}
-    nodes, seconds = 0, 0.0
-    started = provenance.now()
-    for k, order in enumerate(random_orders(deck, decks, seed)):
+    tally = {"decks": 0, WON: 0, LOST: 0, UNDECIDED: 0, "lost_by": {}, "nodes": 0, "seconds": 0.0,
+             "started": provenance.now(), **(resume_from or {})}
+    if not 0 <= tally["decks"] <= decks:
+        raise ValueError(f"resume_from has {tally['decks']} decks solved of {decks}")
+    counts = {status: tally[status] for status in (WON, LOST, UNDECIDED)}
+    lost_by: dict[str, int] = dict(tally["lost_by"])
+    nodes, seconds = tally["nodes"], tally["seconds"]
+    orders = random_orders(deck, decks, seed)
+    for k in range(tally["decks"], decks):
+        order = orders[k]
         if isinstance(searcher, Searcher):
             searcher.lost.clear()  # bounded memory; rows of different decks rarely coincide
         t0 = time.thread_time()
@@ -131,6 +140,9 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
         nodes += verdict.nodes
         if progress is not None:
             progress(k + 1, counts)
+        if on_deck is not None:
+            on_deck({**tally, **counts, "decks": k + 1, "lost_by": dict(lost_by), "nodes": nodes, "seconds": seconds})
+    started = tally["started"]
     return BestPlayEstimate(deck=deck, variant=variant, seed=seed, decks=decks, won=counts[WON],
                             lost=counts[LOST], undecided=counts[UNDECIDED], node_budget=node_budget,
                             ci95=bracket_interval(counts[WON], counts[UNDECIDED], decks), nodes=nodes,

@@ -1,4 +1,4 @@
-"""Hand Solitaire, the reference rules (SPEC.md section 3), written to be obviously correct.
+"""Hand Solitaire, the reference rules (docs/rules.md, "Hand Solitaire"), written to be obviously correct.
 
 One **iteration** plays a deck order. Cards are dealt one at a time onto the top of a face-up stack.
 After each card, while the stack has at least 4 cards, compare the top card ``a`` with the 4th from

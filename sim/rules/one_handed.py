@@ -1,4 +1,4 @@
-"""One-Handed Solitaire, the reference rules (SPEC.md section 2), written to be obviously correct.
+"""One-Handed Solitaire, the reference rules (docs/rules.md, "One-Handed Solitaire"), written to be obviously correct.
 
 Deal the cards one at a time onto the end of a row. After each card, while the row has at least 4
 cards, compare the last card ``a`` with the 4th from the end ``b``:

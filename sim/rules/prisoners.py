@@ -1,4 +1,4 @@
-"""Prisoner's Patience, the reference rules (SPEC.md section 4), written to be obviously correct.
+"""Prisoner's Patience, the reference rules (docs/rules.md, "Prisoner's Patience"), written to be obviously correct.
 
 The game
 --------

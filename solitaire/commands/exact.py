@@ -55,18 +55,44 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
     if method not in record.exact_methods:
         raise UsageError(f"--method {method} is not a method of the exact {game} engine: choose one of "
                          f"{', '.join(record.exact_methods)}")
-    store = open_store(out)  # a bad store is refused before any work
-    found = [] if store is None else store.find(kind="exact", suits=deck.suits, ranks=deck.ranks,
-                                                  variant=str(variant))
-    found = [(n, r) for n, r in found if method == "auto" or r.get("method") == method]
-    if found:  # exact counts do not change: served from the store, not computed and stored again
-        from exact.result import ExactResult
+    kwargs = {}
+    if "zeta" in record.exact_methods:  # its passes: threads, a Dask cluster, a checkpoint folder
+        from sim.backends import check_backend
 
-        name, stored = found[-1]
-        click.echo(f"solitaire: {deck} {variant} is already in {store.path} as {name}"
-                   + ("" if method == "auto" else f" (method {method})") + ": shown from there", err=True)
-        _show(ExactResult.from_record(stored), record, None, out, as_json)
+        check_backend(backend, scheduler)
+        kwargs = dict(workers=check_workers(workers), backend=backend, scheduler=scheduler,
+                      checkpoint_dir=checkpoint_dir)
+    elif (workers, backend, scheduler, checkpoint_dir) != (1, "local", None, None):
+        raise UsageError(f"--workers, --backend, --scheduler and --checkpoint-dir are for the zeta method, "
+                         f"which the exact {game} engine does not have")
+    store = open_store(out)  # a bad store is refused before any work
+    if store is None:
+        _show(_compute(exact_distribution, deck, variant, method, kwargs), record, None, out, as_json)
         return
+    # one process at a time counts a deck: a second one asking for it waits, then is served the record
+    identity = {"kind": "exact", "game": game, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks,
+                "method": method}
+    with store.run_lock(identity, on_wait=lambda message: click.echo(f"solitaire: {message}", err=True)):
+        found = store.find(kind="exact", suits=deck.suits, ranks=deck.ranks, variant=str(variant))
+        # any of this engine's methods serves --method auto (not a best-play count: `solve --all` stores
+        # those as exact results too, over the same deck and variant)
+        found = [(n, r) for n, r in found
+                 if r.get("method") == method or (method == "auto" and r.get("method") in record.exact_methods)]
+        if found:  # exact counts do not change: served from the store, not computed and stored again
+            from exact.result import ExactResult
+
+            name, stored = found[-1]
+            click.echo(f"solitaire: {deck} {variant} is already in {store.path} as {name}"
+                       + ("" if method == "auto" else f" (method {method})") + ": shown from there", err=True)
+            _show(ExactResult.from_record(stored), record, None, out, as_json)
+            return
+        result = _compute(exact_distribution, deck, variant, method, kwargs)
+        name = store.save(result)
+    _show(result, record, name, out, as_json)
+
+
+def _compute(exact_distribution, deck, variant, method, kwargs):
+    """The exact result, with a progress bar on stderr once it runs a few seconds."""
     from sim.progress import progress_bar
 
     with progress_bar(None, desc="exact", unit="step") as bar:
@@ -75,16 +101,7 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
             bar.set_postfix_str(f"{work:.3g}", refresh=False)
             bar.update(done - bar.n)
 
-        kwargs = {}
-        if "zeta" in record.exact_methods:  # its passes: threads, a Dask cluster, a checkpoint folder
-            kwargs = dict(workers=check_workers(workers), backend=backend, scheduler=scheduler,
-                          checkpoint_dir=checkpoint_dir)
-        elif (workers, backend, scheduler, checkpoint_dir) != (1, "local", None, None):
-            raise UsageError(f"--workers, --backend, --scheduler and --checkpoint-dir are for the zeta method, "
-                             f"which the exact {game} engine does not have")
-        result = exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
-    name = store.save(result) if store is not None else None
-    _show(result, record, name, out, as_json)
+        return exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
 
 
 def _show(result, record, name, out, as_json) -> None:

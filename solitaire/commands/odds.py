@@ -7,6 +7,10 @@ from sim.errors import UsageError
 
 from ..options import deck_options, emit_json, json_option, seed_option, variant_option
 
+#: Most games one position's simulation may have (about 20 minutes of one core at a million games
+#: a second; it runs in one piece, so larger ones are refused up front).
+MAX_ODDS_GAMES = 10**9
+
 
 @click.command("odds")
 @click.option("--game", type=click.Choice(["one-handed"]), default="one-handed", show_default=True,
@@ -28,7 +32,9 @@ from ..options import deck_options, emit_json, json_option, seed_option, variant
                    "or search (a memoised search over dealt prefixes); auto takes phase from 12 cards to come "
                    "(search for final=once, which phase does not count). Both give the same counts.")
 @click.option("--games", type=int, default=None,
-              help="Games per simulated position [default: 1,000,000; with --each 100,000].")
+              help="Games per simulated position [default: 1,000,000; with --each 100,000; at most "
+                   f"{MAX_ODDS_GAMES:,}, about 20 minutes of one core, since a position's simulation keeps "
+                   "nothing if stopped].")
 @seed_option
 @click.option("--figure", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg",
               help="With --each: draw the chance of winning after every card.")
@@ -44,6 +50,11 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
     from sim import Deck, Variant
 
     deck, variant = Deck(suits, ranks), Variant.from_options(game, variants)
+    if games is not None:
+        from sim.checks import int_in_range
+
+        int_in_range("--games", games, 1, MAX_ODDS_GAMES, unit="games per simulated position: they run on one "
+                     "core and keep nothing if stopped; for a whole deck use `solitaire simulate`")
     if (dealt is None) == (each_order is None) and not (dealt is None and each_order is None):
         raise UsageError("give --dealt or --each, not both")
     if figure is not None and each_order is None:

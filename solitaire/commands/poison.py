@@ -96,16 +96,18 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
         check_size(deck, variant, decks=decks, cap=cap, budget=budget, max_hours=None if yes else DEFAULT_MAX_HOURS,
                    notify=notify)
     graph = None
-    if whole_deck:
-        found = store.find(kind=HandGraphResult.kind, suits=deck.suits, ranks=deck.ranks,
-                           variant=str(variant)) if store is not None else []
-        if found:  # exact and deterministic: served from the store, not computed and stored again
-            notify(f"the whole graph of {deck} {variant} is already in {store.path} as {found[-1][0]}: shown from "
-                   "there")
-            graph = HandGraphResult.from_record(found[-1][1])
-        else:
-            graph = analyse_deck(deck, variant)  # refuses large decks at once
-            if store is not None:
+    if whole_deck and store is None:
+        graph = analyse_deck(deck, variant)  # refuses large decks at once
+    elif whole_deck:
+        identity = {"kind": HandGraphResult.kind, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks}
+        with store.run_lock(identity, on_wait=notify):  # a second process asking for it waits, then is served
+            found = store.find(kind=HandGraphResult.kind, suits=deck.suits, ranks=deck.ranks, variant=str(variant))
+            if found:  # exact and deterministic: served from the store, not computed and stored again
+                notify(f"the whole graph of {deck} {variant} is already in {store.path} as {found[-1][0]}: shown "
+                       "from there")
+                graph = HandGraphResult.from_record(found[-1][1])
+            else:
+                graph = analyse_deck(deck, variant)  # refuses large decks at once
                 store.save(graph)
     result = None
     if decks is not None and store is not None:

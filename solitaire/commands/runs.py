@@ -46,6 +46,13 @@ def _columns(row: dict) -> tuple[str, str, str, str, str]:
         share = f" ({trapped / decks:.4%})" if isinstance(trapped, int) and decks else ""
         return (deck, variant, _count(decks, "decks"), f"trapped {trapped if trapped is not None else '-'}{share}",
                 f"{_interval(row.get('ci95_trapped'))} bracket")
+    if kind == "best_play":
+        counts = ", ".join(f"{key} {row[key]:,}" for key in ("won", "lost", "undecided")
+                           if isinstance(row.get(key), int))
+        return (deck, variant, _count(row.get("decks"), "decks"), counts or "-",
+                f"{_interval(row.get('ci95'))} bracket")
+    if kind == "solve":
+        return deck, variant, "one deck order", row.get("status") or "-", "-"
     if kind == "validation":
         rejected = row.get("rejected") or 0
         verdict = {True: "passed", False: f"FAILED ({rejected} rejected)"}.get(row.get("passed"), "-")
@@ -87,6 +94,10 @@ def summary_row(record: dict) -> dict:
     if kind == "poison":
         row.update(trapped=record.get("trapped"), undecided=record.get("undecided"),
                    ci95_trapped=record.get("ci95_trapped"))
+    elif kind == "best_play":
+        row.update(won=record.get("won"), lost=record.get("lost"), undecided=record.get("undecided"))
+    elif kind == "solve":
+        row.update(status=record.get("status"))
     elif kind == "validation":
         checks = record.get("checks") or []
         tested = record.get("tested")
@@ -136,6 +147,7 @@ def runs_command(out, game, as_json):
     method, size, result, interval, name), then the runs still under way (resumable with the same
     command) with their progress. By kind: simulations and exact results show p_win with its 95%
     interval; poison runs the decks classified and those trapped, with the bracket interval;
+    best-play runs (solve --decks) the decks won, lost and undecided, with the bracket interval;
     validations the comparisons and whether they passed; sweeps the grid and games per cell.
 
     --json prints {"store", "results": [...], "unfinished": [...]}; exact counts are integers.

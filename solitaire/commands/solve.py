@@ -1,6 +1,8 @@
 """``solitaire solve``: Prisoner's Patience best play (can some sequence of legal moves win?)."""
 from __future__ import annotations
 
+import contextlib
+
 import click
 
 from exact.prisoners.limits import DEFAULT_NODE_BUDGET
@@ -15,7 +17,7 @@ from ..options import (
     seed_option,
     variant_option,
 )
-
+from ..stored import DEFAULT_CHECKPOINT_SECONDS
 
 #: Memory for the deck orders of ``--decks`` (drawn up front as int64): 1 GiB, 2.5 million 52-card decks.
 MAX_ORDER_BYTES = 1 << 30
@@ -48,13 +50,21 @@ def _parse_order(text: str, deck) -> list[int]:
               help="CPU seconds of searching per deck before the verdict is 'undecided' [default: none, the node "
                    "budget only; a time budget makes verdicts depend on the machine's speed].")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it).")
+              help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it). With "
+                   "--decks the run checkpoints there as it goes: a stopped one resumes when the same command is "
+                   "run again. A result already stored (the same decks, deck order or whole deck, and budgets) is "
+                   "shown from the store, not computed and stored again.")
+@click.option("--resume/--no-resume", default=True, show_default=True,
+              help="With --decks and --out: continue the unfinished run with the same parameters (and seed; "
+                   "without --seed, the latest such run's seed); --no-resume starts it again.")
+@click.option("--checkpoint-seconds", type=float, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
+              help="With --decks and --out: least time between two checkpoints.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="With --decks: progress bar on stderr (decks solved, won, lost, undecided) once it runs a few "
                    "seconds.")
 @json_option
 def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, node_budget, time_budget, out,
-                  progress, as_json):
+                  resume, checkpoint_seconds, progress, as_json):
     """Decide best play: whether a deck order can be won (one pile left) by some sequence of legal
     moves, with its evidence: a winning line (checked by replay), the proof that closed a lost deck
     (a static condition, or the exhausted search), or 'undecided' with the nodes and seconds spent.
@@ -62,6 +72,8 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     One deck: --order, or a deck shuffled from --seed. Many: --decks N (random decks from --seed;
     the 95% interval counts undecided decks as lost at its low end and as won at its high end).
     --all: exact best play over every order of a small deck (score = fewest piles reachable).
+    With --decks and --out, Ctrl-C or SIGTERM stops the run between two decks and saves them (exit
+    status 130 or 143); the same command resumes it.
     Moves default to moves=physical (a pile moves as a unit); --variant moves=published uses the
     published simulator's card-by-card (reversing) move. Deals interleaved with moves win exactly the
     decks that "deal everything, then move" wins, so the line lists moves after the last deal.
@@ -71,8 +83,16 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         estimate_best_play,
         random_orders,
     )
-    from exact.prisoners.solver import check_time_budget, solve
-    from sim.checks import check_decks, check_seed
+    from exact.prisoners.solver import (
+        SolveResult,
+        check_node_budget,
+        check_time_budget,
+        solve,
+    )
+    from exact.result import ExactResult
+    from sim.checks import check_decks, check_seed, non_negative_number
+
+    from ..best_play import estimate_best_play_stored, stored_verdict
 
     if not any(v.strip().startswith("moves=") for v in variants):
         variants = (*variants, "moves=physical")
@@ -92,10 +112,24 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
             raise UsageError(f"--decks {decks:,}: at most {most:,} decks of {deck} at once (their orders are drawn "
                              "up front and held in memory): split the work into runs with different seeds")
     time_budget = check_time_budget(time_budget)
+    check_node_budget(budget)
+    checkpoint_seconds = non_negative_number("checkpoint-seconds", checkpoint_seconds)
+    if seed is not None:
+        check_seed(seed)
     store = open_store(out)  # a bad store is refused before any work
+    notify = lambda message: click.echo(f"solitaire: {message}", err=True)  # noqa: E731
     if all_orders:
-        result = best_play_distribution(deck, variant)
-        name = _save(store, result)
+        identity = {"kind": "exact", "game": game, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks,
+                    "method": "best-play"}
+        with store.run_lock(identity, on_wait=notify) if store is not None else contextlib.nullcontext():
+            found = stored_verdict(store, "exact", deck, variant, method="best-play") if store is not None else None
+            if found is not None:  # exact and deterministic: served from the store, not computed and stored again
+                notify(f"the best play of every order of {deck} {variant} is already in {store.path} as {found[0]}: "
+                       "shown from there")
+                result, name = ExactResult.from_record(found[1]), found[0]
+            else:
+                result = best_play_distribution(deck, variant)
+                name = _save(store, result)
         if as_json:
             emit_json(result.to_dict())
             return
@@ -115,9 +149,14 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
                 bar.set_postfix({str(status): n for status, n in counts.items()}, refresh=False)
                 bar.update(solved - bar.n)
 
-            result = estimate_best_play(deck, variant, decks=decks, seed=seed, node_budget=budget,
-                                        time_budget=time_budget, progress=on_deck)
-        name = _save(store, result)
+            if store is not None:
+                result = estimate_best_play_stored(store, deck, variant, decks=decks, seed=seed, node_budget=budget,
+                                                   time_budget=time_budget, progress=on_deck, resume=resume,
+                                                   checkpoint_seconds=checkpoint_seconds, notify=notify)
+            else:
+                result = estimate_best_play(deck, variant, decks=decks, seed=seed, node_budget=budget,
+                                            time_budget=time_budget, progress=on_deck)
+        name = result.provenance.get("stored_as")
         if as_json:
             emit_json(result.to_dict())
             return
@@ -137,8 +176,14 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         cards = _parse_order(order, deck)
     else:
         cards = random_orders(deck, 1, check_seed(seed))[0].tolist()
-    result = solve(cards, deck, variant, node_budget=budget, time_budget=time_budget)
-    name = _save(store, result)
+    found = stored_verdict(store, SolveResult.kind, deck, variant, order=[int(c) for c in cards], node_budget=budget,
+                           time_budget=time_budget) if store is not None else None
+    if found is not None:  # the verdict depends on the order and the budgets only: served from the store
+        notify(f"this deck order's verdict is already in {store.path} as {found[0]}: shown from there")
+        result, name = SolveResult.from_record(found[1]), found[0]
+    else:
+        result = solve(cards, deck, variant, node_budget=budget, time_budget=time_budget)
+        name = _save(store, result)
     from sim.cards import format_cards
     from sim.trace import describe_line, line_tokens
 

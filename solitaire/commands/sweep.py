@@ -1,6 +1,8 @@
 """``solitaire sweep``: p_win over a grid of deck shapes."""
 from __future__ import annotations
 
+import contextlib
+
 import click
 
 from ..options import (SEED, backend_options, emit_json, game_option, json_option, open_store,
@@ -25,9 +27,14 @@ from ..options import (SEED, backend_options, emit_json, game_option, json_optio
               help="Results store: each simulated cell is stored there as it finishes (an interrupted sweep "
                    "resumes when run again: finished cells are reused, the cell under way resumes), and so is the sweep.")
 @backend_options
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress bar on stderr (cells done) once the sweep runs a few seconds.")
+@click.option("--yes", is_flag=True,
+              help="Start a sweep estimated to take more than a day (sweeps of 10^9 simulated games or more are "
+                   "timed on a sample first and refused beyond that without --yes).")
 @json_option
 def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards, seed, workers, out, backend,
-                  scheduler, as_json):
+                  scheduler, progress, yes, as_json):
     """Win probability over suits x ranks, exact where the exact engine reaches (or the parity
     theorem decides: S and R both odd never win), simulated with 95% intervals elsewhere.
 
@@ -37,25 +44,33 @@ def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards
     cluster of --workers processes for the whole sweep); the cells are the same as with local threads.
     """
     from sim import Variant
-
+    from sim.backends import check_backend
+    from sim.montecarlo import DEFAULT_MAX_HOURS
     from sim.store import run_key
 
-    from ..sweep import SweepResult, format_grid, parse_range, sweep, sweep_identity
+    from ..sweep import SweepResult, check_sweep, format_grid, parse_range, sweep, sweep_identity
 
     variant = Variant.from_options(game, variants)
     suits, ranks = parse_range(suits_text, "--suits"), parse_range(ranks_text, "--ranks")
+    notify = lambda message: click.echo(f"solitaire: {message}", err=True)  # noqa: E731
+    # everything is checked before anything is computed or created (the run's lock included)
     store = open_store(out)
+    check_backend(backend, scheduler)
+    check_sweep(suits, ranks, variant=variant, games=games, exact_max_cards=exact_max_cards, workers=workers,
+                max_hours=None if yes else DEFAULT_MAX_HOURS, notify=notify)
     identity = sweep_identity(suits, ranks, variant=variant, games=games, seed=seed, exact_max_cards=exact_max_cards)
-    found = store.find_run(identity) if store is not None else None
-    if found is not None:  # a finished sweep is served from the store, not run and appended again
-        click.echo(f"solitaire: this sweep is already in {store.path} as {found}: shown from there", err=True)
-        result = SweepResult.from_record(store.load(found))
-    else:
-        result = sweep(suits, ranks, variant=variant, games=games, seed=seed, exact_max_cards=exact_max_cards,
-                       workers=workers, out=store, backend=backend, scheduler=scheduler)
-        if store is not None:
-            result.provenance["run_key"] = run_key(identity)
-            store.save(result)
+    # one process at a time runs a sweep: a second one asking for it waits, then is served its record
+    with store.run_lock(identity, on_wait=notify) if store is not None else contextlib.nullcontext():
+        found = store.find_run(identity) if store is not None else None
+        if found is not None:  # a finished sweep is served from the store, not run and appended again
+            notify(f"this sweep is already in {store.path} as {found}: shown from there")
+            result = SweepResult.from_record(store.load(found))
+        else:
+            result = sweep(suits, ranks, variant=variant, games=games, seed=seed, exact_max_cards=exact_max_cards,
+                           workers=workers, progress=progress, out=store, backend=backend, scheduler=scheduler)
+            if store is not None:
+                result.provenance["run_key"] = run_key(identity)
+                store.save(result)
     if as_json:
         emit_json(result.to_dict())
     else:

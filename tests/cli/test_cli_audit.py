@@ -38,6 +38,9 @@ BAD_INVOCATIONS = [
     # exact
     (["exact", "--suits", "4", "--ranks", "13"], "4x13"),
     (["exact", "--method", "bogus"], "method"),
+    (["exact", "--suits", "4", "--ranks", "13", "--out", "new.h5"], "simulate"),  # refused inside the run's lock
+    (["exact", "--game", "prisoners", "--suits", "4", "--ranks", "13", "--out", "good.h5"], "simulate"),
+    (["exact", "--game", "prisoners", "--suits", "2", "--ranks", "3", "--workers", "2", "--out", "good.h5"], "zeta"),
     # sweep
     (["sweep", "--suits", "0-2"], "suits"),
     (["sweep", "--ranks", "a-b"], "ranks"),
@@ -47,6 +50,7 @@ BAD_INVOCATIONS = [
     (["sweep", "--suits", "1-500", "--ranks", "9"], "4096"),
     (["sweep", "--suits", "3", "--ranks", "3", "--workers", "0"], "workers"),
     (["sweep", "--suits", "3", "--ranks", "3", "--out", "bad.h5"], "bad.h5"),
+    (["sweep", "--suits", "2-4", "--ranks", "3-9", "--games", str(10**15), "--out", "new.h5"], "games"),
     # validate
     (["validate", "--max-cards", "40"], "max-cards"),
     (["validate", "--max-cards", "3"], "max-cards"),
@@ -71,6 +75,12 @@ BAD_INVOCATIONS = [
     (["solve", "--decks", str(10**15)], "decks"),
     (["solve", "--all"], "--decks"),
     (["solve", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--out", "bad.h5"], "bad.h5"),
+    (["solve", "--decks", "5", "--checkpoint-seconds", "nan", "--out", "new.h5"], "checkpoint"),
+    (["solve", "--decks", "5", "--checkpoint-seconds", "-3", "--out", "new.h5"], "checkpoint"),
+    (["solve", "--decks", "5", "--node-budget", "0", "--out", "new.h5"], "budget"),
+    (["solve", "--decks", "5", "--time-budget", "nan", "--out", "new.h5"], "time budget"),
+    (["solve", "--decks", "5", "--out", "afile/new.h5"], "afile"),
+    (["solve", "--suits", "2", "--ranks", "3", "--all", "--decks", "5"], "at most one"),
     # play
     (["play", "--suits", "0"], "suits"),
     (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,x"], "order"),
@@ -81,6 +91,7 @@ BAD_INVOCATIONS = [
     (["odds", "--dealt", "AS", "--each", "AS"], "--each"),
     (["odds", "--figure", "f.png", "--dealt", "AS"], "--figure"),
     (["odds", "--dealt", "AS", "--games", "0"], "games"),
+    (["odds", "--dealt", "AS", "--games", str(10**12)], "games"),
     (["odds", "--dealt", "ZZ"], "ZZ"),
     (["odds", "--variant", "moves=physical"], "moves"),
     (["odds", "--each", "0,1,2,3", "--suits", "1", "--ranks", "4", "--figure", "afile/f.png"], "afile"),
@@ -138,8 +149,30 @@ def test_bad_invocation_is_clean(cli_run, audit_dir, args, word):
     _assert_clean(code, out, err, word, before, _snapshot(audit_dir))
 
 
-def test_dask_backend_without_distributed_is_one_line(cli_run, audit_dir, monkeypatch):
+@pytest.mark.parametrize("args", [("simulate", "--games", "1000", "--seed", "1"),
+                                  ("sweep", "--suits", "4", "--ranks", "9", "--games", "1000", "--out", "new.h5"),
+                                  ("exact", "--suits", "3", "--ranks", "3", "--method", "zeta", "--out", "new.h5")],
+                         ids=lambda args: args[0])
+def test_dask_backend_without_distributed_is_one_line(cli_run, audit_dir, monkeypatch, args):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     before = _snapshot(audit_dir)
-    code, out, err = cli_run("simulate", "--backend", "dask", "--games", "1000", "--seed", "1")
+    code, out, err = cli_run(*args, "--backend", "dask")
     _assert_clean(code, out, err, "distributed", before, _snapshot(audit_dir))
+
+
+def test_every_option_has_help_and_variant_lists_the_commands_own_keys():
+    import click
+
+    from sim import GAMES
+    from solitaire.cli import cli
+
+    for name, command in cli.commands.items():
+        assert command.help, name
+        for param in command.params:
+            if isinstance(param, click.Option):
+                assert param.help, f"solitaire {name} {param.opts[0]} has no help text"
+    own_keys = {"poison": "hand", "solve": "prisoners", "odds": "one-handed"}
+    for name, game in own_keys.items():
+        [variant] = [p for p in cli.commands[name].params if p.name == "variants"]
+        others = {key for g, params in GAMES.items() if g != game for key in params} - set(GAMES[game])
+        assert all(f" {key}=" not in variant.help for key in others), (name, variant.help)

@@ -82,6 +82,30 @@ def test_a_signal_with_nothing_to_save_stops_at_once_in_one_line():
     assert (proc.returncode, out, err) == (130, "", "solitaire: interrupted\n")
 
 
+def test_the_same_signal_delivered_twice_at_once_is_one_request(monkeypatch, capfd):
+    # GNU timeout sends SIGTERM to the process and to its process group: two deliveries at once, which
+    # once made a run stop at once ("interrupted again") instead of saving its checkpoint
+    from sim import interrupts
+
+    exits = []
+    monkeypatch.setattr(interrupts.os, "_exit", lambda status: exits.append(status))
+    clock = [100.0]
+    monkeypatch.setattr(interrupts.time, "monotonic", lambda: clock[0])
+    with pytest.raises(Interrupted) as stopped:
+        with interrupts.deferred():
+            interrupts._handler(signal.SIGTERM, None)
+            clock[0] += 0.01
+            interrupts._handler(signal.SIGTERM, None)  # the same request: ignored
+            assert exits == []
+            clock[0] += interrupts.DUPLICATE_SECONDS
+            interrupts._handler(signal.SIGTERM, None)  # a second request, later: stop at once
+            assert exits == [143]
+            interrupts._handler(signal.SIGINT, None)  # another signal: at once too
+            assert exits == [143, 130]
+    assert stopped.value.signum == signal.SIGTERM
+    assert capfd.readouterr().err.count("again: stopped at once") == 2
+
+
 # --- disk full, unwritable store ----------------------------------------------------------------
 
 def _disk_full_after(monkeypatch, writes: int):
@@ -111,6 +135,28 @@ def test_disk_full_mid_run_is_one_line_and_keeps_the_last_checkpoint(cli_run, tm
                              "10000", "--seed", "2", "--workers", "1", "--out", str(path), "--json")
     reference = simulate(Deck(4, 5), games=200_000, chunk_games=10_000, seed=2, progress=False)
     assert code == 0 and json.loads(out)["score_counts"] == list(reference.score_counts)
+
+
+@pytest.mark.parametrize("errno_, words", [(errno.EROFS, "Read-only file system"),
+                                            (errno.ENOSPC, "No space left on device")])
+def test_report_and_figures_that_cannot_be_written_are_one_line(cli_run, tmp_path, monkeypatch, errno_, words):
+    # a read-only file system passes the permission check up front (as root, or a read-only mount);
+    # the writes themselves then fail: one line, exit status 1, no README half-written
+    import matplotlib.figure
+
+    store = ResultsStore(tmp_path / "s.h5")
+    store.save(simulate(Deck(4, 13), games=2000, seed=1, progress=False))
+
+    def savefig(*args, **kwargs):
+        raise OSError(errno_, os.strerror(errno_))
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", savefig)
+    code, out, err = cli_run("report", "--no-compute", "--out", str(store.path), "--dir", str(tmp_path / "r"))
+    assert (code, out) == (1, "") and err.count("\n") == 1 and words in err and str(tmp_path / "r") in err, err
+    assert not (tmp_path / "r" / "README.md").exists() and not list((tmp_path / "r").glob("*.tmp"))
+    code, out, err = cli_run("play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--figure",
+                             str(tmp_path / "f.png"))
+    assert (code, out) == (1, "") and err.count("\n") == 1 and words in err and "f.png" in err, err
 
 
 def test_a_failed_write_leaves_the_store_as_it_was(tmp_path, monkeypatch):
@@ -231,6 +277,18 @@ def test_runs_too_long_are_refused_up_front_with_their_estimate():
         simulate(Deck(4, 13), games=10**12, seed=1, max_hours=1.0)
     with pytest.raises(UsageError, match="chunks"):
         simulate(Deck(4, 13), games=10**15, seed=1)
+
+
+def test_a_sweep_too_long_is_refused_before_its_first_cell(monkeypatch):
+    import solitaire.sweep as sweep_module
+
+    played = []
+    monkeypatch.setattr(sweep_module, "simulate", lambda *args, **kwargs: played.append(args))
+    with pytest.raises(UsageError, match=r"3 simulated cells of .* would take about .* --yes"):
+        sweep_module.sweep([2, 4], [3, 9], games=10**10, exact_max_cards=6, max_hours=0.001)
+    with pytest.raises(UsageError, match="chunks"):
+        sweep_module.sweep([2, 4], [3, 9], games=10**15, exact_max_cards=6)
+    assert played == []  # 2x3 is exact, the three others simulated: nothing played before the refusal
 
 
 def test_fresh_seeds_survive_json_readers_that_use_doubles():

@@ -73,7 +73,7 @@ def test_sweep_section_shows_the_plain_variant_with_a_table(tmp_path):
     assert re.search(r"\| 3 \| 0 \(theorem\) \| [0-9.]+% \[[0-9.]+%, [0-9.]+%\] \(sim\.\) \|", section)
 
 
-def test_main_job_plan_and_seeds(tmp_path):
+def test_main_job_plan_and_seeds(tmp_path, cli_run):
     assert DEFAULT_PLAN["sweep"]["games"] == 10**7  # the published sweep
     script = (Path(__file__).parents[2] / "scripts" / "standard_deck_long_run.sh").read_text()
     long_run_seed = int(re.search(r"--seed (\d+)", script).group(1))
@@ -90,6 +90,10 @@ def test_main_job_plan_and_seeds(tmp_path):
     assert sw["seed"] == DEFAULT_SEED
     (_, va), = store.find(kind="validation")
     assert va["game"] == "one-handed,prisoners" and va["passed"]
+    # the same sweep asked for by `solitaire sweep` is the report's record, not a second one
+    code, _, err = cli_run("sweep", "--suits", "2,3", "--ranks", "3-4", "--games", "1000", "--exact-max-cards", "4",
+                           "--seed", str(DEFAULT_SEED), "--out", str(store.path))
+    assert code == 0 and "shown from there" in err and len(store.find(kind="sweep")) == 1
 
 
 def test_report_of_an_empty_store_says_so(tmp_path):

@@ -234,3 +234,77 @@ def test_default_store_path_is_defined_once():
     from solitaire.options import DEFAULT_STORE
 
     assert Path(DEFAULT_STORE) == DEFAULT_PATH
+
+
+@dataclass(frozen=True)
+class StandInSweep:
+    """A record with seeds at every depth: its own, its cells', its provenance's."""
+
+    kind = "sweep"
+    seed: int
+    cell_seed: int
+    provenance: dict = field(default_factory=dict)
+
+    def to_dict(self):
+        return {"game": "one-handed", "seed": self.seed, "games": 2**64 + 3,
+                "cells": [{"suits": 3, "ranks": 9, "seed": self.cell_seed}, {"suits": 3, "ranks": 10, "seed": 7}],
+                "coverage_seeds": [1, self.cell_seed]}
+
+
+def test_seeds_of_2_53_or_more_are_decimal_strings_in_the_file_and_ints_when_read(store):
+    import json
+
+    from sim.store import Checkpoint, run_key
+
+    big, derived = 2**64 + 1, 2**60 + 5  # a user's seed past int64, a sweep cell's 64-bit seed
+    name = store.save(StandInSweep(derived, big, {"seed": big, "seed_entropy": 2**70}))
+    with h5py.File(store.path, "r") as f:
+        group = f["results"][name]
+        assert group.attrs["seed"] == str(derived)  # a string attribute, not int64
+        cells = json.loads(group.attrs["cells"])
+        assert [c["seed"] for c in cells] == [str(big), 7]  # small seeds stay integers
+        assert "coverage_seeds" in group  # a list of integers is a dataset (decimal strings past int64), not JSON
+        assert json.loads(group.attrs["games"]) == 2**64 + 3  # counts are never strings
+        assert group["provenance"].attrs["seed"] == str(big)
+        assert json.loads(f["index"][()])[0]["seed"] == str(derived)
+    record = store.load(name)
+    assert (record["seed"], [c["seed"] for c in record["cells"]], record["coverage_seeds"]) == (derived, [big, 7],
+                                                                                              [1, big])
+    assert record["provenance"]["seed"] == big and record["provenance"]["seed_entropy"] == 2**70
+    assert [n for n, _ in store.find(kind="sweep", seed=derived)] == [name]
+
+    # the journal: a computation made of parts, and a Monte Carlo checkpoint
+    identity = {"kind": "poison", "game": "hand", "seed": big, "decks": 10}
+    store.write_parts(identity, {"tally": {"chunks": 1, "seed": big}}, done=1, total=2)
+    text = (store.journal / f"{run_key(identity)}.json").read_text()
+    assert f'"seed": "{big}"' in text and f'"seed": {big}' not in text
+    assert store.load_parts(identity) == {"tally": {"chunks": 1, "seed": big}}
+    assert store.unfinished_parts()[0]["seed"] == big
+    assert store.latest_checkpoint_seed({**identity, "seed": None}) == big
+    run = {"game": "one-handed", "variant": "v", "suits": 2, "ranks": 3, "seed": derived, "games": 30,
+           "chunk_games": 10}
+    store.write_checkpoint(Checkpoint(run, 3, np.array([True, False, False]), {"wins": 4}))
+    with h5py.File(store.journal / f"{run_key(run)}.h5", "r") as f:
+        assert json.loads(f.attrs["identity"])["seed"] == str(derived)
+    assert store.load_checkpoint(run).identity == run and store.checkpoints()[0]["seed"] == derived
+
+
+def test_stores_and_journals_written_with_integer_seeds_still_read(store):
+    import json
+
+    from sim.store import family_key, run_key
+
+    big = 2**64 + 1
+    name = store.save(stand_in())
+    with h5py.File(store.path, "r+") as f:  # as written before seeds became strings: JSON integers
+        group = f["results"][name]
+        group.attrs["seed"] = json.dumps(big)
+        group.attrs["_json_keys"] = json.dumps(json.loads(group.attrs["_json_keys"]) + ["seed"])
+    assert store.load(name)["seed"] == big
+    identity = {"kind": "validation", "seed": big, "games": 5}
+    store.journal.mkdir(parents=True, exist_ok=True)
+    (store.journal / f"{run_key(identity)}.json").write_text(json.dumps(
+        {"identity": identity, "family": family_key(identity), "updated": "2026-01-01", "done": 1, "total": 2,
+         "unit": "cases", "parts": {"0": {"seed": big}}}))
+    assert store.load_parts(identity) == {"0": {"seed": big}}
+    assert store.latest_checkpoint_seed({**identity, "seed": None}) == big
