@@ -62,13 +62,8 @@ PANEL = 128
 #: Rows per block of the dense LU's trailing updates (the temporary product is this many rows).
 UPDATE_ROWS = 1024
 #: States whose elimination costs at most this many (predecessors x successors) are eliminated
-#: sparsely; the rest form the dense core. A larger bound costs more Python time in the sparse
-#: elimination but leaves a smaller core, whose ``core**2`` entries every lifting step reads and
-#: whose LU takes ``core**3``: on 2x6 ``step7=off`` (17,265 unknowns) 1024 gives a core of 2,948
-#: and 7.4 ms a step, 16384 a core of 1,856 and 5.3 ms a step (factoring 6.6 -> 10.5 s); on 4x3
-#: ``step7=off`` (111,205 unknowns) 1024 left a core of 12,120, whose dense LU took 158 CPU-s and
-#: whose lifting steps 125 ms each (``benchmarks/README.md``).
-SPARSE_COST = 16384
+#: sparsely; the rest form the dense core.
+SPARSE_COST = 1024
 
 
 @dataclass(frozen=True)
