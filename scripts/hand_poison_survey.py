@@ -117,7 +117,7 @@ def summary(rows: list[dict], max_cards: int, min_cards: int, decks=None, missin
              "SHA-256 of the full `n/d` text (in full: `solitaire poison --all --json`).",
              ""]
     if missing:
-        lines += ["**Not computed yet** (not in the store; each takes minutes): "
+        lines += ["**Not in the store** (not computed, or stopped by a limit: see `benchmarks/README.md`): "
                   + ", ".join(f"{r['suits']}x{r['ranks']} `{r['variant']}`" for r in missing) + ".", ""]
     groups: dict = {}
     for variant in VARIANTS:

@@ -106,7 +106,7 @@ def test_survey_lists_what_the_store_lacks_instead_of_computing_it(tmp_path, mon
     script.main(["12", "--decks", "2x3,2x2", "--store", str(store), "--stored-only-from", "4", "--out", str(table)])
     assert computed == []  # 2x3 read, 2x2 (4 cards) neither stored nor computed
     text = table.read_text()
-    assert "**Not computed yet**" in text and "2x2 `hand(step7=on,rank_resets=written,reshuffle=on)`" in text
+    assert "**Not in the store**" in text and "2x2 `hand(step7=on,rank_resets=written,reshuffle=on)`" in text
     assert "| 2x3 |" in text and "| 2x2 |" not in text
     with pytest.raises(SystemExit):
         script.main(["4", "--stored-only-from", "4"])  # needs --store

@@ -155,6 +155,11 @@ TWELVE_CARD_DECKS = [(1, 12), (12, 1), (2, 6), (6, 2), (4, 3), (3, 4)]
 HAND_GRAPHS = Path(__file__).resolve().parents[2] / "results" / "hand_graphs.h5"
 
 
+#: (deck, variant) pairs beyond the 10-minute target of the whole-deck analysis (benchmarks/README.md):
+#: the agreement tests read them from the store, and are skipped, saying so, when it lacks them.
+BEYOND_TARGET = {((3, 4), "hand(step7=off,rank_resets=written,reshuffle=on)")}
+
+
 def stored_or_computed(deck: Deck, variant: Variant):
     """The exact whole-deck result: from the project's store when it holds this deck and variant
     (3x4 takes minutes to compute; :func:`test_stored_whole_decks_are_what_the_code_computes`
@@ -163,6 +168,8 @@ def stored_or_computed(deck: Deck, variant: Variant):
         found = ResultsStore(HAND_GRAPHS).find(kind="hand-graph", suits=deck.suits, ranks=deck.ranks, variant=variant)
         if found:
             return HandGraphResult.from_record(found[-1][1])
+    if ((deck.suits, deck.ranks), str(variant)) in BEYOND_TARGET:
+        pytest.skip(f"{deck} {variant} is not in {HAND_GRAPHS.name}: beyond the 10-minute target (benchmarks/README.md)")
     return analyse_deck(deck, variant)
 
 
