@@ -85,7 +85,7 @@ from sim.variant import Variant
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
 
 #: The conditions applied to every expanded row (``isolated_pile`` is contained in ``disconnected``).
-SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles")
+SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops")
 
 
 @dataclass(frozen=True)
@@ -326,7 +326,7 @@ class KernelSearcher:
                 verdict = k.UNDECIDED_CODE
                 break
         return verdict, int(scalars[k._NODES]), (int(scalars[k._DISCONNECTED]), int(scalars[k._UNCOVERABLE]),
-                                                 int(scalars[k._FROZEN]))
+                                                 int(scalars[k._FROZEN]), int(scalars[k._UNPAIRED]))
 
     def solve_ranks(self, rank_sequence, node_budget: int, time_budget: float | None = None) -> Verdict:
         """The verdict on the row dealt from ``rank_sequence`` (static proofs first, then the search)."""
