@@ -313,7 +313,7 @@ class KernelSearcher:
         ``clock()`` says whether the time budget is spent (looked at every :data:`_CLOCK_SLICE` nodes)."""
         k = self.kernel
         hashes, keys = self._table[0]
-        self.kernel.start(self._state, len(tops), seed)
+        self.kernel.start(self._state, len(tops), seed, filled=int(self._state[0][k._FILLED]))
         scalars = self._state[0]
         while True:
             stop = min(node_stop, int(scalars[k._NODES]) + _CLOCK_SLICE)
@@ -339,6 +339,7 @@ class KernelSearcher:
         if self._table is None or self._table[1] != node_budget:
             self._table = (k.new_table(self.cards, self.ranks, node_budget), node_budget)
         self._table[0][0][:] = 0
+        self._state[0][k._FILLED] = 0  # the table is empty: restarts carry its fill from here on
         self._state[6][:] = 0  # the profile of this deck's search (see :func:`profile`)
         tops = np.array(list(rank_sequence), dtype=np.int64)
         bottoms = tops.copy()

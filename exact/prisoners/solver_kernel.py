@@ -391,10 +391,17 @@ def new_state(cards: int, ranks: int):
             np.zeros((3, n), dtype=np.int64))
 
 
-def start(state, cards: int, seed: int = 0) -> None:
-    """Ready ``state`` for a fresh search from a row of ``cards`` piles (keeps the lost-row table)."""
+def start(state, cards: int, seed: int = 0, filled: int = 0) -> None:
+    """Ready ``state`` for a fresh search from a row of ``cards`` piles (keeps the lost-row table).
+
+    ``filled``: the rows the lost-row table holds already (a restart keeps the table of the runs
+    before it). The search empties the table when it is three-quarters full; a count that started
+    again from 0 at every restart would let the table fill up completely, and probing a full table
+    never ends.
+    """
     scalars = state[0]
     scalars[:] = 0
+    scalars[_FILLED] = filled
     scalars[_M] = cards
     scalars[_ENTERING] = 1
     mixed = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (1 << 64) or 1  # xorshift needs a nonzero state
@@ -536,7 +543,7 @@ def search_row(tops, bottoms, neighbours, ranks, reverse, node_budget, ordering,
     found."""
     n = tops.shape[0]
     state = new_state(n, ranks)
-    start(state, n, seed)
+    start(state, n, seed, filled=int(np.count_nonzero(hashes)))
     verdict = _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, line, *state, node_budget,
                       proofs)
     scalars = state[0]

@@ -538,3 +538,21 @@ def test_unpaired_tops_proves_published_rows_the_other_proofs_cannot(shape, wrap
              and not proofs.frozen_piles(row, searcher.neighbours, True)]
     assert extra and all(fewest[row] > 1 for row in extra)
     assert not proofs.unpaired_tops((0, 2, 4), [[1], [0, 2], [1, 3], [2, 4], [3]], False)
+
+
+@pytest.mark.parametrize("moves", ["published", "physical"])
+def test_restarts_carry_the_fill_of_the_lost_row_table(moves):
+    # The restarts keep the lost-row table; its fill must be carried from run to run, or a table
+    # that holds rows from earlier runs fills up completely (and probing a full table never ends:
+    # 52-card searches of a few million nodes hung). A small table makes it happen fast.
+    import exact.prisoners.solver_kernel as kernel
+
+    deck = Deck(4, 13)
+    searcher = make_searcher(deck, Variant.make("prisoners", moves=moves))
+    budget = 60_000
+    searcher._table = (kernel.new_table(deck.size, deck.ranks, budget, max_slots=1 << 12), budget)
+    for order in random_orders(deck, 3, seed=2):
+        verdict = searcher.solve_ranks([deck.rank(c) for c in order], budget)
+        hashes = searcher._table[0][0]
+        assert searcher._state[0][kernel._FILLED] == np.count_nonzero(hashes) <= 3 * len(hashes) // 4
+        assert verdict.status in (WON, LOST, UNDECIDED) and verdict.nodes <= budget
