@@ -59,16 +59,33 @@ as a top when the pile is moved).
     row is lost. (``isolated_pile`` does not see a pile whose bottom has partners but whose top has
     none; ``disconnected`` links piles through the first pile's bottom, which can never be a top.)
 
+``unpaired_tops`` (``moves=published`` only)
+    Count the *top appearances* still to come: the top of every pile, and the bottom of every pile
+    other than the first. These cannot be split, all but one of them, into pairs of adjacent ranks.
+    *Proof*: in a win every pile other than the first moves exactly once (a pile leaves the row only
+    by moving, and the first pile never moves), so ``m - 1`` moves remain. A move ``i -> j`` buries
+    the two tops ``t_i`` and ``t_j``, which are adjacent, and makes ``b_i``, the bottom of ``i``,
+    the new top of ``j``. So every top that will ever be shown is either a top now or the bottom of a
+    pile that has yet to move: exactly the ``2m - 1`` appearances counted above (the first pile's
+    bottom never shows). Each of the ``m - 1`` moves buries two of them, a pair of adjacent ranks,
+    and no appearance is buried twice; the one left over is the final pile's top. Such a pairing
+    exists only if the rank counts allow it: with ranks on a path (``wrap=off``) or a cycle
+    (``wrap=on``), ``x_r`` pairs between ranks ``r`` and ``r + 1`` must satisfy
+    ``x_{r-1} + x_r = a_r`` (``a_r``: the appearances of rank ``r``, one less for the final top's
+    rank) with every ``x_r >= 0``; the condition fires when no choice of the final top's rank admits a
+    solution. It sees rank counts, not positions, so it catches rows whose ranks cannot pair up
+    though every pile has partners (``frozen_piles`` looks at one pile at a time).
+
 The solver's cut during the search, in the numba engine (:mod:`exact.prisoners.solver_kernel`), is
-the same conditions ``disconnected`` (which contains ``isolated_pile``), ``uncoverable_cards`` and
-``frozen_piles``,
+the same conditions ``disconnected`` (which contains ``isolated_pile``), ``uncoverable_cards``,
+``frozen_piles`` and ``unpaired_tops``,
 on bit masks and rank counts; the Python reference (:class:`exact.prisoners.solver.Searcher`) calls
 the functions below, and the tests check that both cut the same rows.
 """
 from __future__ import annotations
 
 #: The static conditions, in the order they are tried on a dealt row.
-CONDITIONS = ("isolated_pile", "disconnected", "uncoverable_cards", "frozen_piles")
+CONDITIONS = ("isolated_pile", "disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops")
 #: Name of the evidence of a loss found by searching every row (after the cuts above).
 EXHAUSTION = "exhaustion"
 
@@ -161,6 +178,49 @@ def frozen_piles(row, neighbours, reverse: bool) -> bool:
     return frozen_bottoms >= 2
 
 
+def pairable(counts, cycle: bool) -> bool:
+    """Whether ``counts[r]`` items of each rank ``r`` split into pairs of adjacent ranks, the ranks on a
+    path ``0 - 1 - ... - (R-1)``, closed into a cycle when ``cycle`` (the plain way: try every number
+    of pairs across the closing edge, then the path is forced from rank 0 upward)."""
+    ranks = len(counts)
+    for across in range(min(counts[0], counts[-1]) + 1 if cycle else 1):
+        left = list(counts)
+        left[0] -= across
+        left[-1] -= across
+        carry = 0  # pairs between rank r - 1 and rank r
+        for r in range(ranks):
+            carry = left[r] - carry
+            if carry < 0:
+                break
+        else:
+            if carry == 0:
+                return True
+    return False
+
+
+def unpaired_tops(row, neighbours, reverse: bool) -> bool:
+    """Whether a published row's tops to come cannot pair up into moves (see the module docstring);
+    always ``False`` with ``moves=physical``. ``neighbours`` must be the rules' adjacency (a path of
+    ranks, or a cycle with wrap)."""
+    if not reverse or len(row) <= 1:
+        return False
+    ranks = len(neighbours)
+    cycle = ranks >= 3 and ranks - 1 in neighbours[0]
+    counts = [0] * ranks
+    for p, (bottom, top) in enumerate(row):
+        counts[top] += 1
+        if p > 0:
+            counts[bottom] += 1
+    for final in range(ranks):
+        if counts[final]:
+            counts[final] -= 1
+            ok = pairable(counts, cycle)
+            counts[final] += 1
+            if ok:
+                return False
+    return True
+
+
 def proof_of_loss(row, neighbours, reverse: bool, conditions=CONDITIONS) -> str | None:
     """The name of the first of ``conditions`` that proves the row lost, or ``None``."""
     for name in conditions:
@@ -170,4 +230,4 @@ def proof_of_loss(row, neighbours, reverse: bool, conditions=CONDITIONS) -> str 
 
 
 _CHECKS = {"isolated_pile": isolated_pile, "disconnected": disconnected, "uncoverable_cards": uncoverable_cards,
-           "frozen_piles": frozen_piles}
+           "frozen_piles": frozen_piles, "unpaired_tops": unpaired_tops}

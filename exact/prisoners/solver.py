@@ -34,8 +34,8 @@ one key):
 
 **Proofs of loss** (:mod:`exact.prisoners.proofs`, each proved there): the dealt row is checked
 against every static condition first (a lost verdict then names it); during the search every
-expanded row that fails ``disconnected`` or ``uncoverable_cards`` is cut (counted per condition in
-``cuts``). The table of lost rows holds only rows whose every child was searched or cut, so it is
+expanded row that fails ``disconnected``, ``uncoverable_cards`` (physical), ``frozen_piles`` or
+``unpaired_tops`` (published) is cut (counted per condition in ``cuts``). The table of lost rows holds only rows whose every child was searched or cut, so it is
 sound across restarts of the search with other move orders.
 
 Two engines run this search: :class:`Searcher` (Python, the reference) and :class:`KernelSearcher`
@@ -85,7 +85,7 @@ from sim.variant import Variant
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
 
 #: The conditions applied to every expanded row (``isolated_pile`` is contained in ``disconnected``).
-SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles")
+SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops")
 
 
 @dataclass(frozen=True)
@@ -313,7 +313,7 @@ class KernelSearcher:
         ``clock()`` says whether the time budget is spent (looked at every :data:`_CLOCK_SLICE` nodes)."""
         k = self.kernel
         hashes, keys = self._table[0]
-        self.kernel.start(self._state, len(tops), seed)
+        self.kernel.start(self._state, len(tops), seed, filled=int(self._state[0][k._FILLED]))
         scalars = self._state[0]
         while True:
             stop = min(node_stop, int(scalars[k._NODES]) + _CLOCK_SLICE)
@@ -326,7 +326,7 @@ class KernelSearcher:
                 verdict = k.UNDECIDED_CODE
                 break
         return verdict, int(scalars[k._NODES]), (int(scalars[k._DISCONNECTED]), int(scalars[k._UNCOVERABLE]),
-                                                 int(scalars[k._FROZEN]))
+                                                 int(scalars[k._FROZEN]), int(scalars[k._UNPAIRED]))
 
     def solve_ranks(self, rank_sequence, node_budget: int, time_budget: float | None = None) -> Verdict:
         """The verdict on the row dealt from ``rank_sequence`` (static proofs first, then the search)."""
@@ -339,6 +339,7 @@ class KernelSearcher:
         if self._table is None or self._table[1] != node_budget:
             self._table = (k.new_table(self.cards, self.ranks, node_budget), node_budget)
         self._table[0][0][:] = 0
+        self._state[0][k._FILLED] = 0  # the table is empty: restarts carry its fill from here on
         self._state[6][:] = 0  # the profile of this deck's search (see :func:`profile`)
         tops = np.array(list(rank_sequence), dtype=np.int64)
         bottoms = tops.copy()

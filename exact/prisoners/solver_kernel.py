@@ -312,13 +312,69 @@ def _frozen_piles(tops, bottoms, m, neighbours, ranks, counts):
     return False
 
 
+@jit(inline="always")
+def _pairable(counts, ranks, cycle):
+    """Whether ``counts[r]`` items of each rank split into pairs of adjacent ranks (a path of ranks,
+    or a cycle): :func:`exact.prisoners.proofs.pairable` in closed form. ``x_r`` pairs join ranks
+    ``r`` and ``r + 1`` (``x_{R-1}``: ranks ``R-1`` and ``0`` on the cycle, else 0); going up from
+    rank 0, ``x_r = c_r + (-1)^(r+1) k`` with ``k = x_{R-1}`` and ``c_r = counts[r] - c_{r-1}``, so
+    every ``x_r >= 0`` bounds ``k`` from below (odd ``r``) or above (even ``r``), and closing the
+    cycle fixes ``k = c_{R-1} / 2`` (odd ``R``) or requires ``c_{R-1} = 0`` (even ``R``)."""
+    c = 0
+    lo = 0
+    hi = 1 << 40
+    for r in range(ranks):
+        c = counts[r] - c
+        if r % 2 == 1:
+            if -c > lo:
+                lo = -c
+        elif c < hi:
+            hi = c
+    if not cycle:
+        return c == 0 and lo == 0 and hi >= 0  # k = 0: no pairs across the missing closing edge
+    if ranks % 2 == 1:
+        if c < 0 or c % 2 == 1:
+            return False
+        return lo <= c // 2 <= hi
+    return c == 0 and lo <= hi
+
+
+@jit(inline="always")
+def _unpaired_tops(tops, bottoms, m, ranks, cycle, counts):
+    """A published row whose tops to come cannot pair up into moves
+    (:func:`exact.prisoners.proofs.unpaired_tops`); ``counts``: work space of ``ranks`` ints."""
+    if m <= 1:
+        return False
+    for r in range(ranks):
+        counts[r] = 0
+    for p in range(m):
+        counts[tops[p]] += 1
+        if p > 0:
+            counts[bottoms[p]] += 1
+    for f in range(ranks):
+        if counts[f] > 0:
+            counts[f] -= 1
+            ok = _pairable(counts, ranks, cycle)
+            counts[f] += 1
+            if ok:
+                return False
+    return True
+
+
+def is_cycle(neighbours) -> bool:
+    """Whether the ranks of ``neighbours`` (:func:`neighbour_masks`) form a cycle (wrap, 3 ranks or more)."""
+    ranks = len(neighbours)
+    return bool(ranks >= 3 and (int(neighbours[0]) >> (ranks - 1)) & 1)
+
+
 #: Bits of ``proofs``: the loss conditions the search applies to every row it expands.
-CONNECTED_PROOF, UNCOVERABLE_PROOF, FROZEN_PROOF = 1, 2, 4
-ALL_PROOFS = CONNECTED_PROOF | UNCOVERABLE_PROOF | FROZEN_PROOF
+CONNECTED_PROOF, UNCOVERABLE_PROOF, FROZEN_PROOF, UNPAIRED_PROOF = 1, 2, 4, 8
+ALL_PROOFS = CONNECTED_PROOF | UNCOVERABLE_PROOF | FROZEN_PROOF | UNPAIRED_PROOF
 
 
 #: Indices into the scalar state of a search (:func:`new_state`).
-_M, _DEPTH, _ENTERING, _NODES, _FILLED, _RNG, _VERDICT, _DISCONNECTED, _UNCOVERABLE, _FROZEN = range(10)
+(_M, _DEPTH, _ENTERING, _NODES, _FILLED, _RNG, _VERDICT, _DISCONNECTED, _UNCOVERABLE, _FROZEN,
+ _UNPAIRED) = range(11)
 #: Verdict code of a search paused at its node stop (resume it with the same state).
 PAUSED_CODE = 3
 
@@ -330,15 +386,22 @@ def new_state(cards: int, ranks: int):
     lost-row table (``profile[1]``) and the legal moves generated (``profile[2]``); it is never
     reset by the search (the caller empties it), so it can sum several runs."""
     n = cards
-    return (np.zeros(10, dtype=np.int64), np.empty((n, 2 * n), dtype=np.int64), np.zeros(n, dtype=np.int64),
+    return (np.zeros(11, dtype=np.int64), np.empty((n, 2 * n), dtype=np.int64), np.zeros(n, dtype=np.int64),
             np.zeros(n, dtype=np.int64), np.empty((n, 5), dtype=np.int64), np.empty(3 * max(ranks, 1), dtype=np.int64),
             np.zeros((3, n), dtype=np.int64))
 
 
-def start(state, cards: int, seed: int = 0) -> None:
-    """Ready ``state`` for a fresh search from a row of ``cards`` piles (keeps the lost-row table)."""
+def start(state, cards: int, seed: int = 0, filled: int = 0) -> None:
+    """Ready ``state`` for a fresh search from a row of ``cards`` piles (keeps the lost-row table).
+
+    ``filled``: the rows the lost-row table holds already (a restart keeps the table of the runs
+    before it). The search empties the table when it is three-quarters full; a count that started
+    again from 0 at every restart would let the table fill up completely, and probing a full table
+    never ends.
+    """
     scalars = state[0]
     scalars[:] = 0
+    scalars[_FILLED] = filled
     scalars[_M] = cards
     scalars[_ENTERING] = 1
     mixed = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (1 << 64) or 1  # xorshift needs a nonzero state
@@ -381,6 +444,8 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
     disconnected = scalars[_DISCONNECTED]
     uncoverable = scalars[_UNCOVERABLE]
     frozen = scalars[_FROZEN]
+    unpaired = scalars[_UNPAIRED]
+    cycle = ranks >= 3 and (neighbours[0] >> (ranks - 1)) & 1 == 1
     scores = np.empty(2 * n, dtype=np.int64)
     right = holders[ranks:2 * ranks]
     total = holders[2 * ranks:3 * ranks]
@@ -411,6 +476,8 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
                     uncoverable += 1
                 elif (proofs & FROZEN_PROOF) and reverse and _frozen_piles(tops, bottoms, m, neighbours, ranks, total):
                     frozen += 1
+                elif (proofs & UNPAIRED_PROOF) and reverse and _unpaired_tops(tops, bottoms, m, ranks, cycle, total):
+                    unpaired += 1
                 else:
                     counts[depth], rng = _gen_moves(tops, bottoms, m, neighbours, ordering, reverse, moves[depth], rng,
                                                     scores)
@@ -451,6 +518,7 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
     scalars[_DISCONNECTED] = disconnected
     scalars[_UNCOVERABLE] = uncoverable
     scalars[_FROZEN] = frozen
+    scalars[_UNPAIRED] = unpaired
     scalars[_VERDICT] = verdict
     if verdict == PAUSED_CODE:
         scalars[_M] = m
@@ -475,7 +543,7 @@ def search_row(tops, bottoms, neighbours, ranks, reverse, node_budget, ordering,
     found."""
     n = tops.shape[0]
     state = new_state(n, ranks)
-    start(state, n, seed)
+    start(state, n, seed, filled=int(np.count_nonzero(hashes)))
     verdict = _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, line, *state, node_budget,
                       proofs)
     scalars = state[0]

@@ -226,6 +226,8 @@ def test_kernel_proofs_equal_the_reference_proofs(data, shape, variant):
     else:
         frozen = kernel._frozen_piles(tops, bottoms, m, masks, deck.ranks, holders[:deck.ranks])
         assert frozen == proofs.frozen_piles(row, searcher.neighbours, True)
+        unpaired = kernel._unpaired_tops(tops, bottoms, m, deck.ranks, kernel.is_cycle(masks), holders[:deck.ranks])
+        assert unpaired == proofs.unpaired_tops(row, searcher.neighbours, True)
     if proofs.isolated_pile(row, searcher.neighbours, searcher.reverse):
         assert proofs.disconnected(row, searcher.neighbours, searcher.reverse)  # a special case
 
@@ -491,3 +493,66 @@ def test_frozen_piles_proves_published_rows_connectivity_cannot(shape, wrap):
              and not proofs.disconnected(row, searcher.neighbours, True)]
     assert extra and all(fewest[row] > 1 for row in extra)
     assert not proofs.frozen_piles((0, 2, 4), [[1], [0, 2], [1, 3], [2, 4], [3]], False)
+
+
+# --- unpaired_tops (the published rule's tops to come must pair up into moves) ---------------------
+
+@settings(max_examples=200, deadline=None)
+@given(counts=st.lists(st.integers(0, 6), min_size=1, max_size=9), cycle=st.booleans())
+def test_kernel_pairable_equals_the_plain_search(counts, cycle):
+    # The closed form (odd and even cycles, paths) against trying every number of pairs across the
+    # closing edge; and both against a brute force that pairs items one by one.
+    import exact.prisoners.solver_kernel as kernel
+
+    cycle = cycle and len(counts) >= 3
+    fast = kernel._pairable(np.array(counts, dtype=np.int64), len(counts), cycle)
+    assert fast == proofs.pairable(counts, cycle) == _pairs_up(tuple(counts), cycle)
+
+
+def _pairs_up(counts, cycle):
+    """Brute force: take one item of the lowest rank left, pair it with a neighbour, recurse."""
+    if not any(counts):
+        return True
+    r = next(r for r, c in enumerate(counts) if c)
+    n = len(counts)
+    partners = {s for s in (r - 1, r + 1) if 0 <= s < n} | ({(r - 1) % n, (r + 1) % n} if cycle else set())
+    for s in partners - {r}:
+        if counts[s] - (s == r) > 0:
+            left = list(counts)
+            left[r] -= 1
+            left[s] -= 1
+            if _pairs_up(tuple(left), cycle):
+                return True
+    return False
+
+
+@pytest.mark.parametrize("shape, wrap", [((3, 3), "on"), ((3, 3), "off"), ((2, 4), "off")])
+def test_unpaired_tops_proves_published_rows_the_other_proofs_cannot(shape, wrap):
+    # Rows it closes that neither connectivity nor frozen piles close, all lost by exhaustive search
+    # (the soundness test above covers every row); never on a physical row.
+    variant = Variant.make("prisoners", moves="published", wrap=wrap)
+    searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
+    extra = [row for row in fewest
+             if proofs.unpaired_tops(row, searcher.neighbours, True)
+             and not proofs.disconnected(row, searcher.neighbours, True)
+             and not proofs.frozen_piles(row, searcher.neighbours, True)]
+    assert extra and all(fewest[row] > 1 for row in extra)
+    assert not proofs.unpaired_tops((0, 2, 4), [[1], [0, 2], [1, 3], [2, 4], [3]], False)
+
+
+@pytest.mark.parametrize("moves", ["published", "physical"])
+def test_restarts_carry_the_fill_of_the_lost_row_table(moves):
+    # The restarts keep the lost-row table; its fill must be carried from run to run, or a table
+    # that holds rows from earlier runs fills up completely (and probing a full table never ends:
+    # 52-card searches of a few million nodes hung). A small table makes it happen fast.
+    import exact.prisoners.solver_kernel as kernel
+
+    deck = Deck(4, 13)
+    searcher = make_searcher(deck, Variant.make("prisoners", moves=moves))
+    budget = 60_000
+    searcher._table = (kernel.new_table(deck.size, deck.ranks, budget, max_slots=1 << 12), budget)
+    for order in random_orders(deck, 3, seed=2):
+        verdict = searcher.solve_ranks([deck.rank(c) for c in order], budget)
+        hashes = searcher._table[0][0]
+        assert searcher._state[0][kernel._FILLED] == np.count_nonzero(hashes) <= 3 * len(hashes) // 4
+        assert verdict.status in (WON, LOST, UNDECIDED) and verdict.nodes <= budget
