@@ -8,6 +8,7 @@ import sys
 import click
 
 from sim import GAMES, Deck, Variant
+from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS
 from sim.rng import seeds_to_json
 from sim.store import DEFAULT_PATH, RUNS_PATH
 
@@ -132,6 +133,20 @@ def store_path(out, store, games: int):
     if out is not None:
         return out
     return RUNS_STORE if (store or games >= LONG_RUN_GAMES) else None
+
+
+def resume_option(when: str, what: str):
+    """``--resume/--no-resume`` for a command whose ``what`` (a run, a classification) checkpoints in
+    its store ``when`` (e.g. "With --out")."""
+    return click.option("--resume/--no-resume", default=True, show_default=True,
+                        help=f"{when}: continue the unfinished {what} with the same parameters (and seed; "
+                             f"without --seed, the latest such {what}'s seed); --no-resume starts it again.")
+
+
+def checkpoint_seconds_option(when: str):
+    """``--checkpoint-seconds`` (the least time between two checkpoints ``when`` there is a store)."""
+    return click.option("--checkpoint-seconds", type=float, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
+                        help=f"{when}: least time between two checkpoints.")
 
 
 def backend_options(f):

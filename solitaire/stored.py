@@ -15,9 +15,7 @@ from __future__ import annotations
 import time
 
 from sim import interrupts
-
-#: The checkpoint interval of a stored computation (seconds), as for ``simulate``.
-DEFAULT_CHECKPOINT_SECONDS = 10.0
+from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS  # noqa: F401 (the interval of every stored computation)
 
 
 def run_stored(store, identity: dict, *, what: str, total: int, unit: str, done, compute, from_record,

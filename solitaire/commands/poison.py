@@ -5,9 +5,9 @@ import click
 
 from exact.hand.limits import MAX_GRAPH_CARDS
 
-from ..options import (deck_options, emit_json, json_option, make_deck_variant,
-                       open_store, seed_option, variant_option)
-from ..poison import DEFAULT_CHECKPOINT_SECONDS, ESTIMATE_FROM_DECKS
+from ..options import (checkpoint_seconds_option, deck_options, emit_json, json_option, make_deck_variant,
+                       open_store, resume_option, seed_option, variant_option)
+from ..poison import ESTIMATE_FROM_DECKS
 
 #: Random start decks classified when --decks is not given (and --all is not either).
 DEFAULT_DECKS = 100_000
@@ -40,11 +40,8 @@ RUN_KEYS = ("trapped", "poison_set_sizes", "poison_set_leftovers", "unwinnable",
                    "whole-graph result (`solitaire report` shows them). The classification checkpoints there as "
                    "it goes: a stopped one resumes when the same command is run again, a finished one is shown "
                    "from the store.")
-@click.option("--resume/--no-resume", default=True, show_default=True,
-              help="With --out: continue the unfinished classification with the same parameters (and seed; "
-                   "without --seed, the latest such one's seed); --no-resume starts it again.")
-@click.option("--checkpoint-seconds", type=float, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
-              help="With --out: least time between two checkpoints.")
+@resume_option("With --out", "classification")
+@checkpoint_seconds_option("With --out")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr for classifications longer than a few seconds.")
 @click.option("--yes", is_flag=True,

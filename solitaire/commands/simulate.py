@@ -7,9 +7,9 @@ import click
 from click.core import ParameterSource
 
 from sim import simulate as run_simulation
-from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS, DEFAULT_CHUNK_GAMES, DEFAULT_MAX_HOURS
+from sim.montecarlo import DEFAULT_CHUNK_GAMES, DEFAULT_MAX_HOURS
 
-from ..options import (backend_options, deck_options, emit_json, game_option, json_option, make_deck_variant,
+from ..options import (backend_options, checkpoint_seconds_option, deck_options, emit_json, game_option, json_option, make_deck_variant,
                        seed_option, store_options, store_path, variant_option, workers_option, yes_option)
 
 
@@ -28,8 +28,7 @@ from ..options import (backend_options, deck_options, emit_json, game_option, js
 @backend_options
 @click.option("--chunk-games", type=int, default=DEFAULT_CHUNK_GAMES, show_default=True,
               help="Games per chunk: part of the chunk plan, so the counts of a seed depend on it.")
-@click.option("--checkpoint-seconds", type=float, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
-              help="With a store: least time between two checkpoints.")
+@checkpoint_seconds_option("With a store")
 @yes_option
 @json_option
 def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, progress, out, store, resume, backend,

@@ -9,15 +9,16 @@ from exact.prisoners.limits import DEFAULT_NODE_BUDGET
 from sim.errors import UsageError
 
 from ..options import (
+    checkpoint_seconds_option,
     deck_options,
     emit_json,
     json_option,
     make_deck_variant,
     open_store,
+    resume_option,
     seed_option,
     variant_option,
 )
-from ..stored import DEFAULT_CHECKPOINT_SECONDS
 
 #: Memory for the deck orders of ``--decks`` (drawn up front as int64): 1 GiB, 2.5 million 52-card decks.
 MAX_ORDER_BYTES = 1 << 30
@@ -54,11 +55,8 @@ def _parse_order(text: str, deck) -> list[int]:
                    "--decks the run checkpoints there as it goes: a stopped one resumes when the same command is "
                    "run again. A result already stored (the same decks, deck order or whole deck, and budgets) is "
                    "shown from the store, not computed and stored again.")
-@click.option("--resume/--no-resume", default=True, show_default=True,
-              help="With --decks and --out: continue the unfinished run with the same parameters (and seed; "
-                   "without --seed, the latest such run's seed); --no-resume starts it again.")
-@click.option("--checkpoint-seconds", type=float, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
-              help="With --decks and --out: least time between two checkpoints.")
+@resume_option("With --decks and --out", "run")
+@checkpoint_seconds_option("With --decks and --out")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="With --decks: progress bar on stderr (decks solved, won, lost, undecided) once it runs a few "
                    "seconds.")
