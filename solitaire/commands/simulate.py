@@ -49,7 +49,10 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     """
     if game != "hand" and click.get_current_context().get_parameter_source("cap") != ParameterSource.DEFAULT:
         raise click.UsageError(f"--cap is for --game hand only (the iteration cap of a run), not {game}")
+    from sim.checks import non_negative_number
+
     deck, variant = make_deck_variant(game, suits, ranks, variants)
+    checkpoint_seconds = non_negative_number("checkpoint-seconds", checkpoint_seconds)
     path = store_path(out, store, games)
     result = run_simulation(deck, variant, games=games, seed=seed, workers=workers, progress=progress,
                             out=path, resume=resume, reuse=resume, backend=backend, scheduler=scheduler,
