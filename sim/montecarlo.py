@@ -303,8 +303,16 @@ def estimate_seconds(runner: ChunkRunner, plan: ChunkPlan, workers: int) -> floa
     return per_game * plan.games / max(1, min(workers, os.cpu_count() or 1))
 
 
-def _hours_text(seconds: float) -> str:
-    return f"{seconds / 3600:,.1f} hours" if seconds >= 3600 else f"{seconds / 60:,.0f} minutes"
+def duration_text(seconds: float) -> str:
+    """An estimated duration as a person reads it: minutes below an hour, hours (one decimal) from there.
+
+    >>> duration_text(70), duration_text(300), duration_text(5400)
+    ('1 minute', '5 minutes', '1.5 hours')
+    """
+    if seconds >= 3600:
+        return f"{seconds / 3600:,.1f} hours"
+    minutes = round(seconds / 60)
+    return "1 minute" if minutes == 1 else f"{minutes:,} minutes"
 
 
 def _check_duration(runner, plan: ChunkPlan, workers: int, max_hours, notify) -> None:
@@ -312,11 +320,11 @@ def _check_duration(runner, plan: ChunkPlan, workers: int, max_hours, notify) ->
     a long one will take."""
     seconds = estimate_seconds(runner, plan, workers)
     if max_hours is not None and seconds > max_hours * 3600:
-        raise UsageError(f"{plan.games:,} games would take about {_hours_text(seconds)} on {workers} worker(s) "
+        raise UsageError(f"{plan.games:,} games would take about {duration_text(seconds)} on {workers} worker(s) "
                          f"(timed on a sample), more than {max_hours:g} hours: confirm with --yes (with a store the "
                          "run checkpoints and resumes), or play fewer games")
     if notify and seconds >= 600:
-        notify(f"{plan.games:,} games: about {_hours_text(seconds)} on {workers} worker(s) (timed on a sample)")
+        notify(f"{plan.games:,} games: about {duration_text(seconds)} on {workers} worker(s) (timed on a sample)")
 
 
 def _pending(done: np.ndarray, block: int = 1 << 16):

@@ -44,6 +44,7 @@ def check_size(deck: Deck, variant: Variant, *, decks: int, cap: int, budget: in
     estimated (from a timed sample of runs on a throwaway stream) to take more than ``max_hours``
     (None: no limit); say how long a long one will take."""
     from exact.hand.poison import classify_chunk
+    from sim.montecarlo import duration_text
 
     if decks > MAX_DECKS:
         raise UsageError(f"decks: {decks:,} is more than one classification handles ({MAX_DECKS:,}): split it "
@@ -55,7 +56,7 @@ def check_size(deck: Deck, variant: Variant, *, decks: int, cap: int, budget: in
     t0 = time.perf_counter()
     classify_chunk(deck, variant, seed=0, chunk=1, decks=sample, cap=cap, budget=budget)
     seconds = (time.perf_counter() - t0) / sample * decks
-    text = f"{seconds / 3600:,.1f} hours" if seconds >= 3600 else f"{seconds / 60:,.0f} minutes"
+    text = duration_text(seconds)
     if max_hours is not None and seconds > max_hours * 3600:
         raise UsageError(f"{decks:,} decks would take about {text} on one core (timed on a sample), more than "
                          f"{max_hours:g} hours: confirm with --yes (with --out the classification checkpoints and "

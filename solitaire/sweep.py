@@ -179,6 +179,7 @@ def check_sweep(suits, ranks, *, variant: Variant, games: int, exact_max_cards: 
         MAX_CHUNKS,
         MAX_SIM_CARDS,
         ChunkPlan,
+        duration_text,
         estimate_seconds,
         load_runner,
     )
@@ -207,7 +208,7 @@ def check_sweep(suits, ranks, *, variant: Variant, games: int, exact_max_cards: 
         return games
     workers = check_workers(workers)
     seconds = sum(estimate_seconds(load_runner(deck, variant), plan, workers) for deck in simulated)
-    text = f"{seconds / 3600:,.1f} hours" if seconds >= 3600 else f"{seconds / 60:,.0f} minutes"
+    text = duration_text(seconds)
     where = f"on {min(workers, os.cpu_count() or 1)} core(s)"
     if max_hours is not None and seconds > max_hours * 3600:
         raise UsageError(f"{len(simulated)} simulated cells of {games:,} games would take about {text} {where} "
