@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 
 from sim import interrupts
-from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS  # noqa: F401 (the interval of every stored computation)
+from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS  # the interval of every checkpointed run, one value
 
 
 def run_stored(store, identity: dict, *, what: str, total: int, unit: str, done, compute, from_record,
