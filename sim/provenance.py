@@ -24,7 +24,10 @@ def package_version() -> str:
 
 @functools.lru_cache(maxsize=1)
 def git_commit() -> str:
-    """The commit of the source tree the package runs from ("unknown" outside a checkout)."""
+    """The commit of the source tree the package runs from ("unknown" outside a checkout), as it was
+    when this module was first imported: it is read once, at the start of the process (see the end of
+    this module), so a record written at the end of a long run names the code that ran, not a tree
+    changed (or checked out anew) while it ran."""
     here = Path(__file__).resolve().parent
     try:
         out = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
@@ -78,3 +81,7 @@ def collect(**extra) -> dict:
     }
     record.update(extra)
     return record
+
+
+# Pin the commit now, at the start of the process: every run's record is written at its end.
+git_commit()

@@ -35,3 +35,13 @@ def test_the_command_line_names_no_local_folder(monkeypatch):
     assert provenance.command_line() == "solitaire simulate --out results/x.h5"
     monkeypatch.setattr(sys, "argv", ["scripts/exact_table.py", "--also", "4x6"])
     assert provenance.command_line() == "scripts/exact_table.py --also 4x6"
+
+
+def test_the_commit_is_read_when_the_process_starts():
+    """A record is written at the end of its run; the commit it names must be the one read when the
+    process started (a fresh interpreter has it cached by the import alone, before any record)."""
+    import subprocess
+
+    code = "import sim.provenance as p; i = p.git_commit.cache_info(); print(i.misses, i.currsize)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["1", "1"]
