@@ -29,12 +29,28 @@ def _pct(x: float, digits: int = 5) -> str:
     return f"{x * 100:.{digits}f}%"
 
 
+#: The provenance notes met while a report is written (a record's ``git_commit_note``, e.g. a commit
+#: of a branch from before its rebase), numbered in order of appearance; the report lists them at its
+#: end and each row that has one names its number.
+_NOTES: dict[str, int] = {}
+
+
 def _prov(record: dict, *, seed: bool = False) -> str:
-    """``commit C, DATE`` of a record; with ``seed``, ``seed S, commit C, DATE``."""
+    """``commit C, DATE`` of a record; with ``seed``, ``seed S, commit C, DATE``; ``commit C (note N)``
+    where the record carries a provenance note (listed at the end of the report)."""
     p = record.get("provenance", {})
     commit = str(p.get("git_commit", "?"))[:10]
+    note = p.get("git_commit_note")
+    if note:
+        commit += f" (note {_NOTES.setdefault(str(note), len(_NOTES) + 1)})"
     when = p.get("finished") or p.get("started") or "?"
     return (f"seed {record.get('seed', '?')}, " if seed else "") + f"commit {commit}, {when}"
+
+
+def _notes_section() -> list[str]:
+    if not _NOTES:
+        return []
+    return ["## Provenance notes", ""] + [f"{n}. {note}" for note, n in _NOTES.items()] + [""]
 
 
 def _pct_sig(x: float, digits: int = 4) -> str:
@@ -374,6 +390,7 @@ def write_report(store, out: Path | str = "results") -> Path:
 
 
 def _write_report(store, out: Path) -> Path:
+    _NOTES.clear()
     lines = ["# Results", "",
              f"Written by `solitaire report` from the results store `{store.path}` on {provenance.now()} "
              f"(package {provenance.package_version()}, commit {provenance.git_commit()[:10]}). Every number below "
@@ -396,6 +413,7 @@ def _write_report(store, out: Path) -> Path:
 
         lines += hand_graph_section(out / HAND_GRAPHS_STORE, min_cards=MAX_GRAPH_CARDS)
     _prisoners_section(store, lines)
+    lines += _notes_section()
     readme = out / "README.md"
     tmp = readme.with_suffix(".md.tmp")
     try:

@@ -133,3 +133,16 @@ def test_prisoners_best_play_estimates_are_reported(tmp_path):
     assert cells[1] == "2x4" and cells[2] == "12"
     assert [int(c) for c in cells[3:6]] == [estimate.won, estimate.lost, estimate.undecided]
     assert "seed 3" in row
+
+
+def test_a_provenance_note_is_named_in_its_row_and_listed_at_the_end():
+    from solitaire import report
+
+    report._NOTES.clear()
+    noted = {"provenance": {"git_commit": "a" * 40, "git_commit_note": "computed before a rebase", "finished": "T"}}
+    assert report._prov(noted) == "commit aaaaaaaaaa (note 1), T"
+    assert report._prov({"provenance": {"git_commit": "b" * 40}}, seed=True) == "seed ?, commit bbbbbbbbbb, ?"
+    assert report._prov(dict(noted, seed=3), seed=True) == "seed 3, commit aaaaaaaaaa (note 1), T"  # one note, one number
+    assert report._notes_section() == ["## Provenance notes", "", "1. computed before a rebase", ""]
+    report._NOTES.clear()
+    assert report._notes_section() == []
