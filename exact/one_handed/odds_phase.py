@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from itertools import permutations
+from itertools import permutations, product
 
 import numpy as np
 
@@ -79,8 +79,8 @@ from sim._jit import jit
 
 from exact.invariants import require
 from exact.one_handed.phase import SENTINEL, PhaseReference, _subsets
-from exact.one_handed.phase_kernel import (_drop, _mark_returns, _next_same_size, _pair_vector, _popcount,
-                                              _store_pair)
+from exact.one_handed.phase_kernel import (_drop, _map, _mark_returns, _next_same_size, _pair_vector,
+                                              _popcount, _store_pair)
 
 #: counts are uint64: exact while m! < 2**64
 MAX_PHASE_ODDS_CARDS = 20
@@ -89,6 +89,9 @@ MAX_TABLE_BYTES = 2 * 2**30
 #: a window's tables are ``uint32`` when its sets have at most this many cards: every entry counts
 #: orders of its set, at most ``12! < 2**32`` (half the memory, and half the bytes each split sum reads)
 NARROW_SET_CARDS = max(s for s in range(21) if math.factorial(s) < 2**32)
+#: the largest group of relabellings of the cards to come whose orbits share the tables of the windows
+#: of three cards to come (a larger group is not used: the engine stays exact, only without sharing)
+MAX_SYMMETRY = 5040
 
 
 # ---------------------------------------------------------------- the plain reference
@@ -158,15 +161,19 @@ def _compress(mask, drops, g):
 
 @jit
 def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits,
-            p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, CA, c_ret, c_roff, c_off, c_drops, c_nm1, c_nm2,
+            p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, p_fwd, CA, c_ret, c_roff, c_off, c_nm1, c_nm2,
             self_child, vec_width, s1, widths, s2s, r1s, c_widths, c_s2s, c_r1s):
     """Fill a group of windows' tables by set size: ``A[g][C]`` for ``|C| <= cap[g]`` and the kept
     ``B(a)`` vectors (``a`` of ``w3``'s two-type mates). The children of the pairs are read from
     ``CA`` (complete, or this group's own ``A`` when ``self_child``: the group holds its children).
     The split sum runs over the child's first parts in the child's own coordinates and reads only
-    those that hand back (``c_ret``). Each window's vectors have their own layout (``widths``, ``s2s``,
-    ``r1s``: its ``S1`` and ``S2`` slots are its ``w1``'s and ``w2``'s mates in its universe), the
-    children's theirs (``c_*``); the ``end`` slots, ``s1`` of them, are common."""
+    those that hand back (``c_ret``). A pair's child is a window of the child group, perhaps a
+    relabelling of it (the windows of three cards to come are shared by orbits, :func:`_orbits`): a
+    set of cards to come is read in the child's coordinates through ``p_fwd``, the child's back in
+    ours through ``p_inv`` (the relabelling folded into both). Each window's vectors have their own
+    layout (``widths``, ``s2s``, ``r1s``: its ``S1`` and ``S2`` slots are its ``w1``'s and ``w2``'s
+    mates in its universe), the children's theirs (``c_*``); the ``end`` slots, ``s1`` of them, are
+    common."""
     vec = np.zeros(vec_width, dtype=np.uint64)
     kmax = 0
     for g in range(cap.shape[0]):
@@ -197,7 +204,7 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                     x >>= 1
                     t += 1
                 own = _compress(cset, drops, g)
-                fc = _compress(cset, c_drops, j) if p_match[p] == 0 else 0
+                fc = _map(p_fwd, p, cset) if p_match[p] == 0 else 0
                 _pair_vector(vec, own, k & 1, fc, p_match[p], p_s1[p], p, CA, c_off[j], c_ret, c_roff[j], c_nm1[j],
                              c_nm2[j], p_term, p_ret, p_inv, A, a_off[g], Bst, b_off[g], half_g, bpos, g, width, s1,
                              s2s[g], r1s[g], c_widths[j], c_s2s[j], c_r1s[j])
@@ -285,13 +292,101 @@ class _Cards:
         return [] if w < 0 else [u for u in universe if self.two[u] == self.two[w]]
 
 
+def _automorphisms(cards, fixed=()):
+    """The relabellings of the cards to come that map their set onto itself: each a tuple ``g`` over
+    ``0 .. m-1`` (``g[c]`` the image of card ``c``), induced by a permutation of the two-type labels and
+    one of the four-type labels (suits and ranks) under which the cards to come are the same set. Each
+    keeps the matches of the ``fixed`` cards (row cards, labels not permuted): ``u`` matches such a
+    card the way ``g[u]`` does. A relabelling maps games onto games, so a window's table is its image's
+    read through ``g``. A group of more than :data:`MAX_SYMMETRY` elements is cut to the subgroup
+    that keeps the labels of the side with fewer (the suits of a standard deck), and that, if still
+    larger, to the identity."""
+    m = cards.m
+    identity = [tuple(range(m))]
+    if m == 0:
+        return identity
+    labels = [(cards.two[c], cards.four[c]) for c in range(m)]
+    # enumerate the side with fewer labels; the other side's permutation then maps each label onto one
+    # with the image profile (the labels of the first side it occurs with)
+    small = 0 if len({x[0] for x in labels}) <= len({x[1] for x in labels}) else 1
+    big = 1 - small
+    kept = [{(cards.two, cards.four)[side][f] for f in fixed if f >= 0} for side in (0, 1)]
+    small_labels = sorted({x[small] for x in labels})
+    profile: dict = {}
+    for x in labels:
+        profile.setdefault(x[big], set()).add(x[small])
+    classes: dict = {}
+    for b, prof in profile.items():
+        # a kept big label is a class of its own: it maps onto itself
+        classes.setdefault((frozenset(prof), b if b in kept[big] else None), []).append(b)
+    options = []
+    for perm in permutations(small_labels):
+        pi = dict(zip(small_labels, perm))
+        if any(pi[x] != x for x in small_labels if x in kept[small]):
+            continue
+        parts = []
+        for (prof, own), members in classes.items():
+            image = classes.get((frozenset(pi[x] for x in prof), own))
+            if image is None or len(image) != len(members):
+                break
+            parts.append((members, image))
+        else:
+            options.append((pi, parts))
+    size = lambda: sum(math.prod(math.factorial(len(members)) for members, _ in parts)  # noqa: E731
+                       for _, parts in options)
+    if size() > MAX_SYMMETRY:  # the subgroup that keeps the small side's labels, if it is small enough
+        options = [(pi, parts) for pi, parts in options if all(pi[x] == x for x in pi)]
+        if size() > MAX_SYMMETRY:
+            return identity
+    index = {x: c for c, x in enumerate(labels)}
+    group = []
+    for pi, parts in options:
+        for images in product(*[list(permutations(image)) for _, image in parts]):
+            rho = {b: t for (members, _), image in zip(parts, images) for b, t in zip(members, image)}
+            g = []
+            for x in labels:
+                y = [0, 0]
+                y[small], y[big] = pi[x[small]], rho[x[big]]
+                g.append(index[tuple(y)])
+            group.append(tuple(g))
+    group.sort(key=lambda g: g != identity[0])  # the identity first
+    return group
+
+
+def _orbits(items, group):
+    """Orbit representatives of ``items`` (tuples of cards; cards ``>= m`` or ``< 0`` are not moved)
+    under ``group`` (from :func:`_automorphisms`): ``(reps, lookup)`` with ``lookup[item] = (j, g)``,
+    ``reps[j]`` the image of ``item`` under ``g`` (the first item of each orbit, in ``items``' order, is
+    its representative)."""
+    m = len(group[0])
+    image = lambda g, w: tuple(g[c] if 0 <= c < m else c for c in w)  # noqa: E731
+    reps: list = []
+    lookup: dict = {}
+    for w in items:
+        if w in lookup:
+            continue
+        j = len(reps)
+        reps.append(w)
+        lookup[w] = (j, group[0])
+        for g in group:
+            v = image(g, w)
+            if v not in lookup:
+                # g maps w onto v: the inverse maps v onto the representative w
+                inverse = [0] * m
+                for c, d in enumerate(g):
+                    inverse[d] = c
+                lookup[v] = (j, tuple(inverse))
+    return reps, lookup
+
+
 class _Group:
     """Arrays of one group of windows for :func:`_layers`."""
 
-    def __init__(self, cards, windows, caps, s1, child_group=None):
+    def __init__(self, cards, windows, caps, s1, child_group=None, lookup=None):
         m = cards.m
         self.windows = windows
-        self.index = {w: g for g, w in enumerate(windows)}
+        #: window -> (its representative's index, the relabelling onto it or None for the identity)
+        self.lookup = lookup if lookup is not None else {w: (g, None) for g, w in enumerate(windows)}
         child = child_group if child_group is not None else self
         ng = len(windows)
         self.universe = [[u for u in range(m) if u not in w] for w in windows]
@@ -336,7 +431,7 @@ class _Group:
         chunk_bits = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.int64)  # (256, 8)
         own_pos = [{c: b for b, c in enumerate(u)} for u in self.universe]
         slot = [tuple({c: t for t, c in enumerate(x)} for x in mates) for mates in self.mates]
-        p_bits, p_nbits, p_child, p_match, p_s1, p_b, p_term, p_ret, targets = ([] for _ in range(9))
+        p_bits, p_nbits, p_child, p_match, p_s1, p_b, p_term, p_ret, targets, forwards = ([] for _ in range(10))
         for g, a in pairs:
             w, u = windows[g], self.universe[g]
             bits = [c for c in u if c != a]
@@ -349,21 +444,31 @@ class _Group:
             term = [-1] * mm
             ret = [-1] * mm
             target = [0] * (nch * 8)
+            forward = [0] * (nch * 8)
             j = 0
             if not match:
-                j = child.index[(w[1], w[2], a)]
+                # the child (w2, w3, a) is the relabelling sigma^-1 of the child group's window j
+                j, sigma = child.lookup[(w[1], w[2], a)]
+                back = list(range(m))
+                if sigma is not None:
+                    for c, d in enumerate(sigma):
+                        back[d] = c
                 pos = own_pos[g]
+                c_pos = {c: b for b, c in enumerate(child.universe[j])}
+                for c in bits:  # our cards to come, read in the child's coordinates
+                    forward[c] = 1 << c_pos[c if sigma is None else sigma[c]]
                 for b, c in enumerate(child.universe[j]):
-                    if c in pos:
-                        target[b] = 1 << pos[c]
+                    if back[c] in pos:
+                        target[b] = 1 << pos[back[c]]
                 for t, y in enumerate(child.mates[j][0]):  # child's S1(y) is our S2(y)
-                    term[t] = slot[g][1].get(y, -1)
+                    term[t] = slot[g][1].get(back[y], -1)
                 for t, y in enumerate(child.mates[j][1]):  # child's S2(y) hands back B(y)
-                    ret[t] = slot[g][2].get(y, -1)
+                    ret[t] = slot[g][2].get(back[y], -1)
             p_child.append(j)
             p_term.append(term)
             p_ret.append(ret)
             targets.append(target)
+            forwards.append(forward)
         as_array = lambda x, shape: np.array(x, dtype=np.int64).reshape(shape)  # noqa: E731
         self.p_bits = as_array(p_bits, (npairs, mm))
         self.p_nbits = as_array(p_nbits, (npairs,))
@@ -373,9 +478,11 @@ class _Group:
         self.p_b = as_array(p_b, (npairs,))
         self.p_term = as_array(p_term, (npairs, mm))
         self.p_ret = as_array(p_ret, (npairs, mm))
-        self.p_inv = np.ascontiguousarray(
-            np.matmul(as_array(targets, (npairs, nch, 8)), chunk_bits.T).reshape(npairs, nch, 256)) \
+        chunked = lambda bits: np.ascontiguousarray(  # noqa: E731
+            np.matmul(as_array(bits, (npairs, nch, 8)), chunk_bits.T).reshape(npairs, nch, 256)) \
             if npairs else np.zeros((1, nch, 256), dtype=np.int64)
+        self.p_inv = chunked(targets)
+        self.p_fwd = chunked(forwards)  # the cards to come -> the child's universe
 
     def fill(self, width, s1, child_group=None):
         child = child_group if child_group is not None else self
@@ -389,8 +496,8 @@ class _Group:
         c_ret = self.ret if child_group is None else child.ret
         _layers(self.A, self.B, self.ret, self.r_off, self.a_off, self.b_off, self.drops, self.cap, self.nm1,
                 self.nm2, self.bpos, self.usize, self.p_win, self.p_a, self.p_bits, self.p_nbits, self.p_child,
-                self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, CA, c_ret, child.r_off,
-                child.a_off, child.drops, child.nm1, child.nm2, child_group is None, width, s1, self.widths, self.s2s,
+                self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, self.p_fwd, CA, c_ret,
+                child.r_off, child.a_off, child.nm1, child.nm2, child_group is None, width, s1, self.widths, self.s2s,
                 self.r1s, child.widths, child.s2s, child.r1s)
 
 
@@ -408,6 +515,21 @@ def _layout(cards):
     s2 = s1 + maxm
     r1 = s2 + maxm
     return s1, s2, r1, r1 + 3
+
+
+def _pure_windows(cards):
+    """The windows of three cards to come, one per orbit of the relabellings of the cards to come
+    (:func:`_automorphisms`): ``(representatives, lookup)`` as :func:`_orbits` gives them."""
+    return _orbits(list(permutations(range(cards.m), 3)), _automorphisms(cards))
+
+
+def _depth_windows(cards, x):
+    """The windows ``(x, a, b)`` of a row card ``x`` (or a sentinel) under two cards to come, one per
+    orbit of the relabellings of the cards to come that keep ``x``'s matches: ``(representatives,
+    lookup)``."""
+    m = cards.m
+    wins = [(x, a, b) for a in range(m) for b in range(m) if a != b]
+    return _orbits(wins, _automorphisms(cards, (x,)))
 
 
 def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
@@ -428,25 +550,34 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
     item = {cap: np.dtype(_table_dtype(cap)).itemsize for cap in (m - 3, m - 2, m - 1, m)}
     mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
     same = [[c != d and cards.two[c] == cards.two[d] for d in range(m)] for c in range(m)]
-    chunks = (m + 7) // 8 * 256 * 8 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_bits, ...)
+    chunks = 2 * ((m + 7) // 8) * 256 * 8 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_fwd, p_bits, ...)
     # the windows (a, b, c), each vector s1 + (a's mates) + (b's mates) + 3 entries in the universe;
     # kept B(y) for y of c's suit, over the sets without y (half the rows)
     pure_a = pure_b = 0
-    for a, b, c in permutations(range(m), 3):
+    for a, b, c in _pure_windows(cards)[0]:
         w = s1 + 3 + mates[a] - same[a][b] - same[a][c] + mates[b] - same[b][a] - same[b][c]
         pure_a += (1 << (m - 3)) * (w * item[m - 3] + 1) + (m - 3) * chunks  # + 1: the return marks
         pure_b += (mates[c] - same[c][a] - same[c][b]) * ((1 << (m - 3)) // 2) * w * item[m - 3]
-    # one depth (a bound: a row card's mates counted as maxm): (r_i, a, b), then (r_{i-1}, r_i, a) with
-    # it, then R_i with the latter
-    l3_a = l3_b = 0
-    for a, b in permutations(range(m), 2):
-        w = s1 + 3 + maxm + mates[a] - same[a][b]
-        l3_a += (1 << (m - 2)) * (w * item[m - 2] + 1) + (m - 2) * chunks
-        l3_b += (mates[b] - same[b][a]) * (1 << (m - 3)) * w * item[m - 2]
+    # one depth (a bound: the largest over the row cards, and a sentinel, of the windows (r_i, a, b), one
+    # per orbit; the windows (r_{i-1}, r_i, a) and R_i with r_i's mates counted as maxm): (r_i, a, b),
+    # then (r_{i-1}, r_i, a) with it, then R_i with the latter
+    l3 = {}
+    for x in [-1] + list(range(m, m + k)):
+        live = (cards.two[x] if x >= 0 and cards.two[x] in cards.two[:m] else None,
+                cards.four[x] if x >= 0 and cards.four[x] in cards.four[:m] else None)
+        if live in l3:  # the same matches with the cards to come: the same windows
+            continue
+        l3_a = l3_b = 0
+        for _, a, b in _depth_windows(cards, x)[0]:
+            mx = 0 if x < 0 else sum(cards.two[u] == cards.two[x] for u in range(m) if u not in (a, b))
+            w = s1 + 3 + mx + mates[a] - same[a][b]
+            l3_a += (1 << (m - 2)) * (w * item[m - 2] + 1) + (m - 2) * chunks
+            l3_b += (mates[b] - same[b][a]) * (1 << (m - 3)) * w * item[m - 2]
+        l3[live] = (l3_a, l3_b)
     l2_a = m * ((1 << (m - 1)) * (width * item[m - 1] + 1) + (m - 1) * chunks)
     l2_b = sum(mates) * (1 << (m - 2)) * width * item[m - 1]
     l1 = (1 << m) * (width * item[m] + 1) + maxm * (1 << (m - 1)) * width * item[m] + m * chunks
-    depth = max(l3_a + l3_b, l3_a + l2_a + l2_b, l2_a + l1)
+    depth = max(max(a + b for a, b in l3.values()), max(a for a, _ in l3.values()) + l2_a + l2_b, l2_a + l1)
     return max(pure_a + pure_b, pure_a + depth) + forward
 
 
@@ -460,7 +591,8 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     s1, s2, r1, width = _layout(cards)
     pure = None
     if m >= 3:
-        pure = _Group(cards, list(permutations(range(m), 3)), [m - 3] * (m * (m - 1) * (m - 2)), s1)
+        reps, lookup = _pure_windows(cards)
+        pure = _Group(cards, reps, [m - 3] * len(reps), s1, lookup=lookup)
         pure.fill(width, s1)
         pure_bytes = int(pure.A.nbytes + pure.B.nbytes)
         pure.B = None  # a parent's split sums read its children's A only (a window's B only while it fills)
@@ -486,14 +618,16 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
         second = None
         # (x3, a, b), then (x2, x3, a), then R_i: each group's children are in the group before
         for level, size in ((3, 2), (2, 1), (1, 0)):
+            lookup = None
             if level == 3:
-                wins = [(x3, a, b) for a in range(m) for b in range(m) if a != b]
+                # one window per orbit of the relabellings that keep r_i's matches
+                wins, lookup = _depth_windows(cards, x3)
             elif level == 2:
                 wins = [(x2, x3, a) for a in range(m)]
             else:
                 wins = [(x1, x2, x3)]
             caps = [max(cap - size, 0)] * len(wins)
-            grp = _Group(cards, wins, caps, s1, child_group=child) if wins else None
+            grp = _Group(cards, wins, caps, s1, child_group=child, lookup=lookup) if wins else None
             if grp is not None:
                 grp.fill(width, s1, child_group=child)
                 if level > 1:
@@ -522,5 +656,5 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     emptied = sum(int(e) * math.factorial(s) for s, e in enumerate(emp.tolist()))
     if stats is not None:
         stats.update(depths=depths, windows=0 if pure is None else len(pure.windows),
-                     table_bytes=0 if pure is None else pure_bytes)
+                     table_bytes=0 if pure is None else pure_bytes, symmetry=len(_automorphisms(cards)))
     return counts, emptied
