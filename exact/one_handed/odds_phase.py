@@ -41,7 +41,9 @@ row-level recursion runs *forward*, depth by depth from the top, so that only th
 can reach get tables, and those only for the set sizes that reach them.
 
 Memory: a table over sets of at most :data:`NARROW_SET_CARDS` (12) cards is ``uint32`` (every entry
-counts orders of its set: at most ``12! < 2**32``), else ``uint64``; each window's vectors hold
+counts orders of its set: at most ``12! < 2**32``), else ``uint64`` (a group's kept ``B(a)`` vectors
+are over one card fewer than its ``A``, so with 16 cards to come the windows of three cards to come
+have ``uint64`` ``A`` and ``uint32`` ``B``); each window's vectors hold
 only its own ``S1`` and ``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half
 the largest suit's count). A window's kept ``B(a)``
 vectors are read only by its own split sums, so they are freed once its group is filled (a parent
@@ -486,9 +488,10 @@ class _Group:
 
     def fill(self, width, s1, child_group=None):
         child = child_group if child_group is not None else self
-        dtype = _table_dtype(int(self.cap.max()) if len(self.cap) else 0)
-        self.A = np.zeros(max(self.a_size, 1), dtype=dtype)
-        self.B = np.zeros(max(self.b_size, 1), dtype=dtype)
+        cap = int(self.cap.max()) if len(self.cap) else 0
+        self.A = np.zeros(max(self.a_size, 1), dtype=_table_dtype(cap))
+        # a kept B(a) is over the sets without a: one card fewer (uint32 where A needs uint64 at the top)
+        self.B = np.zeros(max(self.b_size, 1), dtype=_table_dtype(cap - 1))
         for g in range(len(self.windows)):
             self.A[self.a_off[g]] = 1  # A[W][{}] = end(0)
         self.ret = np.zeros(max(self.r_size, 1), dtype=np.uint8)
@@ -547,7 +550,7 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
         return forward
 
     s1 = m // 2 + 1
-    item = {cap: np.dtype(_table_dtype(cap)).itemsize for cap in (m - 3, m - 2, m - 1, m)}
+    item = {cap: np.dtype(_table_dtype(cap)).itemsize for cap in range(m - 4, m + 1)}
     mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
     same = [[c != d and cards.two[c] == cards.two[d] for d in range(m)] for c in range(m)]
     chunks = 2 * ((m + 7) // 8) * 256 * 8 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_fwd, p_bits, ...)
@@ -557,7 +560,7 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
     for a, b, c in _pure_windows(cards)[0]:
         w = s1 + 3 + mates[a] - same[a][b] - same[a][c] + mates[b] - same[b][a] - same[b][c]
         pure_a += (1 << (m - 3)) * (w * item[m - 3] + 1) + (m - 3) * chunks  # + 1: the return marks
-        pure_b += (mates[c] - same[c][a] - same[c][b]) * ((1 << (m - 3)) // 2) * w * item[m - 3]
+        pure_b += (mates[c] - same[c][a] - same[c][b]) * ((1 << (m - 3)) // 2) * w * item[m - 4]
     # one depth (a bound: the largest over the row cards, and a sentinel, of the windows (r_i, a, b), one
     # per orbit; the windows (r_{i-1}, r_i, a) and R_i with r_i's mates counted as maxm): (r_i, a, b),
     # then (r_{i-1}, r_i, a) with it, then R_i with the latter
@@ -572,11 +575,11 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
             mx = 0 if x < 0 else sum(cards.two[u] == cards.two[x] for u in range(m) if u not in (a, b))
             w = s1 + 3 + mx + mates[a] - same[a][b]
             l3_a += (1 << (m - 2)) * (w * item[m - 2] + 1) + (m - 2) * chunks
-            l3_b += (mates[b] - same[b][a]) * (1 << (m - 3)) * w * item[m - 2]
+            l3_b += (mates[b] - same[b][a]) * (1 << (m - 3)) * w * item[m - 3]
         l3[live] = (l3_a, l3_b)
     l2_a = m * ((1 << (m - 1)) * (width * item[m - 1] + 1) + (m - 1) * chunks)
-    l2_b = sum(mates) * (1 << (m - 2)) * width * item[m - 1]
-    l1 = (1 << m) * (width * item[m] + 1) + maxm * (1 << (m - 1)) * width * item[m] + m * chunks
+    l2_b = sum(mates) * (1 << (m - 2)) * width * item[m - 2]
+    l1 = (1 << m) * (width * item[m] + 1) + maxm * (1 << (m - 1)) * width * item[m - 1] + m * chunks
     depth = max(max(a + b for a, b in l3.values()), max(a for a, _ in l3.values()) + l2_a + l2_b, l2_a + l1)
     return max(pure_a + pure_b, pure_a + depth) + forward
 

@@ -132,7 +132,8 @@ def test_cli_states_the_engine(capsys):
        left=st.integers(3, 7))
 def test_narrow_and_wide_tables_count_alike(data, deck, two_suit, left):
     """Tables over sets of at most NARROW_SET_CARDS cards are uint32 (a count of orders of such a set
-    is at most 12! < 2**32); the same position with every table uint64 gives the same counts."""
+    is at most 12! < 2**32); the same position with every table uint64, or with the limit at 3 cards
+    (a group's A uint64 and its B uint32), gives the same counts."""
     from exact.one_handed import odds_phase
 
     assert math.factorial(odds_phase.NARROW_SET_CARDS) < 2**32 <= math.factorial(odds_phase.NARROW_SET_CARDS + 1)
@@ -146,7 +147,10 @@ def test_narrow_and_wide_tables_count_alike(data, deck, two_suit, left):
         patch.setattr(odds_phase, "NARROW_SET_CARDS", -1)
         assert odds_phase._table_dtype(0) == np.uint64
         wide = position_phase_counts(*args, two_suit=two_suit)
-    assert narrow == wide
+        # a group's kept B vectors are over one card fewer than its A: uint32 where A is uint64
+        patch.setattr(odds_phase, "NARROW_SET_CARDS", 3)
+        mixed = position_phase_counts(*args, two_suit=two_suit)
+    assert narrow == wide == mixed
 
 
 def test_table_estimate_is_the_peak():
