@@ -561,26 +561,33 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
         w = s1 + 3 + mates[a] - same[a][b] - same[a][c] + mates[b] - same[b][a] - same[b][c]
         pure_a += (1 << (m - 3)) * (w * item[m - 3] + 1) + (m - 3) * chunks  # + 1: the return marks
         pure_b += (mates[c] - same[c][a] - same[c][b]) * ((1 << (m - 3)) // 2) * w * item[m - 4]
-    # one depth (a bound: the largest over the row cards, and a sentinel, of the windows (r_i, a, b), one
-    # per orbit; the windows (r_{i-1}, r_i, a) and R_i with r_i's mates counted as maxm): (r_i, a, b),
-    # then (r_{i-1}, r_i, a) with it, then R_i with the latter
+    # the largest moment of one row depth the play may reach (every depth of the row, and the sentinels
+    # below it): (r_i, a, b) filling, then (r_{i-1}, r_i, a) filling with it, then R_i with the latter;
+    # each group one window per orbit, every table sized for the largest sets (a bound on its type)
+    nmates = lambda x, out=(): 0 if x < 0 else sum(  # noqa: E731
+        cards.two[u] == cards.two[x] for u in range(m) if u not in out)
     l3 = {}
-    for x in [-1] + list(range(m, m + k)):
-        live = (cards.two[x] if x >= 0 and cards.two[x] in cards.two[:m] else None,
-                cards.four[x] if x >= 0 and cards.four[x] in cards.four[:m] else None)
-        if live in l3:  # the same matches with the cards to come: the same windows
-            continue
-        l3_a = l3_b = 0
-        for _, a, b in _depth_windows(cards, x)[0]:
-            mx = 0 if x < 0 else sum(cards.two[u] == cards.two[x] for u in range(m) if u not in (a, b))
-            w = s1 + 3 + mx + mates[a] - same[a][b]
-            l3_a += (1 << (m - 2)) * (w * item[m - 2] + 1) + (m - 2) * chunks
-            l3_b += (mates[b] - same[b][a]) * (1 << (m - 3)) * w * item[m - 3]
-        l3[live] = (l3_a, l3_b)
-    l2_a = m * ((1 << (m - 1)) * (width * item[m - 1] + 1) + (m - 1) * chunks)
-    l2_b = sum(mates) * (1 << (m - 2)) * width * item[m - 2]
-    l1 = (1 << m) * (width * item[m] + 1) + maxm * (1 << (m - 1)) * width * item[m - 1] + m * chunks
-    depth = max(max(a + b for a, b in l3.values()), max(a for a, _ in l3.values()) + l2_a + l2_b, l2_a + l1)
+    depth = 0
+    for i in range(k, -1, -1):
+        x1, x2, x3 = (cards.row_card(j) for j in (i - 2, i - 1, i))
+        live = (cards.two[x3] if x3 >= 0 and cards.two[x3] in cards.two[:m] else None,
+                cards.four[x3] if x3 >= 0 and cards.four[x3] in cards.four[:m] else None)
+        if live not in l3:  # the same matches with the cards to come: the same windows
+            l3_a = l3_b = 0
+            for _, a, b in _depth_windows(cards, x3)[0]:
+                w = s1 + 3 + nmates(x3, (a, b)) + mates[a] - same[a][b]
+                l3_a += (1 << (m - 2)) * (w * item[m - 2] + 1) + (m - 2) * chunks
+                l3_b += (mates[b] - same[b][a]) * (1 << (m - 3)) * w * item[m - 3]
+            l3[live] = (l3_a, l3_b)
+        l3_a, l3_b = l3[live]
+        l2_a = l2_b = 0
+        for _, _, a in _orbits([(x2, x3, a) for a in range(m)], _automorphisms(cards, (x2, x3)))[0]:
+            w = s1 + 3 + nmates(x2, (a,)) + nmates(x3, (a,))
+            l2_a += (1 << (m - 1)) * (w * item[m - 1] + 1) + (m - 1) * chunks
+            l2_b += mates[a] * (1 << (m - 2)) * w * item[m - 2]
+        w = s1 + 3 + nmates(x1) + nmates(x2)
+        l1 = (1 << m) * (w * item[m] + 1) + nmates(x3) * (1 << (m - 1)) * w * item[m - 1] + m * chunks
+        depth = max(depth, l3_a + l3_b, l3_a + l2_a + l2_b, l2_a + l1)
     return max(pure_a + pure_b, pure_a + depth) + forward
 
 
@@ -626,7 +633,7 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
                 # one window per orbit of the relabellings that keep r_i's matches
                 wins, lookup = _depth_windows(cards, x3)
             elif level == 2:
-                wins = [(x2, x3, a) for a in range(m)]
+                wins, lookup = _orbits([(x2, x3, a) for a in range(m)], _automorphisms(cards, (x2, x3)))
             else:
                 wins = [(x1, x2, x3)]
             caps = [max(cap - size, 0)] * len(wins)
@@ -643,12 +650,15 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
             # an empty row at the start: the orders first emptying it at the last card of Y are the
             # R3 hand-backs of the windows (sentinel, sentinel, a) (phase.PhaseReference.first_return)
             g2 = second
+            orbit = [0] * len(g2.windows)  # a representative stands for its orbit (a relabelling keeps set sizes)
+            for j, _ in g2.lookup.values():
+                orbit[j] += 1
             for g in range(len(g2.windows)):
                 rows = 1 << int(g2.usize[g])
                 w = int(g2.widths[g])
                 r3 = g2.A[int(g2.a_off[g]):int(g2.a_off[g]) + rows * w].reshape(rows, w)[:, int(g2.r1s[g]) + 2]
                 for x in np.nonzero(r3)[0]:
-                    emp[m - 1 - int(popcount[x])] += np.uint64(r3[x])
+                    emp[m - 1 - int(popcount[x])] += np.uint64(r3[x]) * np.uint64(orbit[g])
         second = child = grp = None
         _forward(i, fA, fB, top.A, top.B, top.a_off, top.b_off, top.bpos, int(top.usize[0]), int(top.nm1[0]),
                  int(top.nm2[0]), int(top.nm3[0]), hist, emp, int(top.widths[0]), s1, int(top.s2s[0]),
