@@ -40,13 +40,26 @@ cards and any set of cards to come instead of relabelling orbits of a whole deck
 row-level recursion runs *forward*, depth by depth from the top, so that only the depths the play
 can reach get tables, and those only for the set sizes that reach them.
 
+Symmetry: a relabelling of suits and ranks that maps the set ``U`` onto itself maps games onto
+games (:func:`_automorphisms`: a permutation of the suits and one of the ranks, found from each
+rank's set of suits in ``U``; a random 52-card position with 16 cards to come has 2 to 288 of them,
+median 24, with 13 median 10). The table of a window ``W`` over a set ``X`` is the table of its
+image ``gW`` over ``gX`` read through ``g``, so the windows of three cards to come are filled once
+per orbit (:func:`_orbits`), the windows ``(r_i, a, b)`` once per orbit of the relabellings that
+keep ``r_i``'s matches with ``U``, and ``(r_{i-1}, r_i, a)`` of those keeping both row cards'; a
+pair whose child is not a representative reads the representative's table, the relabelling folded
+into the pair's maps (``p_fwd``: a set of cards to come in the child's coordinates; ``p_inv`` and
+the slot maps: the child's back in ours), so the split sums cost what they did. A group larger than
+:data:`MAX_SYMMETRY` is cut to a subgroup (the engine stays exact). The tests compare the engine
+with every table its own (``MAX_SYMMETRY = 0``) on random positions.
+
 Memory: a table over sets of at most :data:`NARROW_SET_CARDS` (12) cards is ``uint32`` (every entry
 counts orders of its set: at most ``12! < 2**32``), else ``uint64`` (a group's kept ``B(a)`` vectors
 are over one card fewer than its ``A``, so with 16 cards to come the windows of three cards to come
-have ``uint64`` ``A`` and ``uint32`` ``B``); each window's vectors hold
-only its own ``S1`` and ``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half
-the largest suit's count). A window's kept ``B(a)``
-vectors are read only by its own split sums, so they are freed once its group is filled (a parent
+have ``uint64`` ``A`` and ``uint32`` ``B``); each window's vectors hold only its own ``S1`` and
+``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half the largest suit's
+count). A window's kept ``B(a)`` vectors are read only by its own split sums, so they are freed
+once its group is filled (a parent
 reads its children's ``A`` only); a depth's groups (the windows ``(r_i, a, b)``, then
 ``(r_{i-1}, r_i, a)``, then ``R_i``, each the children of the next) are freed as soon as the next is
 filled, ``R_i``'s once its states are dealt. The peak is the windows of three cards to come while
@@ -54,17 +67,21 @@ they fill, or their ``A`` tables with one depth's groups (:func:`phase_table_byt
 
 Cost (why this does not reach 16 cards left in seconds): the windows made of three cards still to
 come, ``(a, b, c)``, are reachable from every position (deal three cards that match nothing), there
-are ``m (m-1) (m-2)`` of them, and each table is a subset convolution over ``m - 3`` cards: about
-``m^4 3^(m-4)`` steps, plus about ``m^3 3^(m-3)`` for each depth of the row that the play reaches
-(the windows ``(r_i, a, b)``: profiled at 12 cards left, the windows of three cards to come take
-1.1-1.4 of 4.2-4.9 CPU s, the 14-22 depths reached the rest, mostly the top five; a vector holds 3
-nonzero entries of 18 on average, and a third of the first parts hand back). A 52-card position
-has almost no relabelling symmetry to share (a whole 4x4 deck has 576 relabellings), so for
-``m = 16`` this is about ``2 * 10^10`` steps and 8-10 GiB at the peak (the windows of three cards
-to come are ``uint64`` there: their whole universe has 13 cards): minutes and more memory than a
-shared machine gives, not seconds. It overtakes the memoised search of
-:func:`exact.one_handed.odds.position_counts` (whose cost grows about ``m``-fold per card) from 12
-cards left; see ``benchmarks/bench_odds.py``.
+are ``m (m-1) (m-2)`` of them (fewer by the symmetry above), and each table is a subset convolution
+over ``m - 3`` cards: about ``m^4 3^(m-4)`` steps, plus about ``m^3 3^(m-3)`` for each depth of the
+row that the play reaches with most of the cards still to come (the windows ``(r_i, a, b)``; 11-31
+depths are reached, the top few with nearly every set: the split sums' cost lies in the sets of
+about two thirds of the cards, so a depth reached with a few cards fewer costs almost as much). The
+split sum's step is a few nanoseconds (about 60% of it the hand-back reads, the rest the
+enumeration), so neither sparse vectors nor skipping zero entries changes much (measured: no gain).
+The play itself leaves no room for a coarser state: from the positions of
+``benchmarks/bench_odds_states.py`` the distinct ``(exposed depth, top three cards, cards to come)``
+reached grow about 3.5-fold a card (87,556 and 76,299 with 9 left, 294,511 and 259,233 with 10),
+about ``5 * 10^8`` with 16 by extrapolation, and the full states ``(row, cards to come)`` about
+7-fold (2.4-2.6 million with 10). The symmetry gains what the position has: little where the cards
+to come have 2 relabellings, several-fold where they have dozens. It overtakes the memoised search
+of :func:`exact.one_handed.odds.position_counts` (whose cost grows about ``m``-fold per card) from
+12 cards left; see ``benchmarks/bench_odds.py``.
 
 ``final=once`` is not counted (the phase tables say how a phase ends, not which check the last card
 made, :mod:`exact.one_handed.phase`); the caller refuses it.
