@@ -339,7 +339,9 @@ def _automorphisms(cards, fixed=()):
         # a kept big label is a class of its own: it maps onto itself
         classes.setdefault((frozenset(prof), b if b in kept[big] else None), []).append(b)
     options = []
-    for perm in permutations(small_labels):
+    # more labels than that on the smaller side (decks of many suits and many ranks): keep them all
+    perms = permutations(small_labels) if math.factorial(len(small_labels)) <= MAX_SYMMETRY else [small_labels]
+    for perm in perms:
         pi = dict(zip(small_labels, perm))
         if any(pi[x] != x for x in small_labels if x in kept[small]):
             continue
