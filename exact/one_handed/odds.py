@@ -21,12 +21,14 @@ variants):
   of all ``k!`` orders costs: about 0.1 s with 10 cards left, 1 s with 11, and ``k`` times more per
   further card.
 * ``phase`` (:mod:`exact.one_handed.odds_phase`): the phase recursion run from the current row
-  instead of from three sentinels, over the *sets* of cards to come. Its cost grows about 3.5-fold
-  per card (``m^4 3^(m-4)`` for the windows of three cards to come, plus the row depths the play
-  reaches), so it overtakes the search from :data:`PHASE_FROM_CARDS` cards left; its tables grow
-  about 3-fold per card, which is its limit (:data:`MAX_PHASE_TABLE_BYTES`, checked before it
-  starts: 15 cards left fit, 1.6-2.2 GiB at the peak for 20 random 52-card positions; 16 would
-  need 8-10 GiB).
+  instead of from three sentinels, over the *sets* of cards to come, each window's tables shared by
+  the relabellings of the cards to come that map them onto themselves. Its cost grows about
+  3.5-fold per card (``m^4 3^(m-4)`` for the windows of three cards to come, plus the row depths
+  the play reaches, divided by what symmetry the position has), so it overtakes the search from
+  :data:`PHASE_FROM_CARDS` cards left; its tables grow about 3-fold per card, which is its limit
+  (:data:`MAX_PHASE_TABLE_BYTES`, checked before it starts: over 20 random 52-card positions the
+  estimated peak is at most 1.85 GiB with 15 cards left, and 1.4-5.8 GiB with 16, 14 of them
+  within the limit).
 
 ``engine="auto"`` takes the phase engine from :data:`PHASE_FROM_CARDS` cards left and the search
 below; exact odds are computed for at most :data:`MAX_EXACT_CARDS` cards left (auto:
@@ -63,24 +65,26 @@ from sim.errors import UsageError
 from sim.rules import one_handed as rules
 from sim.variant import Variant
 
-#: cards left at most for the exact method (the phase engine: 15 fits below MAX_PHASE_TABLE_BYTES for
-#: every one of 20 random 52-card positions; 187-188 CPU s and 1.9 GiB peak, benchmarks/bench_odds.py;
-#: a position whose tables would not fit is refused with one line)
-MAX_EXACT_CARDS = 15
-#: cards left at most for which ``method="auto"`` computes exactly (13: 13-14 CPU s, 0.45 GiB peak;
-#: 14 would take 50-55)
+#: cards left at most for the exact method (the phase engine: 16 fits below MAX_PHASE_TABLE_BYTES for 14
+#: of 20 random 52-card positions, 1.4-5.8 GiB estimated; 399 CPU s and 1.5 GiB peak for one, 788 s and 4.0
+#: GiB for one beyond the limit, run directly, benchmarks/bench_odds.py; a position whose tables would not
+#: fit is refused with one line)
+MAX_EXACT_CARDS = 16
+#: cards left at most for which ``method="auto"`` computes exactly (13: 5-12 CPU s, 0.25-0.42 GiB peak;
+#: 14 takes 27-44, benchmarks/bench_odds.py on a machine at load 5-8)
 AUTO_EXACT_CARDS = 13
 #: final=once (the search engine alone): cards left at most for method="auto" (11: about 1 CPU s) and for
 #: method="exact" (13: minutes; the search grows about k-fold per card, benchmarks/bench_odds.py)
 AUTO_SEARCH_CARDS = 11
 MAX_SEARCH_CARDS = 13
 #: from this many cards left the exact odds use the phase engine (benchmarks/bench_odds.py, same positions:
-#: 12 cards left, phase 3.1-3.8 CPU s against the search's 11.8-12.1; 11 left, 1.1-1.3 against 1.1-1.2)
+#: 12 cards left, phase 1.7-2.8 CPU s against the search's 11.6-12.1; 11 left, 0.7-1.5 against 1.1-1.3, the
+#: phase engine ahead only where the cards to come have many relabellings)
 PHASE_FROM_CARDS = 12
 #: largest peak of the phase engine's tables (bytes, :func:`exact.one_handed.odds_phase.phase_table_bytes`),
 #: checked before it starts (a process stays under 4 GB with the interpreter's 0.2 GiB; 20 random 52-card
-#: positions need 0.11-0.14 GiB with 12 left, 0.25-0.32 with 13, 0.65-0.85 with 14, 1.6-2.2 with 15 and
-#: 8.4-10.4 with 16)
+#: positions need 0.03-0.16 GiB with 12 left, 0.06-0.32 with 13, 0.07-0.74 with 14, 0.31-1.85 with 15 and
+#: 1.4-5.8 with 16, 14 of them within the limit)
 MAX_PHASE_TABLE_BYTES = 3 * 2**30
 ENGINES = ("auto", "search", "phase")
 #: a state with this many cards left or fewer is finished by playing out every order of them

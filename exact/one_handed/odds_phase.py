@@ -40,11 +40,26 @@ cards and any set of cards to come instead of relabelling orbits of a whole deck
 row-level recursion runs *forward*, depth by depth from the top, so that only the depths the play
 can reach get tables, and those only for the set sizes that reach them.
 
+Symmetry: a relabelling of suits and ranks that maps the set ``U`` onto itself maps games onto
+games (:func:`_automorphisms`: a permutation of the suits and one of the ranks, found from each
+rank's set of suits in ``U``; a random 52-card position with 16 cards to come has 2 to 288 of them,
+median 24, with 13 median 10). The table of a window ``W`` over a set ``X`` is the table of its
+image ``gW`` over ``gX`` read through ``g``, so the windows of three cards to come are filled once
+per orbit (:func:`_orbits`), the windows ``(r_i, a, b)`` once per orbit of the relabellings that
+keep ``r_i``'s matches with ``U``, and ``(r_{i-1}, r_i, a)`` of those keeping both row cards'; a
+pair whose child is not a representative reads the representative's table, the relabelling folded
+into the pair's maps (``p_fwd``: a set of cards to come in the child's coordinates; ``p_inv`` and
+the slot maps: the child's back in ours), so the split sums cost what they did. A group larger than
+:data:`MAX_SYMMETRY` is cut to a subgroup (the engine stays exact). The tests compare the engine
+with every table its own (``MAX_SYMMETRY = 0``) on random positions.
+
 Memory: a table over sets of at most :data:`NARROW_SET_CARDS` (12) cards is ``uint32`` (every entry
-counts orders of its set: at most ``12! < 2**32``), else ``uint64``; each window's vectors hold
-only its own ``S1`` and ``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half
-the largest suit's count). A window's kept ``B(a)``
-vectors are read only by its own split sums, so they are freed once its group is filled (a parent
+counts orders of its set: at most ``12! < 2**32``), else ``uint64`` (a group's kept ``B(a)`` vectors
+are over one card fewer than its ``A``, so with 16 cards to come the windows of three cards to come
+have ``uint64`` ``A`` and ``uint32`` ``B``); each window's vectors hold only its own ``S1`` and
+``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half the largest suit's
+count). A window's kept ``B(a)`` vectors are read only by its own split sums, so they are freed
+once its group is filled (a parent
 reads its children's ``A`` only); a depth's groups (the windows ``(r_i, a, b)``, then
 ``(r_{i-1}, r_i, a)``, then ``R_i``, each the children of the next) are freed as soon as the next is
 filled, ``R_i``'s once its states are dealt. The peak is the windows of three cards to come while
@@ -52,17 +67,21 @@ they fill, or their ``A`` tables with one depth's groups (:func:`phase_table_byt
 
 Cost (why this does not reach 16 cards left in seconds): the windows made of three cards still to
 come, ``(a, b, c)``, are reachable from every position (deal three cards that match nothing), there
-are ``m (m-1) (m-2)`` of them, and each table is a subset convolution over ``m - 3`` cards: about
-``m^4 3^(m-4)`` steps, plus about ``m^3 3^(m-3)`` for each depth of the row that the play reaches
-(the windows ``(r_i, a, b)``: profiled at 12 cards left, the windows of three cards to come take
-1.1-1.4 of 4.2-4.9 CPU s, the 14-22 depths reached the rest, mostly the top five; a vector holds 3
-nonzero entries of 18 on average, and a third of the first parts hand back). A 52-card position
-has almost no relabelling symmetry to share (a whole 4x4 deck has 576 relabellings), so for
-``m = 16`` this is about ``2 * 10^10`` steps and 8-10 GiB at the peak (the windows of three cards
-to come are ``uint64`` there: their whole universe has 13 cards): minutes and more memory than a
-shared machine gives, not seconds. It overtakes the memoised search of
-:func:`exact.one_handed.odds.position_counts` (whose cost grows about ``m``-fold per card) from 12
-cards left; see ``benchmarks/bench_odds.py``.
+are ``m (m-1) (m-2)`` of them (fewer by the symmetry above), and each table is a subset convolution
+over ``m - 3`` cards: about ``m^4 3^(m-4)`` steps, plus about ``m^3 3^(m-3)`` for each depth of the
+row that the play reaches with most of the cards still to come (the windows ``(r_i, a, b)``; 11-31
+depths are reached, the top few with nearly every set: the split sums' cost lies in the sets of
+about two thirds of the cards, so a depth reached with a few cards fewer costs almost as much). The
+split sum's step is a few nanoseconds (about 60% of it the hand-back reads, the rest the
+enumeration), so neither sparse vectors nor skipping zero entries changes much (measured: no gain).
+The play itself leaves no room for a coarser state: from the positions of
+``benchmarks/bench_odds_states.py`` the distinct ``(exposed depth, top three cards, cards to come)``
+reached grow about 3.5-fold a card (87,556 and 76,299 with 9 left, 294,511 and 259,233 with 10),
+about ``5 * 10^8`` with 16 by extrapolation, and the full states ``(row, cards to come)`` about
+7-fold (2.4-2.6 million with 10). The symmetry gains what the position has: little where the cards
+to come have 2 relabellings, several-fold where they have dozens. It overtakes the memoised search
+of :func:`exact.one_handed.odds.position_counts` (whose cost grows about ``m``-fold per card) from
+12 cards left; see ``benchmarks/bench_odds.py``.
 
 ``final=once`` is not counted (the phase tables say how a phase ends, not which check the last card
 made, :mod:`exact.one_handed.phase`); the caller refuses it.
@@ -71,7 +90,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from itertools import permutations
+from itertools import permutations, product
 
 import numpy as np
 
@@ -79,8 +98,8 @@ from sim._jit import jit
 
 from exact.invariants import require
 from exact.one_handed.phase import SENTINEL, PhaseReference, _subsets
-from exact.one_handed.phase_kernel import (_drop, _mark_returns, _next_same_size, _pair_vector, _popcount,
-                                              _store_pair)
+from exact.one_handed.phase_kernel import (_drop, _map, _mark_returns, _next_same_size, _pair_vector,
+                                              _popcount, _store_pair)
 
 #: counts are uint64: exact while m! < 2**64
 MAX_PHASE_ODDS_CARDS = 20
@@ -89,6 +108,9 @@ MAX_TABLE_BYTES = 2 * 2**30
 #: a window's tables are ``uint32`` when its sets have at most this many cards: every entry counts
 #: orders of its set, at most ``12! < 2**32`` (half the memory, and half the bytes each split sum reads)
 NARROW_SET_CARDS = max(s for s in range(21) if math.factorial(s) < 2**32)
+#: the largest group of relabellings of the cards to come whose orbits share the tables of the windows
+#: of three cards to come (a larger group is not used: the engine stays exact, only without sharing)
+MAX_SYMMETRY = 5040
 
 
 # ---------------------------------------------------------------- the plain reference
@@ -158,15 +180,19 @@ def _compress(mask, drops, g):
 
 @jit
 def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits,
-            p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, CA, c_ret, c_roff, c_off, c_drops, c_nm1, c_nm2,
+            p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, p_fwd, CA, c_ret, c_roff, c_off, c_nm1, c_nm2,
             self_child, vec_width, s1, widths, s2s, r1s, c_widths, c_s2s, c_r1s):
     """Fill a group of windows' tables by set size: ``A[g][C]`` for ``|C| <= cap[g]`` and the kept
     ``B(a)`` vectors (``a`` of ``w3``'s two-type mates). The children of the pairs are read from
     ``CA`` (complete, or this group's own ``A`` when ``self_child``: the group holds its children).
     The split sum runs over the child's first parts in the child's own coordinates and reads only
-    those that hand back (``c_ret``). Each window's vectors have their own layout (``widths``, ``s2s``,
-    ``r1s``: its ``S1`` and ``S2`` slots are its ``w1``'s and ``w2``'s mates in its universe), the
-    children's theirs (``c_*``); the ``end`` slots, ``s1`` of them, are common."""
+    those that hand back (``c_ret``). A pair's child is a window of the child group, perhaps a
+    relabelling of it (the windows of three cards to come are shared by orbits, :func:`_orbits`): a
+    set of cards to come is read in the child's coordinates through ``p_fwd``, the child's back in
+    ours through ``p_inv`` (the relabelling folded into both). Each window's vectors have their own
+    layout (``widths``, ``s2s``, ``r1s``: its ``S1`` and ``S2`` slots are its ``w1``'s and ``w2``'s
+    mates in its universe), the children's theirs (``c_*``); the ``end`` slots, ``s1`` of them, are
+    common."""
     vec = np.zeros(vec_width, dtype=np.uint64)
     kmax = 0
     for g in range(cap.shape[0]):
@@ -197,7 +223,7 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                     x >>= 1
                     t += 1
                 own = _compress(cset, drops, g)
-                fc = _compress(cset, c_drops, j) if p_match[p] == 0 else 0
+                fc = _map(p_fwd, p, cset) if p_match[p] == 0 else 0
                 _pair_vector(vec, own, k & 1, fc, p_match[p], p_s1[p], p, CA, c_off[j], c_ret, c_roff[j], c_nm1[j],
                              c_nm2[j], p_term, p_ret, p_inv, A, a_off[g], Bst, b_off[g], half_g, bpos, g, width, s1,
                              s2s[g], r1s[g], c_widths[j], c_s2s[j], c_r1s[j])
@@ -285,13 +311,103 @@ class _Cards:
         return [] if w < 0 else [u for u in universe if self.two[u] == self.two[w]]
 
 
+def _automorphisms(cards, fixed=()):
+    """The relabellings of the cards to come that map their set onto itself: each a tuple ``g`` over
+    ``0 .. m-1`` (``g[c]`` the image of card ``c``), induced by a permutation of the two-type labels and
+    one of the four-type labels (suits and ranks) under which the cards to come are the same set. Each
+    keeps the matches of the ``fixed`` cards (row cards, labels not permuted): ``u`` matches such a
+    card the way ``g[u]`` does. A relabelling maps games onto games, so a window's table is its image's
+    read through ``g``. A group of more than :data:`MAX_SYMMETRY` elements is cut to the subgroup
+    that keeps the labels of the side with fewer (the suits of a standard deck), and that, if still
+    larger, to the identity."""
+    m = cards.m
+    identity = [tuple(range(m))]
+    if m == 0:
+        return identity
+    labels = [(cards.two[c], cards.four[c]) for c in range(m)]
+    # enumerate the side with fewer labels; the other side's permutation then maps each label onto one
+    # with the image profile (the labels of the first side it occurs with)
+    small = 0 if len({x[0] for x in labels}) <= len({x[1] for x in labels}) else 1
+    big = 1 - small
+    kept = [{(cards.two, cards.four)[side][f] for f in fixed if f >= 0} for side in (0, 1)]
+    small_labels = sorted({x[small] for x in labels})
+    profile: dict = {}
+    for x in labels:
+        profile.setdefault(x[big], set()).add(x[small])
+    classes: dict = {}
+    for b, prof in profile.items():
+        # a kept big label is a class of its own: it maps onto itself
+        classes.setdefault((frozenset(prof), b if b in kept[big] else None), []).append(b)
+    options = []
+    # more labels than that on the smaller side (decks of many suits and many ranks): keep them all
+    perms = permutations(small_labels) if math.factorial(len(small_labels)) <= MAX_SYMMETRY else [small_labels]
+    for perm in perms:
+        pi = dict(zip(small_labels, perm))
+        if any(pi[x] != x for x in small_labels if x in kept[small]):
+            continue
+        parts = []
+        for (prof, own), members in classes.items():
+            image = classes.get((frozenset(pi[x] for x in prof), own))
+            if image is None or len(image) != len(members):
+                break
+            parts.append((members, image))
+        else:
+            options.append((pi, parts))
+    size = lambda: sum(math.prod(math.factorial(len(members)) for members, _ in parts)  # noqa: E731
+                       for _, parts in options)
+    if size() > MAX_SYMMETRY:  # the subgroup that keeps the small side's labels, if it is small enough
+        options = [(pi, parts) for pi, parts in options if all(pi[x] == x for x in pi)]
+        if size() > MAX_SYMMETRY:
+            return identity
+    index = {x: c for c, x in enumerate(labels)}
+    group = []
+    for pi, parts in options:
+        for images in product(*[list(permutations(image)) for _, image in parts]):
+            rho = {b: t for (members, _), image in zip(parts, images) for b, t in zip(members, image)}
+            g = []
+            for x in labels:
+                y = [0, 0]
+                y[small], y[big] = pi[x[small]], rho[x[big]]
+                g.append(index[tuple(y)])
+            group.append(tuple(g))
+    group.sort(key=lambda g: g != identity[0])  # the identity first
+    return group
+
+
+def _orbits(items, group):
+    """Orbit representatives of ``items`` (tuples of cards; cards ``>= m`` or ``< 0`` are not moved)
+    under ``group`` (from :func:`_automorphisms`): ``(reps, lookup)`` with ``lookup[item] = (j, g)``,
+    ``reps[j]`` the image of ``item`` under ``g`` (the first item of each orbit, in ``items``' order, is
+    its representative)."""
+    m = len(group[0])
+    image = lambda g, w: tuple(g[c] if 0 <= c < m else c for c in w)  # noqa: E731
+    reps: list = []
+    lookup: dict = {}
+    for w in items:
+        if w in lookup:
+            continue
+        j = len(reps)
+        reps.append(w)
+        lookup[w] = (j, group[0])
+        for g in group:
+            v = image(g, w)
+            if v not in lookup:
+                # g maps w onto v: the inverse maps v onto the representative w
+                inverse = [0] * m
+                for c, d in enumerate(g):
+                    inverse[d] = c
+                lookup[v] = (j, tuple(inverse))
+    return reps, lookup
+
+
 class _Group:
     """Arrays of one group of windows for :func:`_layers`."""
 
-    def __init__(self, cards, windows, caps, s1, child_group=None):
+    def __init__(self, cards, windows, caps, s1, child_group=None, lookup=None):
         m = cards.m
         self.windows = windows
-        self.index = {w: g for g, w in enumerate(windows)}
+        #: window -> (its representative's index, the relabelling onto it or None for the identity)
+        self.lookup = lookup if lookup is not None else {w: (g, None) for g, w in enumerate(windows)}
         child = child_group if child_group is not None else self
         ng = len(windows)
         self.universe = [[u for u in range(m) if u not in w] for w in windows]
@@ -336,7 +452,7 @@ class _Group:
         chunk_bits = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.int64)  # (256, 8)
         own_pos = [{c: b for b, c in enumerate(u)} for u in self.universe]
         slot = [tuple({c: t for t, c in enumerate(x)} for x in mates) for mates in self.mates]
-        p_bits, p_nbits, p_child, p_match, p_s1, p_b, p_term, p_ret, targets = ([] for _ in range(9))
+        p_bits, p_nbits, p_child, p_match, p_s1, p_b, p_term, p_ret, targets, forwards = ([] for _ in range(10))
         for g, a in pairs:
             w, u = windows[g], self.universe[g]
             bits = [c for c in u if c != a]
@@ -349,21 +465,31 @@ class _Group:
             term = [-1] * mm
             ret = [-1] * mm
             target = [0] * (nch * 8)
+            forward = [0] * (nch * 8)
             j = 0
             if not match:
-                j = child.index[(w[1], w[2], a)]
+                # the child (w2, w3, a) is the relabelling sigma^-1 of the child group's window j
+                j, sigma = child.lookup[(w[1], w[2], a)]
+                back = list(range(m))
+                if sigma is not None:
+                    for c, d in enumerate(sigma):
+                        back[d] = c
                 pos = own_pos[g]
+                c_pos = {c: b for b, c in enumerate(child.universe[j])}
+                for c in bits:  # our cards to come, read in the child's coordinates
+                    forward[c] = 1 << c_pos[c if sigma is None else sigma[c]]
                 for b, c in enumerate(child.universe[j]):
-                    if c in pos:
-                        target[b] = 1 << pos[c]
+                    if back[c] in pos:
+                        target[b] = 1 << pos[back[c]]
                 for t, y in enumerate(child.mates[j][0]):  # child's S1(y) is our S2(y)
-                    term[t] = slot[g][1].get(y, -1)
+                    term[t] = slot[g][1].get(back[y], -1)
                 for t, y in enumerate(child.mates[j][1]):  # child's S2(y) hands back B(y)
-                    ret[t] = slot[g][2].get(y, -1)
+                    ret[t] = slot[g][2].get(back[y], -1)
             p_child.append(j)
             p_term.append(term)
             p_ret.append(ret)
             targets.append(target)
+            forwards.append(forward)
         as_array = lambda x, shape: np.array(x, dtype=np.int64).reshape(shape)  # noqa: E731
         self.p_bits = as_array(p_bits, (npairs, mm))
         self.p_nbits = as_array(p_nbits, (npairs,))
@@ -373,15 +499,18 @@ class _Group:
         self.p_b = as_array(p_b, (npairs,))
         self.p_term = as_array(p_term, (npairs, mm))
         self.p_ret = as_array(p_ret, (npairs, mm))
-        self.p_inv = np.ascontiguousarray(
-            np.matmul(as_array(targets, (npairs, nch, 8)), chunk_bits.T).reshape(npairs, nch, 256)) \
+        chunked = lambda bits: np.ascontiguousarray(  # noqa: E731
+            np.matmul(as_array(bits, (npairs, nch, 8)), chunk_bits.T).reshape(npairs, nch, 256)) \
             if npairs else np.zeros((1, nch, 256), dtype=np.int64)
+        self.p_inv = chunked(targets)
+        self.p_fwd = chunked(forwards)  # the cards to come -> the child's universe
 
     def fill(self, width, s1, child_group=None):
         child = child_group if child_group is not None else self
-        dtype = _table_dtype(int(self.cap.max()) if len(self.cap) else 0)
-        self.A = np.zeros(max(self.a_size, 1), dtype=dtype)
-        self.B = np.zeros(max(self.b_size, 1), dtype=dtype)
+        cap = int(self.cap.max()) if len(self.cap) else 0
+        self.A = np.zeros(max(self.a_size, 1), dtype=_table_dtype(cap))
+        # a kept B(a) is over the sets without a: one card fewer (uint32 where A needs uint64 at the top)
+        self.B = np.zeros(max(self.b_size, 1), dtype=_table_dtype(cap - 1))
         for g in range(len(self.windows)):
             self.A[self.a_off[g]] = 1  # A[W][{}] = end(0)
         self.ret = np.zeros(max(self.r_size, 1), dtype=np.uint8)
@@ -389,8 +518,8 @@ class _Group:
         c_ret = self.ret if child_group is None else child.ret
         _layers(self.A, self.B, self.ret, self.r_off, self.a_off, self.b_off, self.drops, self.cap, self.nm1,
                 self.nm2, self.bpos, self.usize, self.p_win, self.p_a, self.p_bits, self.p_nbits, self.p_child,
-                self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, CA, c_ret, child.r_off,
-                child.a_off, child.drops, child.nm1, child.nm2, child_group is None, width, s1, self.widths, self.s2s,
+                self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, self.p_fwd, CA, c_ret,
+                child.r_off, child.a_off, child.nm1, child.nm2, child_group is None, width, s1, self.widths, self.s2s,
                 self.r1s, child.widths, child.s2s, child.r1s)
 
 
@@ -410,6 +539,21 @@ def _layout(cards):
     return s1, s2, r1, r1 + 3
 
 
+def _pure_windows(cards):
+    """The windows of three cards to come, one per orbit of the relabellings of the cards to come
+    (:func:`_automorphisms`): ``(representatives, lookup)`` as :func:`_orbits` gives them."""
+    return _orbits(list(permutations(range(cards.m), 3)), _automorphisms(cards))
+
+
+def _depth_windows(cards, x):
+    """The windows ``(x, a, b)`` of a row card ``x`` (or a sentinel) under two cards to come, one per
+    orbit of the relabellings of the cards to come that keep ``x``'s matches: ``(representatives,
+    lookup)``."""
+    m = cards.m
+    wins = [(x, a, b) for a in range(m) for b in range(m) if a != b]
+    return _orbits(wins, _automorphisms(cards, (x,)))
+
+
 def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
     """Bytes the engine holds at its peak for this position, computed before it allocates them: the
     windows of three cards to come while they fill (their ``A`` and kept ``B`` tables and the pairs'
@@ -425,28 +569,44 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
         return forward
 
     s1 = m // 2 + 1
-    item = {cap: np.dtype(_table_dtype(cap)).itemsize for cap in (m - 3, m - 2, m - 1, m)}
+    item = {cap: np.dtype(_table_dtype(cap)).itemsize for cap in range(m - 4, m + 1)}
     mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
     same = [[c != d and cards.two[c] == cards.two[d] for d in range(m)] for c in range(m)]
-    chunks = (m + 7) // 8 * 256 * 8 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_bits, ...)
+    chunks = 2 * ((m + 7) // 8) * 256 * 8 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_fwd, p_bits, ...)
     # the windows (a, b, c), each vector s1 + (a's mates) + (b's mates) + 3 entries in the universe;
     # kept B(y) for y of c's suit, over the sets without y (half the rows)
     pure_a = pure_b = 0
-    for a, b, c in permutations(range(m), 3):
+    for a, b, c in _pure_windows(cards)[0]:
         w = s1 + 3 + mates[a] - same[a][b] - same[a][c] + mates[b] - same[b][a] - same[b][c]
         pure_a += (1 << (m - 3)) * (w * item[m - 3] + 1) + (m - 3) * chunks  # + 1: the return marks
-        pure_b += (mates[c] - same[c][a] - same[c][b]) * ((1 << (m - 3)) // 2) * w * item[m - 3]
-    # one depth (a bound: a row card's mates counted as maxm): (r_i, a, b), then (r_{i-1}, r_i, a) with
-    # it, then R_i with the latter
-    l3_a = l3_b = 0
-    for a, b in permutations(range(m), 2):
-        w = s1 + 3 + maxm + mates[a] - same[a][b]
-        l3_a += (1 << (m - 2)) * (w * item[m - 2] + 1) + (m - 2) * chunks
-        l3_b += (mates[b] - same[b][a]) * (1 << (m - 3)) * w * item[m - 2]
-    l2_a = m * ((1 << (m - 1)) * (width * item[m - 1] + 1) + (m - 1) * chunks)
-    l2_b = sum(mates) * (1 << (m - 2)) * width * item[m - 1]
-    l1 = (1 << m) * (width * item[m] + 1) + maxm * (1 << (m - 1)) * width * item[m] + m * chunks
-    depth = max(l3_a + l3_b, l3_a + l2_a + l2_b, l2_a + l1)
+        pure_b += (mates[c] - same[c][a] - same[c][b]) * ((1 << (m - 3)) // 2) * w * item[m - 4]
+    # the largest moment of one row depth the play may reach (every depth of the row, and the sentinels
+    # below it): (r_i, a, b) filling, then (r_{i-1}, r_i, a) filling with it, then R_i with the latter;
+    # each group one window per orbit, every table sized for the largest sets (a bound on its type)
+    nmates = lambda x, out=(): 0 if x < 0 else sum(  # noqa: E731
+        cards.two[u] == cards.two[x] for u in range(m) if u not in out)
+    l3 = {}
+    depth = 0
+    for i in range(k, -1, -1):
+        x1, x2, x3 = (cards.row_card(j) for j in (i - 2, i - 1, i))
+        live = (cards.two[x3] if x3 >= 0 and cards.two[x3] in cards.two[:m] else None,
+                cards.four[x3] if x3 >= 0 and cards.four[x3] in cards.four[:m] else None)
+        if live not in l3:  # the same matches with the cards to come: the same windows
+            l3_a = l3_b = 0
+            for _, a, b in _depth_windows(cards, x3)[0]:
+                w = s1 + 3 + nmates(x3, (a, b)) + mates[a] - same[a][b]
+                l3_a += (1 << (m - 2)) * (w * item[m - 2] + 1) + (m - 2) * chunks
+                l3_b += (mates[b] - same[b][a]) * (1 << (m - 3)) * w * item[m - 3]
+            l3[live] = (l3_a, l3_b)
+        l3_a, l3_b = l3[live]
+        l2_a = l2_b = 0
+        for _, _, a in _orbits([(x2, x3, a) for a in range(m)], _automorphisms(cards, (x2, x3)))[0]:
+            w = s1 + 3 + nmates(x2, (a,)) + nmates(x3, (a,))
+            l2_a += (1 << (m - 1)) * (w * item[m - 1] + 1) + (m - 1) * chunks
+            l2_b += mates[a] * (1 << (m - 2)) * w * item[m - 2]
+        w = s1 + 3 + nmates(x1) + nmates(x2)
+        l1 = (1 << m) * (w * item[m] + 1) + nmates(x3) * (1 << (m - 1)) * w * item[m - 1] + m * chunks
+        depth = max(depth, l3_a + l3_b, l3_a + l2_a + l2_b, l2_a + l1)
     return max(pure_a + pure_b, pure_a + depth) + forward
 
 
@@ -460,7 +620,8 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     s1, s2, r1, width = _layout(cards)
     pure = None
     if m >= 3:
-        pure = _Group(cards, list(permutations(range(m), 3)), [m - 3] * (m * (m - 1) * (m - 2)), s1)
+        reps, lookup = _pure_windows(cards)
+        pure = _Group(cards, reps, [m - 3] * len(reps), s1, lookup=lookup)
         pure.fill(width, s1)
         pure_bytes = int(pure.A.nbytes + pure.B.nbytes)
         pure.B = None  # a parent's split sums read its children's A only (a window's B only while it fills)
@@ -486,14 +647,16 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
         second = None
         # (x3, a, b), then (x2, x3, a), then R_i: each group's children are in the group before
         for level, size in ((3, 2), (2, 1), (1, 0)):
+            lookup = None
             if level == 3:
-                wins = [(x3, a, b) for a in range(m) for b in range(m) if a != b]
+                # one window per orbit of the relabellings that keep r_i's matches
+                wins, lookup = _depth_windows(cards, x3)
             elif level == 2:
-                wins = [(x2, x3, a) for a in range(m)]
+                wins, lookup = _orbits([(x2, x3, a) for a in range(m)], _automorphisms(cards, (x2, x3)))
             else:
                 wins = [(x1, x2, x3)]
             caps = [max(cap - size, 0)] * len(wins)
-            grp = _Group(cards, wins, caps, s1, child_group=child) if wins else None
+            grp = _Group(cards, wins, caps, s1, child_group=child, lookup=lookup) if wins else None
             if grp is not None:
                 grp.fill(width, s1, child_group=child)
                 if level > 1:
@@ -506,12 +669,15 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
             # an empty row at the start: the orders first emptying it at the last card of Y are the
             # R3 hand-backs of the windows (sentinel, sentinel, a) (phase.PhaseReference.first_return)
             g2 = second
+            orbit = [0] * len(g2.windows)  # a representative stands for its orbit (a relabelling keeps set sizes)
+            for j, _ in g2.lookup.values():
+                orbit[j] += 1
             for g in range(len(g2.windows)):
                 rows = 1 << int(g2.usize[g])
                 w = int(g2.widths[g])
                 r3 = g2.A[int(g2.a_off[g]):int(g2.a_off[g]) + rows * w].reshape(rows, w)[:, int(g2.r1s[g]) + 2]
                 for x in np.nonzero(r3)[0]:
-                    emp[m - 1 - int(popcount[x])] += np.uint64(r3[x])
+                    emp[m - 1 - int(popcount[x])] += np.uint64(r3[x]) * np.uint64(orbit[g])
         second = child = grp = None
         _forward(i, fA, fB, top.A, top.B, top.a_off, top.b_off, top.bpos, int(top.usize[0]), int(top.nm1[0]),
                  int(top.nm2[0]), int(top.nm3[0]), hist, emp, int(top.widths[0]), s1, int(top.s2s[0]),
@@ -522,5 +688,5 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     emptied = sum(int(e) * math.factorial(s) for s, e in enumerate(emp.tolist()))
     if stats is not None:
         stats.update(depths=depths, windows=0 if pure is None else len(pure.windows),
-                     table_bytes=0 if pure is None else pure_bytes)
+                     table_bytes=0 if pure is None else pure_bytes, symmetry=len(_automorphisms(cards)))
     return counts, emptied

@@ -24,7 +24,7 @@ MAX_ODDS_GAMES = 10**9
               help="A full deck order: the odds after every card of it (a table; --figure draws it).")
 @click.option("--method", type=click.Choice(["auto", "exact", "simulate"]), default="auto", show_default=True,
               help="auto: exact (fractions) with at most 13 cards to come, or before the first card of a "
-                   "deck of up to 16 cards; simulated with a 95% interval beyond. exact: up to 15 cards to come "
+                   "deck of up to 16 cards; simulated with a 95% interval beyond. exact: up to 16 cards to come "
                    "(minutes; where the tables fit in memory). final=once: the search alone, auto exact to 11 "
                    "cards to come, exact to 13.")
 @click.option("--engine", type=click.Choice(["auto", "phase", "search"]), default="auto", show_default=True,

@@ -3,6 +3,7 @@ and its numba engine against the memoised search (exact.one_handed.odds.position
 exact witnesses, on random positions of random decks and variants."""
 import json
 import math
+from itertools import permutations
 
 import numpy as np
 import pytest
@@ -131,7 +132,8 @@ def test_cli_states_the_engine(capsys):
        left=st.integers(3, 7))
 def test_narrow_and_wide_tables_count_alike(data, deck, two_suit, left):
     """Tables over sets of at most NARROW_SET_CARDS cards are uint32 (a count of orders of such a set
-    is at most 12! < 2**32); the same position with every table uint64 gives the same counts."""
+    is at most 12! < 2**32); the same position with every table uint64, or with the limit at 3 cards
+    (a group's A uint64 and its B uint32), gives the same counts."""
     from exact.one_handed import odds_phase
 
     assert math.factorial(odds_phase.NARROW_SET_CARDS) < 2**32 <= math.factorial(odds_phase.NARROW_SET_CARDS + 1)
@@ -145,7 +147,10 @@ def test_narrow_and_wide_tables_count_alike(data, deck, two_suit, left):
         patch.setattr(odds_phase, "NARROW_SET_CARDS", -1)
         assert odds_phase._table_dtype(0) == np.uint64
         wide = position_phase_counts(*args, two_suit=two_suit)
-    assert narrow == wide
+        # a group's kept B vectors are over one card fewer than its A: uint32 where A is uint64
+        patch.setattr(odds_phase, "NARROW_SET_CARDS", 3)
+        mixed = position_phase_counts(*args, two_suit=two_suit)
+    assert narrow == wide == mixed
 
 
 def test_table_estimate_is_the_peak():
@@ -170,3 +175,93 @@ def test_table_estimate_is_the_peak():
         finally:
             tracemalloc.stop()
         assert 0.9 * estimate <= peak <= 1.1 * estimate
+
+
+def _is_automorphism(cards, g, fixed=()):
+    """``g`` maps the cards to come onto themselves keeping every match among them and with ``fixed``."""
+    m = cards.m
+    if sorted(g) != list(range(m)):
+        return False
+    for labels in (cards.two, cards.four):
+        for u in range(m):
+            for v in range(m):
+                if (labels[u] == labels[v]) != (labels[g[u]] == labels[g[v]]):
+                    return False
+            for x in fixed:
+                if x >= 0 and (labels[u] == labels[x]) != (labels[g[u]] == labels[x]):
+                    return False
+    return True
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), two_suit=st.booleans(),
+       left=st.integers(1, 9))
+def test_relabellings_are_a_group_of_automorphisms(data, deck, two_suit, left):
+    """The relabellings that share the windows' tables keep every match among the cards to come (and
+    with a row card, for the windows (r_i, a, b)) and form a group; each window's lookup maps it onto
+    its representative."""
+    from exact.one_handed.odds_phase import _automorphisms, _Cards, _depth_windows, _orbits
+
+    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+    order = data.draw(deck_orders(deck))
+    left = min(left, deck.size)
+    row, _ = settled_position(order[:deck.size - left], deck, variant)
+    cards = _Cards(labels(row, deck), labels(order[deck.size - left:], deck), two_suit)
+    fixed = (cards.row_card(cards.k),) if cards.k else ()
+    for group in (_automorphisms(cards), _automorphisms(cards, fixed)):
+        assert group[0] == tuple(range(cards.m))
+        assert len(set(group)) == len(group)
+        assert all(_is_automorphism(cards, g) for g in group[:50])
+        members = set(group)
+        for g in group[:20]:
+            for h in group[:20]:
+                assert tuple(g[h[c]] for c in range(cards.m)) in members
+    items = list(permutations(range(cards.m), min(3, cards.m)))
+    reps, lookup = _orbits(items, _automorphisms(cards))
+    assert len(set(reps)) == len(reps) and set(lookup) == set(items)
+    for w, (j, g) in lookup.items():
+        assert tuple(g[c] for c in w) == reps[j]
+    if cards.k:
+        x = cards.row_card(cards.k)
+        reps, lookup = _depth_windows(cards, x)
+        keep = _automorphisms(cards, (x,))
+        assert all(_is_automorphism(cards, g, (x,)) for g in keep[:50])
+        for w, (j, g) in lookup.items():
+            assert w[0] == x and tuple(c if c >= cards.m else g[c] for c in w) == reps[j]
+
+
+@settings(max_examples=15, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), two_suit=st.booleans(),
+       left=st.integers(3, 8))
+def test_shared_tables_count_as_unshared(data, deck, two_suit, left):
+    """With the windows shared by orbits of relabellings, and with none shared (MAX_SYMMETRY 0: every
+    window its own table), the engine gives the same counts."""
+    from exact.one_handed import odds_phase
+
+    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+    order = data.draw(deck_orders(deck))
+    left = min(left, deck.size)
+    row, _ = settled_position(order[:deck.size - left], deck, variant)
+    args = labels(row, deck), labels(order[deck.size - left:], deck)
+    stats: dict = {}
+    shared = position_phase_counts(*args, two_suit=two_suit, stats=stats)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(odds_phase, "MAX_SYMMETRY", 0)
+        plain: dict = {}
+        assert position_phase_counts(*args, two_suit=two_suit, stats=plain) == shared
+    m = left
+    assert plain["windows"] == (m * (m - 1) * (m - 2) if m >= 3 else 0) >= stats["windows"]
+
+
+def test_symmetric_52_card_position_shares_windows():
+    """A 52-card position whose cards to come have many relabellings (every suit's ace to four: one
+    rank class per suit pattern) shares its windows and still equals the search."""
+    deck = Deck(4, 13)
+    undealt = [s * 13 + r for s in range(4) for r in range(2)] + [0 * 13 + 5, 1 * 13 + 6]  # 10 cards
+    rest = [c for c in range(52) if c not in undealt]
+    row, _ = settled_position(rest, deck, Variant.make("one-handed"))
+    stats: dict = {}
+    search = position_counts(row, undealt, deck, track_empty=True)
+    counts, emptied = position_phase_counts(labels(row, deck), labels(undealt, deck), stats=stats)
+    assert ((list(counts) + [0] * 53)[:53], emptied) == tuple(search)
+    assert stats["symmetry"] > 1 and stats["windows"] < 10 * 9 * 8
