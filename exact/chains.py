@@ -62,8 +62,10 @@ PANEL = 128
 #: Rows per block of the dense LU's trailing updates (the temporary product is this many rows).
 UPDATE_ROWS = 1024
 #: States whose elimination costs at most this many (predecessors x successors) are eliminated
-#: sparsely; the rest form the dense core.
-SPARSE_COST = 1024
+#: sparsely; the rest form the dense core. 3x4 ``step7=off`` (131,536 unknowns): 1024 leaves a core
+#: of 20,168, 16384 one of 11,453, 65536 one of 9,651 (7.2 M + 2.7 M sparse factor entries, the
+#: sparse part 36 CPU-s in numba), 262144 one of 8,764 (8.3 M + 4.2 M entries).
+SPARSE_COST = 65536
 
 
 @dataclass(frozen=True)
@@ -961,11 +963,13 @@ def _centred(a: np.ndarray, p: int) -> np.ndarray:
     return np.where(a > p // 2, a - p, a)
 
 
-def factor_modular(system: IntegerSystem, p: int, *, max_cost: int = SPARSE_COST,
+def factor_modular(system: IntegerSystem, p: int, *, max_cost: int | None = None,
                    progress=None, reference: bool = False) -> ModularFactors | None:
     """Factor ``A`` modulo ``p``; ``None`` if ``A`` is singular modulo ``p`` (then try another prime).
     ``progress`` (a callable), if given, hears the core's size before the dense LU (``8 core**2``
     bytes: what limits the size of a system)."""
+    require(system.size < 2**31, "state numbers fit the int32 of the sparse factors")
+    max_cost = SPARSE_COST if max_cost is None else max_cost
     if reference:
         order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, rows = _sparse_eliminate_reference(
             system, p, max_cost)
@@ -1000,9 +1004,11 @@ def factor_modular(system: IntegerSystem, p: int, *, max_cost: int = SPARSE_COST
         lu[r0:r0 + UPDATE_ROWS] = _centred(dense[r0:r0 + UPDATE_ROWS], p)
     del dense
     as_array = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
+    # the sparse factors' indices and residues (below 2**23) as int32: half the bytes a lifting step reads
+    as_int32 = lambda x: np.asarray(x, dtype=np.int32)  # noqa: E731
     return ModularFactors(p=p, order=as_array(order), inverse=as_array(inverse), l_ptr=as_array(l_ptr),
-                          l_idx=as_array(l_idx), l_val=as_array(l_val), u_ptr=as_array(u_ptr),
-                          u_idx=as_array(u_idx), u_val=as_array(u_val), core=as_array(core),
+                          l_idx=as_int32(l_idx), l_val=as_int32(l_val), u_ptr=as_array(u_ptr),
+                          u_idx=as_int32(u_idx), u_val=as_int32(u_val), core=as_array(core),
                           lu=lu, perm=perm, diagonal_inverse=as_array([pow(int(d), -1, p) for d in diagonal]))
 
 
@@ -1033,19 +1039,97 @@ def _dot4(row, high0, low0, high1, low1):
     return a0, b0, a1, b1
 
 
+# Four rows at a time: the solved unknowns' halves (4 float64 vectors) are read once for four rows
+# of the LU, not once a row (the vectors are 8 times the bytes of a float32 row).
+@jit(fastmath={"reassoc", "contract"})
+def _dot16(r0, r1, r2, r3, high0, low0, high1, low1):
+    """:func:`_dot4` of four rows against the same four vectors, in one pass."""
+    a00 = b00 = a01 = b01 = a10 = b10 = a11 = b11 = 0.0
+    a20 = b20 = a21 = b21 = a30 = b30 = a31 = b31 = 0.0
+    for j in range(high0.shape[0]):
+        h0, l0, h1, l1 = high0[j], low0[j], high1[j], low1[j]
+        x = np.float64(r0[j])
+        a00 += x * h0
+        b00 += x * l0
+        a01 += x * h1
+        b01 += x * l1
+        x = np.float64(r1[j])
+        a10 += x * h0
+        b10 += x * l0
+        a11 += x * h1
+        b11 += x * l1
+        x = np.float64(r2[j])
+        a20 += x * h0
+        b20 += x * l0
+        a21 += x * h1
+        b21 += x * l1
+        x = np.float64(r3[j])
+        a30 += x * h0
+        b30 += x * l0
+        a31 += x * h1
+        b31 += x * l1
+    return (a00, b00, a01, b01, a10, b10, a11, b11, a20, b20, a21, b21, a30, b30, a31, b31)
+
+
+@jit
+def _settle(i, forward, a0, b0, a1, b1, y0, y1, high0, low0, high1, low1, diagonal_inverse, p):
+    """Unknown ``i`` of the triangular solve from its row's dot products (see :func:`_dense_solve_pair`)."""
+    pf = np.float64(p)
+    half = p // 2
+    s0 = y0[i] - (a0 - pf * np.rint(a0 / pf)) * SPLIT - b0
+    s1 = y1[i] - (a1 - pf * np.rint(a1 / pf)) * SPLIT - b1
+    if forward:
+        y0[i] = s0 - pf * np.rint(s0 / pf)
+        y1[i] = s1 - pf * np.rint(s1 / pf)
+    else:
+        v0 = np.int64(s0 - pf * np.rint(s0 / pf)) % p * diagonal_inverse[i] % p
+        v1 = np.int64(s1 - pf * np.rint(s1 / pf)) % p * diagonal_inverse[i] % p
+        y0[i] = np.float64(v0 - p if v0 > half else v0)
+        y1[i] = np.float64(v1 - p if v1 > half else v1)
+    high0[i] = np.rint(y0[i] / SPLIT)
+    low0[i] = y0[i] - SPLIT * high0[i]
+    high1[i] = np.rint(y1[i] / SPLIT)
+    low1[i] = y1[i] - SPLIT * high1[i]
+
+
 @jit
 def _dense_solve_pair(lu, y0, y1, diagonal_inverse, p):
     """Solve ``L U y = y`` modulo p for two columns ``y0``, ``y1`` (float64 residues ``0 <= y < p``)
     in place with the core's LU (centred float32, see :class:`ModularFactors`); leaves centred
     residues. Exact: see :data:`SPLIT`; the reductions ``s - p rint(s / p)`` need only *a* near
-    quotient, which they get."""
+    quotient, which they get. Rows go four at a time (:func:`_dot16` over the unknowns solved
+    before the four, then the few terms within the four), the last ones one at a time."""
     m = lu.shape[0]
-    pf = np.float64(p)
     high0, low0 = np.empty(m), np.empty(m)
     high1, low1 = np.empty(m), np.empty(m)
-    half = p // 2
     for forward in (True, False):  # unit lower, then upper
-        for step in range(m):
+        step = 0
+        while step < m:
+            if step + 4 <= m:
+                # rows i, i +- 1, ...: the unknowns solved before all four are [0, lo) or [hi, m)
+                if forward:
+                    lo, hi = step, step
+                    rows = (step, step + 1, step + 2, step + 3)
+                    s = _dot16(lu[rows[0], :lo], lu[rows[1], :lo], lu[rows[2], :lo], lu[rows[3], :lo],
+                               high0[:lo], low0[:lo], high1[:lo], low1[:lo])
+                else:
+                    hi = m - step
+                    rows = (hi - 1, hi - 2, hi - 3, hi - 4)
+                    s = _dot16(lu[rows[0], hi:], lu[rows[1], hi:], lu[rows[2], hi:], lu[rows[3], hi:],
+                               high0[hi:], low0[hi:], high1[hi:], low1[hi:])
+                for r in range(4):
+                    i = rows[r]
+                    a0, b0, a1, b1 = s[4 * r], s[4 * r + 1], s[4 * r + 2], s[4 * r + 3]
+                    for q in range(r):  # the unknowns of this block solved before row i
+                        j = rows[q]
+                        x = np.float64(lu[i, j])
+                        a0 += x * high0[j]
+                        b0 += x * low0[j]
+                        a1 += x * high1[j]
+                        b1 += x * low1[j]
+                    _settle(i, forward, a0, b0, a1, b1, y0, y1, high0, low0, high1, low1, diagonal_inverse, p)
+                step += 4
+                continue
             i = step if forward else m - 1 - step
             # the row's slice against the solved unknowns (slices from 0: LLVM does not vectorize
             # numba's ``range(i + 1, m)``)
@@ -1053,20 +1137,8 @@ def _dense_solve_pair(lu, y0, y1, diagonal_inverse, p):
                 a0, b0, a1, b1 = _dot4(lu[i, :i], high0[:i], low0[:i], high1[:i], low1[:i])
             else:
                 a0, b0, a1, b1 = _dot4(lu[i, i + 1:], high0[i + 1:], low0[i + 1:], high1[i + 1:], low1[i + 1:])
-            s0 = y0[i] - (a0 - pf * np.rint(a0 / pf)) * SPLIT - b0
-            s1 = y1[i] - (a1 - pf * np.rint(a1 / pf)) * SPLIT - b1
-            if forward:
-                y0[i] = s0 - pf * np.rint(s0 / pf)
-                y1[i] = s1 - pf * np.rint(s1 / pf)
-            else:
-                v0 = np.int64(s0 - pf * np.rint(s0 / pf)) % p * diagonal_inverse[i] % p
-                v1 = np.int64(s1 - pf * np.rint(s1 / pf)) % p * diagonal_inverse[i] % p
-                y0[i] = np.float64(v0 - p if v0 > half else v0)
-                y1[i] = np.float64(v1 - p if v1 > half else v1)
-            high0[i] = np.rint(y0[i] / SPLIT)
-            low0[i] = y0[i] - SPLIT * high0[i]
-            high1[i] = np.rint(y1[i] / SPLIT)
-            low1[i] = y1[i] - SPLIT * high1[i]
+            _settle(i, forward, a0, b0, a1, b1, y0, y1, high0, low0, high1, low1, diagonal_inverse, p)
+            step += 1
 
 
 @jit

@@ -129,9 +129,10 @@ def test_prove_checks_the_whole_vector():
     assert absorb_modular(chain, transient, prove=True) == absorb_fractions(chain, transient)
 
 
-def test_dense_core_path():
+def test_dense_core_path(monkeypatch):
     # a dense chain: every state moves to every state, so nothing is cheap to eliminate and the
     # dense LU (several panels) does the work
+    monkeypatch.setattr(chains, "SPARSE_COST", 1024)
     rng = np.random.default_rng(5)
     n = chains.PANEL + 12
     src = np.repeat(np.arange(n), n)
@@ -186,6 +187,7 @@ def test_reconstruction_with_a_small_denominator_bound(a, b):
 
 
 def test_dense_core_in_small_row_blocks(monkeypatch):
+    monkeypatch.setattr(chains, "SPARSE_COST", 1024)  # a core of more than a panel is left to the dense LU
     # the dense LU's trailing updates and the float32 conversion done a few rows at a time (as for
     # a core too large for a temporary of its size) give the same answers
     rng = np.random.default_rng(8)
