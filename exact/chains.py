@@ -1142,15 +1142,32 @@ def _dense_solve_pair(lu, y0, y1, diagonal_inverse, p):
 
 
 @jit
+def _floor_divmod(v, p, pinv):
+    """``(v // p, v % p)`` for an int64 ``|v| < 2**62 + 2**47`` without an integer division (tens of
+    cycles each, and a lifting step does millions): the float64 quotient is within one of the
+    true one, and the remainder, computed exactly in int64, corrects it."""
+    q = np.int64(np.floor(np.float64(v) * pinv))
+    r = v - q * p
+    if r < 0:
+        r += p
+        q -= 1
+    elif r >= p:
+        r -= p
+        q += 1
+    return q, r
+
+
+@jit
 def _solve_mod(r, p, order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, lu, perm, diagonal_inverse):
     """Solve ``A x = r`` modulo p for the two columns of ``r`` (n x 2 int64 residues), in place;
     the solution is left as residues ``0 <= x < p``. Two columns at a time: the lifting solves for
     ``h`` and ``m`` together, and the rows of ``r`` (both columns in one cache line) are the memory
     traffic of the sparse passes."""
+    pinv = 1.0 / np.float64(p)
     for t in range(order.shape[0]):  # forward: the sparse eliminations, reduced lazily
         k = order[t]
-        x0 = r[k, 0] % p  # final: later pivots never update an eliminated state
-        x1 = r[k, 1] % p
+        x0 = _floor_divmod(r[k, 0], p, pinv)[1]  # final: later pivots never update an eliminated state
+        x1 = _floor_divmod(r[k, 1], p, pinv)[1]
         r[k, 0] = x0
         r[k, 1] = x1
         for e in range(l_ptr[t], l_ptr[t + 1]):
@@ -1168,12 +1185,12 @@ def _solve_mod(r, p, order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, c
     if m:
         y = np.empty((2, m), dtype=np.float64)
         for i in range(m):
-            y[0, i] = np.float64(r[core[perm[i]], 0] % p)
-            y[1, i] = np.float64(r[core[perm[i]], 1] % p)
+            y[0, i] = np.float64(_floor_divmod(r[core[perm[i]], 0], p, pinv)[1])
+            y[1, i] = np.float64(_floor_divmod(r[core[perm[i]], 1], p, pinv)[1])
         _dense_solve_pair(lu, y[0], y[1], diagonal_inverse, p)
         for i in range(m):
-            r[core[i], 0] = np.int64(y[0, i]) % p
-            r[core[i], 1] = np.int64(y[1, i]) % p
+            r[core[i], 0] = _floor_divmod(np.int64(y[0, i]), p, pinv)[1]
+            r[core[i], 1] = _floor_divmod(np.int64(y[1, i]), p, pinv)[1]
     for t in range(order.shape[0] - 1, -1, -1):  # backward
         k = order[t]
         a0 = r[k, 0]
@@ -1187,8 +1204,8 @@ def _solve_mod(r, p, order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, c
                 a0 %= p
             if a1 < -LAZY_LIMIT:
                 a1 %= p
-        r[k, 0] = a0 % p * inverse[t] % p
-        r[k, 1] = a1 % p * inverse[t] % p
+        r[k, 0] = _floor_divmod(_floor_divmod(a0, p, pinv)[1] * inverse[t], p, pinv)[1]
+        r[k, 1] = _floor_divmod(_floor_divmod(a1, p, pinv)[1] * inverse[t], p, pinv)[1]
 
 
 def solve_modular(factors: ModularFactors, rhs: np.ndarray) -> np.ndarray:
@@ -1208,30 +1225,57 @@ def solve_modular(factors: ModularFactors, rhs: np.ndarray) -> np.ndarray:
 
 
 @jit
-def _lift_pair(indptr, indices, data, total, r_h, r_m, x_h, x_m, p, rhs):
+def _lift_pair(indptr, indices, data, total, r_h, r_m, x, p, rhs):
     """One Dixon step of both systems in one pass over ``A``, in place: the ``m`` step of the last
-    digit ``x_m`` and the ``h`` step of the new digit ``x_h`` (each row's update reads only the
-    ``x`` vectors), then the next right-hand sides: ``r_m = (r_m - A x_m) / p``,
-    ``r_h = (r_h - A x_h) / p``, ``r_m += D x_h``, ``rhs = (r_h, r_m) mod p``. False if a residual
-    is not divisible by p (a bug)."""
+    digit ``x_m = x[:, 1]`` and the ``h`` step of the new digit ``x_h = x[:, 0]`` (each row's update
+    reads only ``x``, both digits of a state in one cache line), then the next right-hand sides:
+    ``r_m = (r_m - A x_m) / p``, ``r_h = (r_h - A x_h) / p``, ``r_m += D x_h``,
+    ``rhs = (r_h, r_m) mod p``. False if a residual is not divisible by p (a bug)."""
     ok = True
+    pinv = 1.0 / np.float64(p)
     for i in range(r_h.shape[0]):
         acc_h = 0
         acc_m = 0
         for e in range(indptr[i], indptr[i + 1]):
-            a = data[e]
+            a = np.int64(data[e])
             j = indices[e]
-            acc_h += a * x_h[j]
-            acc_m += a * x_m[j]
+            acc_h += a * x[j, 0]
+            acc_m += a * x[j, 1]
         v_m = r_m[i] - acc_m
         v_h = r_h[i] - acc_h
-        if v_m % p != 0 or v_h % p != 0:
+        q_h, rest_h = _floor_divmod(v_h, p, pinv)
+        q_m, rest_m = _floor_divmod(v_m, p, pinv)
+        if rest_h != 0 or rest_m != 0:
             ok = False
-        r_h[i] = v_h // p
-        r_m[i] = v_m // p + total[i] * x_h[i]
-        rhs[i, 0] = r_h[i] % p
-        rhs[i, 1] = r_m[i] % p
+        r_h[i] = q_h
+        r_m[i] = q_m + total[i] * x[i, 0]
+        rhs[i, 0] = _floor_divmod(r_h[i], p, pinv)[1]
+        rhs[i, 1] = _floor_divmod(r_m[i], p, pinv)[1]
     return ok
+
+
+def _in_elimination_order(system: IntegerSystem, factors: ModularFactors):
+    """The system and its factors with the states renumbered in elimination order (the core last,
+    in its order): the same solutions, permuted. A lifting step's sparse passes then touch nearby
+    rows (3x4 ``step7=off``: a solve 84 -> 70 ms)."""
+    import scipy.sparse as sp
+
+    n = system.size
+    old = np.concatenate([factors.order, factors.core]).astype(np.int64)  # old state of each new number
+    new = np.empty(n, dtype=np.int64)
+    new[old] = np.arange(n)
+    a = sp.csr_matrix((system.data, system.indices, system.indptr), shape=(n, n))[old][:, old].tocsr()
+    a.sort_indices()
+    renumbered = IntegerSystem(indptr=a.indptr.astype(np.int64), indices=a.indices.astype(np.int64),
+                               data=a.data.astype(np.int64), wins=system.wins[old], total=system.total[old],
+                               start=int(new[system.start]))
+    f = factors
+    eliminated = len(f.order)
+    return renumbered, ModularFactors(
+        p=f.p, order=np.arange(eliminated, dtype=np.int64), inverse=f.inverse, l_ptr=f.l_ptr,
+        l_idx=new[f.l_idx].astype(np.int32), l_val=f.l_val, u_ptr=f.u_ptr, u_idx=new[f.u_idx].astype(np.int32),
+        u_val=f.u_val, core=np.arange(eliminated, n, dtype=np.int64), lu=f.lu, perm=f.perm,
+        diagonal_inverse=f.diagonal_inverse)
 
 
 def rational_reconstruction(u: int, modulus: int, denominator_bound: int | None = None):
@@ -1315,6 +1359,7 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     if progress is not None:
         progress({"phase": "factored", "system_size": system.size, "core": len(factors.core),
                   "eliminated": len(factors.order), "l_entries": len(factors.l_idx), "factor_cpu_seconds": t_factor})
+    system, factors = _in_elimination_order(system, factors)
     p, n, s = factors.p, system.size, system.start
     f = factors
     solve = lambda r: _solve_mod(r, p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx,  # noqa: E731
@@ -1323,8 +1368,13 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     # so one solve with two columns gives the next h digit and the current m digit together.
     r_h = system.wins.copy()
     r_m = np.zeros(n, dtype=np.int64)
-    x_h = solve_modular(factors, r_h)
-    x_m = np.zeros(n, dtype=np.int64)
+    x = np.zeros((n, 2), dtype=np.int64)  # the digits (x_h, x_m) of a step
+    x[:, 0] = solve_modular(factors, r_h)
+    # A's indices and counts as int32 when they fit (half the bytes a step streams; the products are
+    # taken in int64 all the same)
+    small = len(system.data) == 0 or int(np.abs(system.data).max()) < 2**31
+    indices = system.indices.astype(np.int32) if small else system.indices
+    data = system.data.astype(np.int32) if small else system.data
     rhs = np.empty((n, 2), dtype=np.int64)
     digits_h, digits_m = _Digits(p), _Digits(p)
     margin_steps = max(4, math.ceil(margin_digits / math.log10(p)))
@@ -1332,13 +1382,12 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     accepted_h = accepted_m = None
     # x_m = 0 before the first step: r_m is unchanged by it, so every step is one fused pass
     while accepted_h is None or accepted_m is None:
-        require(_lift_pair(system.indptr, system.indices, system.data, system.total, r_h, r_m, x_h, x_m, p, rhs),
+        require(_lift_pair(system.indptr, indices, data, system.total, r_h, r_m, x, p, rhs),
                 "a Dixon residual is divisible by p")
         solve(rhs)
-        digits_h.push(x_h[s])
+        digits_h.push(x[s, 0])
         digits_m.push(rhs[s, 1])
-        x_h[:] = rhs[:, 0]
-        x_m[:] = rhs[:, 1]
+        x[:] = rhs
         steps += 1
         if steps >= next_check:
             next_check = steps + max(16, steps // 32)
