@@ -1143,9 +1143,11 @@ def _dense_solve_pair(lu, y0, y1, diagonal_inverse, p):
 
 @jit
 def _floor_divmod(v, p, pinv):
-    """``(v // p, v % p)`` for an int64 ``|v| < 2**62 + 2**47`` without an integer division (tens of
-    cycles each, and a lifting step does millions): the float64 quotient is within one of the
-    true one, and the remainder, computed exactly in int64, corrects it."""
+    """``(v // p, v % p)`` for an int64 ``|v| < 2**62 + 2**47`` (``pinv = 1 / p``) without an integer
+    division (tens of cycles each, and a lifting step does millions): for the primes of
+    :data:`PRIMES` the float64 quotient is within one of the true one (its error is below
+    ``2**-12``), and the remainder, computed exactly in int64, corrects it; for a small ``p`` (the
+    tests) a quotient further off is corrected by an integer division."""
     q = np.int64(np.floor(np.float64(v) * pinv))
     r = v - q * p
     if r < 0:
@@ -1154,6 +1156,10 @@ def _floor_divmod(v, p, pinv):
     elif r >= p:
         r -= p
         q += 1
+    if r < 0 or r >= p:
+        d = r // p
+        q += d
+        r -= d * p
     return q, r
 
 

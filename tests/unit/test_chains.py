@@ -240,3 +240,10 @@ def test_numba_sparse_elimination_agrees_with_the_reference(case):
     x = chains.solve_modular(fast, rhs)
     assert np.array_equal(x, chains.solve_modular(reference, rhs))
     assert np.array_equal((dense.astype(object) @ x.astype(object)) % p, rhs.astype(object) % p)
+
+
+@given(st.integers(-(2**62 + 2**47) + 1, 2**62 + 2**47 - 1), st.sampled_from([2, 3, 101] + list(chains.PRIMES)))
+def test_floor_divmod_without_integer_division(v, p):
+    for w in (v, v - v % p, v - v % p + p - 1):  # any value, a multiple of p (as a Dixon residual is), one below
+        if abs(w) < 2**62 + 2**47:
+            assert chains._floor_divmod(w, p, 1.0 / p) == divmod(w, p)
