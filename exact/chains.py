@@ -62,8 +62,10 @@ PANEL = 128
 #: Rows per block of the dense LU's trailing updates (the temporary product is this many rows).
 UPDATE_ROWS = 1024
 #: States whose elimination costs at most this many (predecessors x successors) are eliminated
-#: sparsely; the rest form the dense core.
-SPARSE_COST = 1024
+#: sparsely; the rest form the dense core. 3x4 ``step7=off`` (131,536 unknowns): 1024 leaves a core
+#: of 20,168, 16384 one of 11,453, 65536 one of 9,651 (7.2 M + 2.7 M sparse factor entries, the
+#: sparse part 36 CPU-s in numba), 262144 one of 8,764 (8.3 M + 4.2 M entries).
+SPARSE_COST = 65536
 
 
 @dataclass(frozen=True)
@@ -436,8 +438,9 @@ class ModularFactors:
     diagonal_inverse: np.ndarray  #: inverses of U's diagonal mod p
 
 
-def _sparse_eliminate(system: IntegerSystem, p: int, max_cost: int):
-    """Markowitz elimination modulo ``p`` while the cheapest state costs at most ``max_cost``."""
+def _sparse_eliminate_reference(system: IntegerSystem, p: int, max_cost: int):
+    """Markowitz elimination modulo ``p`` while the cheapest state costs at most ``max_cost``
+    (predecessors x successors): the plain reference (Python dicts) of :func:`_markowitz_mod`."""
     n = system.size
     rows: list[dict] = [dict() for _ in range(n)]
     cols: list[set] = [set() for _ in range(n)]
@@ -500,10 +503,384 @@ def _sparse_eliminate(system: IntegerSystem, p: int, max_cost: int):
 
 
 @jit
+def _grown(a, need):
+    """``a`` (1-d) with room for at least ``need`` entries (doubled; the old entries copied)."""
+    if need <= a.shape[0]:
+        return a
+    b = np.empty(max(need, 2 * a.shape[0]), dtype=a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@jit
+def _heap_push(heap, size, key):
+    heap = _grown(heap, size + 1)
+    i = size
+    while i > 0:
+        parent = (i - 1) >> 1
+        if heap[parent] <= key:
+            break
+        heap[i] = heap[parent]
+        i = parent
+    heap[i] = key
+    return heap, size + 1
+
+
+@jit
+def _heap_pop(heap, size):
+    """The least key and the new size (``size > 0``)."""
+    top = heap[0]
+    size -= 1
+    last = heap[size]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and heap[child + 1] < heap[child]:
+            child += 1
+        if last <= heap[child]:
+            break
+        heap[i] = heap[child]
+        i = child
+    if size > 0:
+        heap[i] = last
+    return top, size
+
+
+@jit
+def _find(rcols, hpool, start, hstart, hbits, i, j):
+    """The pool slot of column ``j`` in row ``i`` (its hash table: linear probing), or -1."""
+    mask = (1 << hbits[i]) - 1
+    h = (j * 2654435761) & mask
+    while True:
+        e = hpool[hstart[i] + h]
+        if e < 0:
+            return -1
+        if rcols[start[i] + e] == j:
+            return start[i] + e
+        h = (h + 1) & mask
+
+
+@jit
+def _place(rcols, hpool, start, hstart, hbits, i, j, e):
+    """Enter slot ``e`` (relative to the row's start) of column ``j`` in row ``i``'s hash table."""
+    mask = (1 << hbits[i]) - 1
+    h = (j * 2654435761) & mask
+    while hpool[hstart[i] + h] >= 0:
+        h = (h + 1) & mask
+    hpool[hstart[i] + h] = e
+
+
+@jit
+def _row_room(rows, rcols, rvals, hpool, used, hused, i, need):
+    """Row ``i`` rebuilt at the end of the pools with room for ``need`` entries: its cancelled
+    (zero) entries dropped, a fresh hash table twice its room. When a pool is full, every row is
+    moved (as it is, with its table) into fresh pools twice the live size. ``rows`` holds per row
+    its start, slots used, room, nonzeros, table start and table bits. Returns the pools and
+    their used sizes."""
+    start, length, capacity, hstart, hbits = rows[0], rows[1], rows[2], rows[4], rows[5]
+    want = max(need, 2 * rows[3][i] + 4)
+    bits = 2
+    while (1 << bits) < 2 * want:
+        bits += 1
+    if used + want > rcols.shape[0] or hused + (1 << bits) > hpool.shape[0]:
+        live = 0
+        hlive = 0
+        for u in range(start.shape[0]):
+            live += capacity[u]
+            hlive += 1 << hbits[u]
+        new_cols = np.empty(2 * (live + want) + 1024, dtype=rcols.dtype)
+        new_vals = np.empty(new_cols.shape[0], dtype=rvals.dtype)
+        new_hash = np.empty(2 * (hlive + (1 << bits)) + 1024, dtype=hpool.dtype)
+        at = 0
+        hat = 0
+        for u in range(start.shape[0]):
+            s, m, c = start[u], length[u], capacity[u]
+            new_cols[at:at + m] = rcols[s:s + m]
+            new_vals[at:at + m] = rvals[s:s + m]
+            start[u] = at
+            at += c
+            t = 1 << hbits[u]
+            new_hash[hat:hat + t] = hpool[hstart[u]:hstart[u] + t]
+            hstart[u] = hat
+            hat += t
+        rcols, rvals, hpool, used, hused = new_cols, new_vals, new_hash, at, hat
+    s, m = start[i], length[i]
+    kept = 0
+    for e in range(s, s + m):
+        if rvals[e] != 0:
+            rcols[used + kept] = rcols[e]
+            rvals[used + kept] = rvals[e]
+            kept += 1
+    start[i] = used
+    length[i] = kept
+    capacity[i] = want
+    used += want
+    hstart[i] = hused
+    hbits[i] = bits
+    hpool[hused:hused + (1 << bits)] = -1
+    hused += 1 << bits
+    for e in range(kept):
+        _place(rcols, hpool, start, hstart, hbits, i, rcols[start[i] + e], e)
+    return rcols, rvals, hpool, used, hused
+
+
+@jit
+def _column_append(cstart, clength, ccapacity, cpool, cused, eliminated, j, i):
+    """Append row ``i`` to column ``j``'s list of rows (a superset of the rows holding an entry in
+    column ``j``: eliminated rows are dropped when the list is full). Returns ``(cpool, cused)``."""
+    if clength[j] == ccapacity[j]:
+        s = cstart[j]
+        kept = 0
+        for e in range(s, s + clength[j]):
+            if not eliminated[cpool[e]]:
+                cpool[s + kept] = cpool[e]
+                kept += 1
+        clength[j] = kept
+        if kept * 2 > ccapacity[j]:  # still more than half full: move it to the end, twice as large
+            want = 2 * ccapacity[j] + 4
+            if cused + want > cpool.shape[0]:
+                live = 0
+                for u in range(cstart.shape[0]):
+                    live += clength[u] + 4
+                new = np.empty(2 * (live + want) + 1024, dtype=cpool.dtype)
+                at = 0
+                for u in range(cstart.shape[0]):
+                    m = clength[u]
+                    new[at:at + m] = cpool[cstart[u]:cstart[u] + m]
+                    cstart[u] = at
+                    ccapacity[u] = m + 4
+                    at += m + 4
+                cpool, cused = new, at
+            else:
+                cpool[cused:cused + kept] = cpool[s:s + kept]
+                cstart[j] = cused
+                ccapacity[j] = want
+                cused += want
+    cpool[cstart[j] + clength[j]] = i
+    clength[j] += 1
+    return cpool, cused
+
+
+@jit
+def _markowitz_mod(indptr, indices, data, p, max_cost):
+    """The sparse elimination of :func:`_sparse_eliminate_reference` in numba. Each row is a run of
+    (column, residue) slots in a pool with room to grow and a hash table of its columns (so an
+    update costs the pivot row's length, not the updated row's); a cancelled entry stays as a zero
+    slot until its row is rebuilt. Each column's count of nonzeros is exact, its list of rows lazy
+    (an eliminated row, or one whose entry cancelled, is skipped when met)."""
+    n = indptr.shape[0] - 1
+    rows = np.zeros((6, n), dtype=np.int64)  # start, slots used, room, nonzeros, table start, table bits
+    start, length, capacity, count, hstart, hbits = rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]
+    ccount = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        for e in range(indptr[i], indptr[i + 1]):
+            if data[e] % p:
+                count[i] += 1
+                ccount[indices[e]] += 1
+    used = 0
+    hused = 0
+    for i in range(n):
+        start[i] = used
+        capacity[i] = count[i] + 2
+        used += capacity[i]
+        bits = 2
+        while (1 << bits) < 2 * capacity[i]:
+            bits += 1
+        hstart[i] = hused
+        hbits[i] = bits
+        hused += 1 << bits
+    rcols = np.empty(used + 16, dtype=np.int32)  # grown (and compacted) as the fill needs
+    rvals = np.empty(rcols.shape[0], dtype=np.int32)
+    hpool = np.full(hused + 16, -1, dtype=np.int32)
+    for i in range(n):
+        for e in range(indptr[i], indptr[i + 1]):
+            v = data[e] % p
+            if v:
+                rcols[start[i] + length[i]] = indices[e]
+                rvals[start[i] + length[i]] = v
+                _place(rcols, hpool, start, hstart, hbits, i, indices[e], length[i])
+                length[i] += 1
+    cstart = np.empty(n, dtype=np.int64)
+    clength = np.zeros(n, dtype=np.int64)
+    ccapacity = np.empty(n, dtype=np.int64)
+    cused = 0
+    for j in range(n):
+        cstart[j] = cused
+        ccapacity[j] = ccount[j] + 2
+        cused += ccapacity[j]
+    cpool = np.empty(cused + 16, dtype=np.int32)
+    for i in range(n):
+        for e in range(start[i], start[i] + length[i]):
+            j = rcols[e]
+            cpool[cstart[j] + clength[j]] = i
+            clength[j] += 1
+    eliminated = np.zeros(n, dtype=np.bool_)
+    big = np.int64(n + 1)
+    heap = np.empty(n + 16, dtype=np.int64)
+    size = 0
+    for u in range(n):
+        heap, size = _heap_push(heap, size, max(ccount[u] - 1, 0) * max(count[u] - 1, 0) * big + u)
+    order = np.empty(n, dtype=np.int64)
+    inverse = np.empty(n, dtype=np.int64)
+    l_ptr = np.zeros(n + 1, dtype=np.int64)
+    u_ptr = np.zeros(n + 1, dtype=np.int64)
+    l_idx = np.empty(16 + indptr[n], dtype=np.int64)
+    l_val = np.empty(16 + indptr[n], dtype=np.int64)
+    u_idx = np.empty(16 + indptr[n], dtype=np.int64)
+    u_val = np.empty(16 + indptr[n], dtype=np.int64)
+    steps = 0
+    nl = 0
+    nu = 0
+    while size:
+        key, size = _heap_pop(heap, size)
+        cost, k = key // big, key % big
+        if eliminated[k]:
+            continue
+        at = _find(rcols, hpool, start, hstart, hbits, k, k)
+        pivot = np.int64(rvals[at]) if at >= 0 else np.int64(0)
+        diagonal = 1 if pivot else 0
+        current = (ccount[k] - diagonal) * (count[k] - diagonal)
+        if current > cost:
+            heap, size = _heap_push(heap, size, current * big + k)
+            continue
+        if cost > max_cost:
+            break
+        if pivot == 0:  # a zero pivot modulo p (rare): leave the state to the dense core
+            continue
+        eliminated[k] = True
+        inv = np.int64(1)
+        base = pivot
+        x = p - 2
+        while x > 0:
+            if x & 1:
+                inv = inv * base % p
+            base = base * base % p
+            x >>= 1
+        # the pivot leaves its row (a zero slot); the row's other entries leave their columns' counts
+        rvals[at] = 0
+        count[k] -= 1
+        ccount[k] -= 1
+        for e in range(start[k], start[k] + length[k]):
+            if rvals[e]:
+                ccount[rcols[e]] -= 1
+        mk = count[k]
+        for c in range(clength[k]):
+            i = cpool[cstart[k] + c]
+            if eliminated[i]:
+                continue
+            at = _find(rcols, hpool, start, hstart, hbits, i, k)
+            if at < 0 or rvals[at] == 0:  # a stale entry of the list (cancelled, or met twice)
+                continue
+            factor = np.int64(rvals[at]) * inv % p
+            rvals[at] = 0
+            count[i] -= 1
+            l_idx = _grown(l_idx, nl + 1)
+            l_val = _grown(l_val, nl + 1)
+            l_idx[nl] = i
+            l_val[nl] = factor
+            nl += 1
+            if length[i] + mk > capacity[i]:
+                rcols, rvals, hpool, used, hused = _row_room(rows, rcols, rvals, hpool, used, hused, i,
+                                                             count[i] + mk)
+            sk = start[k]
+            for e in range(sk, sk + length[k]):
+                if rvals[e] == 0:
+                    continue
+                j = rcols[e]
+                v = factor * np.int64(rvals[e]) % p
+                f = _find(rcols, hpool, start, hstart, hbits, i, j)
+                if f >= 0:
+                    old = np.int64(rvals[f])
+                    new = (old - v) % p
+                    rvals[f] = new
+                    if old == 0:  # a cancelled slot filled again
+                        count[i] += 1
+                        ccount[j] += 1
+                        cpool, cused = _column_append(cstart, clength, ccapacity, cpool, cused, eliminated, j, i)
+                    elif new == 0:
+                        count[i] -= 1
+                        ccount[j] -= 1
+                else:
+                    slot = length[i]
+                    rcols[start[i] + slot] = j
+                    rvals[start[i] + slot] = (p - v) % p
+                    _place(rcols, hpool, start, hstart, hbits, i, j, slot)
+                    length[i] = slot + 1
+                    count[i] += 1
+                    ccount[j] += 1
+                    cpool, cused = _column_append(cstart, clength, ccapacity, cpool, cused, eliminated, j, i)
+            d = _find(rcols, hpool, start, hstart, hbits, i, i)
+            diagonal = 1 if d >= 0 and rvals[d] != 0 else 0
+            heap, size = _heap_push(heap, size, (ccount[i] - diagonal) * (count[i] - diagonal) * big + i)
+        order[steps] = k
+        inverse[steps] = inv
+        l_ptr[steps + 1] = nl
+        u_idx = _grown(u_idx, nu + mk)
+        u_val = _grown(u_val, nu + mk)
+        for e in range(start[k], start[k] + length[k]):
+            if rvals[e]:
+                u_idx[nu] = rcols[e]
+                u_val[nu] = rvals[e]
+                nu += 1
+        u_ptr[steps + 1] = nu
+        steps += 1
+        length[k] = 0
+        count[k] = 0
+    return (order[:steps].copy(), inverse[:steps].copy(), l_ptr[:steps + 1].copy(), l_idx[:nl].copy(),
+            l_val[:nl].copy(), u_ptr[:steps + 1].copy(), u_idx[:nu].copy(), u_val[:nu].copy(), eliminated,
+            start, length, rcols, rvals)
+
+
+@jit
+def _core_matrix(core, start, length, rcols, rvals, n):
+    """The core's rows as a dense float64 matrix of residues (core states in the given order)."""
+    m = core.shape[0]
+    place = np.full(n, -1, dtype=np.int64)
+    for i in range(m):
+        place[core[i]] = i
+    dense = np.zeros((m, m), dtype=np.float64)
+    for i in range(m):
+        u = core[i]
+        for e in range(start[u], start[u] + length[u]):
+            if rvals[e]:
+                dense[i, place[rcols[e]]] = rvals[e]
+    return dense
+
+
+@jit
+def _reduce(v, pf, pinv):
+    """``v mod p`` for an integer-valued float64 ``|v| < 2**52`` (``pinv = 1 / p``): the near
+    quotient's floor, then one correction either way (exact: every term is an integer below 2**53)."""
+    r = v - pf * np.floor(v * pinv)
+    if r < 0.0:
+        r += pf
+    elif r >= pf:
+        r -= pf
+    return r
+
+
+@jit
+def _reduce_block(block, p):
+    """Every entry of ``block`` (integer-valued float64, below 2**52 in size) reduced modulo ``p``
+    in place."""
+    pf = np.float64(p)
+    pinv = 1.0 / pf
+    for i in range(block.shape[0]):
+        row = block[i]
+        for c in range(row.shape[0]):
+            row[c] = _reduce(row[c], pf, pinv)
+
+
+@jit
 def _panel_lu(a, k0, k1, perm, p):
     """Unblocked LU of columns ``k0:k1`` (rows ``k0:``) of ``a`` (float64 residues), row swaps applied
-    to whole rows; returns False if a column has no nonzero pivot (singular modulo p)."""
+    to whole rows; returns False if a column has no nonzero pivot (singular modulo p). The updates
+    are float64 (``|a - f b| < 2**47``, exact) reduced by :func:`_reduce`."""
     n = a.shape[0]
+    pf = np.float64(p)
+    pinv = 1.0 / pf
     for j in range(k0, k1):
         r = j
         while r < n and a[r, j] == 0.0:
@@ -526,14 +903,17 @@ def _panel_lu(a, k0, k1, perm, p):
                 inv = inv * base % p
             base = base * base % p
             e >>= 1
+        pivot_row = a[j, j + 1:k1]
         for i in range(j + 1, n):
             aij = np.int64(a[i, j])
             if aij == 0:
                 continue
             factor = aij * inv % p
             a[i, j] = factor
-            for c in range(j + 1, k1):
-                a[i, c] = (np.int64(a[i, c]) - factor * np.int64(a[j, c])) % p
+            f = np.float64(factor)
+            row = a[i, j + 1:k1]
+            for c in range(row.shape[0]):
+                row[c] = _reduce(row[c] - f * pivot_row[c], pf, pinv)
     return True
 
 
@@ -541,13 +921,17 @@ def _panel_lu(a, k0, k1, perm, p):
 def _unit_lower_solve_rows(a, k0, k1, p):
     """``a[k0:k1, k1:] = L11^{-1} a[k0:k1, k1:]`` modulo p (L11 unit lower, stored in ``a``)."""
     n = a.shape[0]
+    pf = np.float64(p)
+    pinv = 1.0 / pf
     for i in range(k0 + 1, k1):
+        row = a[i, k1:n]
         for j in range(k0, i):
-            f = np.int64(a[i, j])
-            if f == 0:
+            f = a[i, j]
+            if f == 0.0:
                 continue
-            for c in range(k1, n):
-                a[i, c] = (np.int64(a[i, c]) - f * np.int64(a[j, c])) % p
+            other = a[j, k1:n]
+            for c in range(row.shape[0]):
+                row[c] = _reduce(row[c] - f * other[c], pf, pinv)
 
 
 def _dense_lu(a: np.ndarray, p: int):
@@ -570,7 +954,7 @@ def _dense_lu(a: np.ndarray, p: int):
                 r1 = min(r0 + UPDATE_ROWS, n)
                 block = a[r0:r1, k1:]
                 block -= left[r0 - k1:r1 - k1] @ top
-                np.mod(block, p, out=block)
+                _reduce_block(block, p)
     return perm
 
 
@@ -579,25 +963,38 @@ def _centred(a: np.ndarray, p: int) -> np.ndarray:
     return np.where(a > p // 2, a - p, a)
 
 
-def factor_modular(system: IntegerSystem, p: int, *, max_cost: int = SPARSE_COST,
-                   progress=None) -> ModularFactors | None:
+def factor_modular(system: IntegerSystem, p: int, *, max_cost: int | None = None,
+                   progress=None, reference: bool = False) -> ModularFactors | None:
     """Factor ``A`` modulo ``p``; ``None`` if ``A`` is singular modulo ``p`` (then try another prime).
     ``progress`` (a callable), if given, hears the core's size before the dense LU (``8 core**2``
     bytes: what limits the size of a system)."""
-    order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, rows = _sparse_eliminate(system, p, max_cost)
+    require(system.size < 2**31, "state numbers fit the int32 of the sparse factors")
+    max_cost = SPARSE_COST if max_cost is None else max_cost
+    if reference:
+        order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, rows = _sparse_eliminate_reference(
+            system, p, max_cost)
+        core_entries = sum(len(rows[u]) for u in core)
+    else:
+        (order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, eliminated, start, length, rcols,
+         rvals) = _markowitz_mod(system.indptr, system.indices, system.data, p, max_cost)
+        core = np.flatnonzero(~eliminated)
+        core_entries = int(np.count_nonzero(rvals[np.concatenate([np.arange(start[u], start[u] + length[u]) for u in core])])) if len(core) else 0
     if progress is not None:
         progress({"phase": "sparse part eliminated", "system_size": system.size, "core": len(core),
-                  "eliminated": len(order), "l_entries": len(l_idx),
-                  "core_entries": sum(len(rows[u]) for u in core)})
+                  "eliminated": len(order), "l_entries": len(l_idx), "core_entries": core_entries})
     require(len(core) <= MAX_DENSE_CORE, "the dense core is small enough for exact float64 sums")
-    position = {u: i for i, u in enumerate(core)}
     m = len(core)
-    dense = np.zeros((m, m), dtype=np.float64)
-    for i, u in enumerate(core):
-        for j, v in rows[u].items():
-            dense[i, position[j]] = v
-        rows[u] = None  # the dicts of the core go as the dense matrix fills
-    del rows
+    if reference:
+        position = {u: i for i, u in enumerate(core)}
+        dense = np.zeros((m, m), dtype=np.float64)
+        for i, u in enumerate(core):
+            for j, v in rows[u].items():
+                dense[i, position[j]] = v
+            rows[u] = None  # the dicts of the core go as the dense matrix fills
+        del rows
+    else:
+        dense = _core_matrix(np.asarray(core, dtype=np.int64), start, length, rcols, rvals, system.size)
+        del start, length, rcols, rvals
     perm = _dense_lu(dense, p) if m else np.zeros(0, dtype=np.int64)
     if perm is None:
         return None
@@ -607,9 +1004,11 @@ def factor_modular(system: IntegerSystem, p: int, *, max_cost: int = SPARSE_COST
         lu[r0:r0 + UPDATE_ROWS] = _centred(dense[r0:r0 + UPDATE_ROWS], p)
     del dense
     as_array = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
+    # the sparse factors' indices and residues (below 2**23) as int32: half the bytes a lifting step reads
+    as_int32 = lambda x: np.asarray(x, dtype=np.int32)  # noqa: E731
     return ModularFactors(p=p, order=as_array(order), inverse=as_array(inverse), l_ptr=as_array(l_ptr),
-                          l_idx=as_array(l_idx), l_val=as_array(l_val), u_ptr=as_array(u_ptr),
-                          u_idx=as_array(u_idx), u_val=as_array(u_val), core=as_array(core),
+                          l_idx=as_int32(l_idx), l_val=as_int32(l_val), u_ptr=as_array(u_ptr),
+                          u_idx=as_int32(u_idx), u_val=as_int32(u_val), core=as_array(core),
                           lu=lu, perm=perm, diagonal_inverse=as_array([pow(int(d), -1, p) for d in diagonal]))
 
 
@@ -640,19 +1039,97 @@ def _dot4(row, high0, low0, high1, low1):
     return a0, b0, a1, b1
 
 
+# Four rows at a time: the solved unknowns' halves (4 float64 vectors) are read once for four rows
+# of the LU, not once a row (the vectors are 8 times the bytes of a float32 row).
+@jit(fastmath={"reassoc", "contract"})
+def _dot16(r0, r1, r2, r3, high0, low0, high1, low1):
+    """:func:`_dot4` of four rows against the same four vectors, in one pass."""
+    a00 = b00 = a01 = b01 = a10 = b10 = a11 = b11 = 0.0
+    a20 = b20 = a21 = b21 = a30 = b30 = a31 = b31 = 0.0
+    for j in range(high0.shape[0]):
+        h0, l0, h1, l1 = high0[j], low0[j], high1[j], low1[j]
+        x = np.float64(r0[j])
+        a00 += x * h0
+        b00 += x * l0
+        a01 += x * h1
+        b01 += x * l1
+        x = np.float64(r1[j])
+        a10 += x * h0
+        b10 += x * l0
+        a11 += x * h1
+        b11 += x * l1
+        x = np.float64(r2[j])
+        a20 += x * h0
+        b20 += x * l0
+        a21 += x * h1
+        b21 += x * l1
+        x = np.float64(r3[j])
+        a30 += x * h0
+        b30 += x * l0
+        a31 += x * h1
+        b31 += x * l1
+    return (a00, b00, a01, b01, a10, b10, a11, b11, a20, b20, a21, b21, a30, b30, a31, b31)
+
+
+@jit
+def _settle(i, forward, a0, b0, a1, b1, y0, y1, high0, low0, high1, low1, diagonal_inverse, p):
+    """Unknown ``i`` of the triangular solve from its row's dot products (see :func:`_dense_solve_pair`)."""
+    pf = np.float64(p)
+    half = p // 2
+    s0 = y0[i] - (a0 - pf * np.rint(a0 / pf)) * SPLIT - b0
+    s1 = y1[i] - (a1 - pf * np.rint(a1 / pf)) * SPLIT - b1
+    if forward:
+        y0[i] = s0 - pf * np.rint(s0 / pf)
+        y1[i] = s1 - pf * np.rint(s1 / pf)
+    else:
+        v0 = np.int64(s0 - pf * np.rint(s0 / pf)) % p * diagonal_inverse[i] % p
+        v1 = np.int64(s1 - pf * np.rint(s1 / pf)) % p * diagonal_inverse[i] % p
+        y0[i] = np.float64(v0 - p if v0 > half else v0)
+        y1[i] = np.float64(v1 - p if v1 > half else v1)
+    high0[i] = np.rint(y0[i] / SPLIT)
+    low0[i] = y0[i] - SPLIT * high0[i]
+    high1[i] = np.rint(y1[i] / SPLIT)
+    low1[i] = y1[i] - SPLIT * high1[i]
+
+
 @jit
 def _dense_solve_pair(lu, y0, y1, diagonal_inverse, p):
     """Solve ``L U y = y`` modulo p for two columns ``y0``, ``y1`` (float64 residues ``0 <= y < p``)
     in place with the core's LU (centred float32, see :class:`ModularFactors`); leaves centred
     residues. Exact: see :data:`SPLIT`; the reductions ``s - p rint(s / p)`` need only *a* near
-    quotient, which they get."""
+    quotient, which they get. Rows go four at a time (:func:`_dot16` over the unknowns solved
+    before the four, then the few terms within the four), the last ones one at a time."""
     m = lu.shape[0]
-    pf = np.float64(p)
     high0, low0 = np.empty(m), np.empty(m)
     high1, low1 = np.empty(m), np.empty(m)
-    half = p // 2
     for forward in (True, False):  # unit lower, then upper
-        for step in range(m):
+        step = 0
+        while step < m:
+            if step + 4 <= m:
+                # rows i, i +- 1, ...: the unknowns solved before all four are [0, lo) or [hi, m)
+                if forward:
+                    lo, hi = step, step
+                    rows = (step, step + 1, step + 2, step + 3)
+                    s = _dot16(lu[rows[0], :lo], lu[rows[1], :lo], lu[rows[2], :lo], lu[rows[3], :lo],
+                               high0[:lo], low0[:lo], high1[:lo], low1[:lo])
+                else:
+                    hi = m - step
+                    rows = (hi - 1, hi - 2, hi - 3, hi - 4)
+                    s = _dot16(lu[rows[0], hi:], lu[rows[1], hi:], lu[rows[2], hi:], lu[rows[3], hi:],
+                               high0[hi:], low0[hi:], high1[hi:], low1[hi:])
+                for r in range(4):
+                    i = rows[r]
+                    a0, b0, a1, b1 = s[4 * r], s[4 * r + 1], s[4 * r + 2], s[4 * r + 3]
+                    for q in range(r):  # the unknowns of this block solved before row i
+                        j = rows[q]
+                        x = np.float64(lu[i, j])
+                        a0 += x * high0[j]
+                        b0 += x * low0[j]
+                        a1 += x * high1[j]
+                        b1 += x * low1[j]
+                    _settle(i, forward, a0, b0, a1, b1, y0, y1, high0, low0, high1, low1, diagonal_inverse, p)
+                step += 4
+                continue
             i = step if forward else m - 1 - step
             # the row's slice against the solved unknowns (slices from 0: LLVM does not vectorize
             # numba's ``range(i + 1, m)``)
@@ -660,20 +1137,30 @@ def _dense_solve_pair(lu, y0, y1, diagonal_inverse, p):
                 a0, b0, a1, b1 = _dot4(lu[i, :i], high0[:i], low0[:i], high1[:i], low1[:i])
             else:
                 a0, b0, a1, b1 = _dot4(lu[i, i + 1:], high0[i + 1:], low0[i + 1:], high1[i + 1:], low1[i + 1:])
-            s0 = y0[i] - (a0 - pf * np.rint(a0 / pf)) * SPLIT - b0
-            s1 = y1[i] - (a1 - pf * np.rint(a1 / pf)) * SPLIT - b1
-            if forward:
-                y0[i] = s0 - pf * np.rint(s0 / pf)
-                y1[i] = s1 - pf * np.rint(s1 / pf)
-            else:
-                v0 = np.int64(s0 - pf * np.rint(s0 / pf)) % p * diagonal_inverse[i] % p
-                v1 = np.int64(s1 - pf * np.rint(s1 / pf)) % p * diagonal_inverse[i] % p
-                y0[i] = np.float64(v0 - p if v0 > half else v0)
-                y1[i] = np.float64(v1 - p if v1 > half else v1)
-            high0[i] = np.rint(y0[i] / SPLIT)
-            low0[i] = y0[i] - SPLIT * high0[i]
-            high1[i] = np.rint(y1[i] / SPLIT)
-            low1[i] = y1[i] - SPLIT * high1[i]
+            _settle(i, forward, a0, b0, a1, b1, y0, y1, high0, low0, high1, low1, diagonal_inverse, p)
+            step += 1
+
+
+@jit
+def _floor_divmod(v, p, pinv):
+    """``(v // p, v % p)`` for an int64 ``|v| < 2**62 + 2**47`` (``pinv = 1 / p``) without an integer
+    division (tens of cycles each, and a lifting step does millions): for the primes of
+    :data:`PRIMES` the float64 quotient is within one of the true one (its error is below
+    ``2**-12``), and the remainder, computed exactly in int64, corrects it; for a small ``p`` (the
+    tests) a quotient further off is corrected by an integer division."""
+    q = np.int64(np.floor(np.float64(v) * pinv))
+    r = v - q * p
+    if r < 0:
+        r += p
+        q -= 1
+    elif r >= p:
+        r -= p
+        q += 1
+    if r < 0 or r >= p:
+        d = r // p
+        q += d
+        r -= d * p
+    return q, r
 
 
 @jit
@@ -682,10 +1169,11 @@ def _solve_mod(r, p, order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, c
     the solution is left as residues ``0 <= x < p``. Two columns at a time: the lifting solves for
     ``h`` and ``m`` together, and the rows of ``r`` (both columns in one cache line) are the memory
     traffic of the sparse passes."""
+    pinv = 1.0 / np.float64(p)
     for t in range(order.shape[0]):  # forward: the sparse eliminations, reduced lazily
         k = order[t]
-        x0 = r[k, 0] % p  # final: later pivots never update an eliminated state
-        x1 = r[k, 1] % p
+        x0 = _floor_divmod(r[k, 0], p, pinv)[1]  # final: later pivots never update an eliminated state
+        x1 = _floor_divmod(r[k, 1], p, pinv)[1]
         r[k, 0] = x0
         r[k, 1] = x1
         for e in range(l_ptr[t], l_ptr[t + 1]):
@@ -703,12 +1191,12 @@ def _solve_mod(r, p, order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, c
     if m:
         y = np.empty((2, m), dtype=np.float64)
         for i in range(m):
-            y[0, i] = np.float64(r[core[perm[i]], 0] % p)
-            y[1, i] = np.float64(r[core[perm[i]], 1] % p)
+            y[0, i] = np.float64(_floor_divmod(r[core[perm[i]], 0], p, pinv)[1])
+            y[1, i] = np.float64(_floor_divmod(r[core[perm[i]], 1], p, pinv)[1])
         _dense_solve_pair(lu, y[0], y[1], diagonal_inverse, p)
         for i in range(m):
-            r[core[i], 0] = np.int64(y[0, i]) % p
-            r[core[i], 1] = np.int64(y[1, i]) % p
+            r[core[i], 0] = _floor_divmod(np.int64(y[0, i]), p, pinv)[1]
+            r[core[i], 1] = _floor_divmod(np.int64(y[1, i]), p, pinv)[1]
     for t in range(order.shape[0] - 1, -1, -1):  # backward
         k = order[t]
         a0 = r[k, 0]
@@ -722,8 +1210,8 @@ def _solve_mod(r, p, order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, c
                 a0 %= p
             if a1 < -LAZY_LIMIT:
                 a1 %= p
-        r[k, 0] = a0 % p * inverse[t] % p
-        r[k, 1] = a1 % p * inverse[t] % p
+        r[k, 0] = _floor_divmod(_floor_divmod(a0, p, pinv)[1] * inverse[t], p, pinv)[1]
+        r[k, 1] = _floor_divmod(_floor_divmod(a1, p, pinv)[1] * inverse[t], p, pinv)[1]
 
 
 def solve_modular(factors: ModularFactors, rhs: np.ndarray) -> np.ndarray:
@@ -743,30 +1231,57 @@ def solve_modular(factors: ModularFactors, rhs: np.ndarray) -> np.ndarray:
 
 
 @jit
-def _lift_pair(indptr, indices, data, total, r_h, r_m, x_h, x_m, p, rhs):
+def _lift_pair(indptr, indices, data, total, r_h, r_m, x, p, rhs):
     """One Dixon step of both systems in one pass over ``A``, in place: the ``m`` step of the last
-    digit ``x_m`` and the ``h`` step of the new digit ``x_h`` (each row's update reads only the
-    ``x`` vectors), then the next right-hand sides: ``r_m = (r_m - A x_m) / p``,
-    ``r_h = (r_h - A x_h) / p``, ``r_m += D x_h``, ``rhs = (r_h, r_m) mod p``. False if a residual
-    is not divisible by p (a bug)."""
+    digit ``x_m = x[:, 1]`` and the ``h`` step of the new digit ``x_h = x[:, 0]`` (each row's update
+    reads only ``x``, both digits of a state in one cache line), then the next right-hand sides:
+    ``r_m = (r_m - A x_m) / p``, ``r_h = (r_h - A x_h) / p``, ``r_m += D x_h``,
+    ``rhs = (r_h, r_m) mod p``. False if a residual is not divisible by p (a bug)."""
     ok = True
+    pinv = 1.0 / np.float64(p)
     for i in range(r_h.shape[0]):
         acc_h = 0
         acc_m = 0
         for e in range(indptr[i], indptr[i + 1]):
-            a = data[e]
+            a = np.int64(data[e])
             j = indices[e]
-            acc_h += a * x_h[j]
-            acc_m += a * x_m[j]
+            acc_h += a * x[j, 0]
+            acc_m += a * x[j, 1]
         v_m = r_m[i] - acc_m
         v_h = r_h[i] - acc_h
-        if v_m % p != 0 or v_h % p != 0:
+        q_h, rest_h = _floor_divmod(v_h, p, pinv)
+        q_m, rest_m = _floor_divmod(v_m, p, pinv)
+        if rest_h != 0 or rest_m != 0:
             ok = False
-        r_h[i] = v_h // p
-        r_m[i] = v_m // p + total[i] * x_h[i]
-        rhs[i, 0] = r_h[i] % p
-        rhs[i, 1] = r_m[i] % p
+        r_h[i] = q_h
+        r_m[i] = q_m + total[i] * x[i, 0]
+        rhs[i, 0] = _floor_divmod(r_h[i], p, pinv)[1]
+        rhs[i, 1] = _floor_divmod(r_m[i], p, pinv)[1]
     return ok
+
+
+def _in_elimination_order(system: IntegerSystem, factors: ModularFactors):
+    """The system and its factors with the states renumbered in elimination order (the core last,
+    in its order): the same solutions, permuted. A lifting step's sparse passes then touch nearby
+    rows (3x4 ``step7=off``: a solve 84 -> 70 ms)."""
+    import scipy.sparse as sp
+
+    n = system.size
+    old = np.concatenate([factors.order, factors.core]).astype(np.int64)  # old state of each new number
+    new = np.empty(n, dtype=np.int64)
+    new[old] = np.arange(n)
+    a = sp.csr_matrix((system.data, system.indices, system.indptr), shape=(n, n))[old][:, old].tocsr()
+    a.sort_indices()
+    renumbered = IntegerSystem(indptr=a.indptr.astype(np.int64), indices=a.indices.astype(np.int64),
+                               data=a.data.astype(np.int64), wins=system.wins[old], total=system.total[old],
+                               start=int(new[system.start]))
+    f = factors
+    eliminated = len(f.order)
+    return renumbered, ModularFactors(
+        p=f.p, order=np.arange(eliminated, dtype=np.int64), inverse=f.inverse, l_ptr=f.l_ptr,
+        l_idx=new[f.l_idx].astype(np.int32), l_val=f.l_val, u_ptr=f.u_ptr, u_idx=new[f.u_idx].astype(np.int32),
+        u_val=f.u_val, core=np.arange(eliminated, n, dtype=np.int64), lu=f.lu, perm=f.perm,
+        diagonal_inverse=f.diagonal_inverse)
 
 
 def rational_reconstruction(u: int, modulus: int, denominator_bound: int | None = None):
@@ -850,6 +1365,7 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     if progress is not None:
         progress({"phase": "factored", "system_size": system.size, "core": len(factors.core),
                   "eliminated": len(factors.order), "l_entries": len(factors.l_idx), "factor_cpu_seconds": t_factor})
+    system, factors = _in_elimination_order(system, factors)
     p, n, s = factors.p, system.size, system.start
     f = factors
     solve = lambda r: _solve_mod(r, p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx,  # noqa: E731
@@ -858,8 +1374,13 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     # so one solve with two columns gives the next h digit and the current m digit together.
     r_h = system.wins.copy()
     r_m = np.zeros(n, dtype=np.int64)
-    x_h = solve_modular(factors, r_h)
-    x_m = np.zeros(n, dtype=np.int64)
+    x = np.zeros((n, 2), dtype=np.int64)  # the digits (x_h, x_m) of a step
+    x[:, 0] = solve_modular(factors, r_h)
+    # A's indices and counts as int32 when they fit (half the bytes a step streams; the products are
+    # taken in int64 all the same)
+    small = len(system.data) == 0 or int(np.abs(system.data).max()) < 2**31
+    indices = system.indices.astype(np.int32) if small else system.indices
+    data = system.data.astype(np.int32) if small else system.data
     rhs = np.empty((n, 2), dtype=np.int64)
     digits_h, digits_m = _Digits(p), _Digits(p)
     margin_steps = max(4, math.ceil(margin_digits / math.log10(p)))
@@ -867,13 +1388,12 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     accepted_h = accepted_m = None
     # x_m = 0 before the first step: r_m is unchanged by it, so every step is one fused pass
     while accepted_h is None or accepted_m is None:
-        require(_lift_pair(system.indptr, system.indices, system.data, system.total, r_h, r_m, x_h, x_m, p, rhs),
+        require(_lift_pair(system.indptr, indices, data, system.total, r_h, r_m, x, p, rhs),
                 "a Dixon residual is divisible by p")
         solve(rhs)
-        digits_h.push(x_h[s])
+        digits_h.push(x[s, 0])
         digits_m.push(rhs[s, 1])
-        x_h[:] = rhs[:, 0]
-        x_m[:] = rhs[:, 1]
+        x[:] = rhs
         steps += 1
         if steps >= next_check:
             next_check = steps + max(16, steps // 32)

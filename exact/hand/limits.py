@@ -9,11 +9,14 @@ from __future__ import annotations
 #: of the shared, heavily loaded machine (``benchmarks/bench_hand_graph.py``, table in
 #: ``benchmarks/README.md``): 3x4 ``hand()`` 306 CPU-s and 2.7 GiB peak (3,902 lifting steps),
 #: ``rank_resets=published`` 313 CPU-s and 2.3 GiB;
-#: 4x3 115-127 CPU-s, 1.9 GiB; 2x6 ``step7=off`` 35 CPU-s; the other 2x6, 6x2, 1x12, 12x1 and
+#: 4x3 115-127 CPU-s, 1.9 GiB; 2x6 ``step7=off`` 18 CPU-s (35 before 2026-11-26); the other 2x6, 6x2, 1x12, 12x1 and
 #: every ``reshuffle=off`` analysis under 35 CPU-s. ``step7=off`` has a larger core and more digits:
-#: 4x3 1,441 CPU-s and 4.0 GiB (111,205 unknowns, core 12,120, 8,078 lifting steps, E's denominator
-#: 27,391 digits); 3x4 was not run to the end (see the benchmark README). 14 cards (2x7, 7x2)
-#: were not tried yet (``bench_hand_graph.py --beyond``); 4x4 is out of reach of this method: its
+#: 4x3 530 CPU-s and 2.2 GiB (111,205 unknowns, core 5,376, 8,078 lifting steps of 55 ms, E's
+#: denominator 27,391 digits; 1,441 CPU-s before the numba elimination); 3x4 1,590 CPU-s and 3.2 GiB
+#: (131,536 unknowns, core 9,651, 12,338 steps, E's denominator 42,572 digits; over the target). 14 cards
+#: (``bench_hand_graph.py --beyond``, ``hand()`` only): 7x2 exact in 67 CPU-s (574,752 classes,
+#: networkx 49 of them); 2x7 stopped by the 600 s wall-clock limit while lifting (191 CPU-s,
+#: 1,918 steps, 3.0 GiB); 4x4 is out of reach of this method: its
 #: start class alone has 16!/(4!4!) = 3.6e10 canonical orders to play, about six CPU-hours of
 #: exploration.
 MAX_GRAPH_CARDS = 12

@@ -129,9 +129,10 @@ def test_prove_checks_the_whole_vector():
     assert absorb_modular(chain, transient, prove=True) == absorb_fractions(chain, transient)
 
 
-def test_dense_core_path():
+def test_dense_core_path(monkeypatch):
     # a dense chain: every state moves to every state, so nothing is cheap to eliminate and the
     # dense LU (several panels) does the work
+    monkeypatch.setattr(chains, "SPARSE_COST", 1024)
     rng = np.random.default_rng(5)
     n = chains.PANEL + 12
     src = np.repeat(np.arange(n), n)
@@ -186,6 +187,7 @@ def test_reconstruction_with_a_small_denominator_bound(a, b):
 
 
 def test_dense_core_in_small_row_blocks(monkeypatch):
+    monkeypatch.setattr(chains, "SPARSE_COST", 1024)  # a core of more than a panel is left to the dense LU
     # the dense LU's trailing updates and the float32 conversion done a few rows at a time (as for
     # a core too large for a temporary of its size) give the same answers
     rng = np.random.default_rng(8)
@@ -202,3 +204,46 @@ def test_dense_core_in_small_row_blocks(monkeypatch):
     assert absorb_modular(chain, np.ones(n, dtype=bool), stats=stats) == whole
     assert stats["core"] > chains.PANEL
     assert whole == tuple(x[0] for x in solve_vector(chain, np.ones(n, dtype=bool)))
+
+
+@st.composite
+def sparse_systems(draw):
+    """A random sparse integer matrix (as an IntegerSystem), a prime (small ones make zero pivots
+    and cancellations common) and a threshold for the sparse elimination."""
+    n = draw(st.integers(1, 40))
+    density = draw(st.sampled_from([0.05, 0.15, 0.4]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    dense = np.where(rng.random((n, n)) < density, rng.integers(-6, 7, size=(n, n)), 0)
+    dense[np.arange(n), np.arange(n)] += rng.integers(1, 9, size=n)
+    import scipy.sparse as sp
+
+    a = sp.csr_matrix(dense.astype(np.int64))
+    a.sort_indices()
+    system = chains.IntegerSystem(indptr=a.indptr.astype(np.int64), indices=a.indices.astype(np.int64),
+                                  data=a.data.astype(np.int64), wins=np.zeros(n, dtype=np.int64),
+                                  total=np.ones(n, dtype=np.int64), start=0)
+    p = draw(st.sampled_from([2, 3, 5, 7, 101, chains.PRIMES[0]]))
+    max_cost = draw(st.sampled_from([0, 4, 64, 10**9]))
+    return system, dense, p, max_cost, rng.integers(0, p, size=(n, 2))
+
+
+@settings(max_examples=150, deadline=None)
+@given(sparse_systems())
+def test_numba_sparse_elimination_agrees_with_the_reference(case):
+    system, dense, p, max_cost, rhs = case
+    fast = chains.factor_modular(system, p, max_cost=max_cost)
+    reference = chains.factor_modular(system, p, max_cost=max_cost, reference=True)
+    assert (fast is None) == (reference is None)
+    if fast is None:
+        return
+    x = chains.solve_modular(fast, rhs)
+    assert np.array_equal(x, chains.solve_modular(reference, rhs))
+    assert np.array_equal((dense.astype(object) @ x.astype(object)) % p, rhs.astype(object) % p)
+
+
+@given(st.integers(-(2**62 + 2**47) + 1, 2**62 + 2**47 - 1), st.sampled_from([2, 3, 101] + list(chains.PRIMES)))
+def test_floor_divmod_without_integer_division(v, p):
+    for w in (v, v - v % p, v - v % p + p - 1):  # any value, a multiple of p (as a Dixon residual is), one below
+        if abs(w) < 2**62 + 2**47:
+            assert chains._floor_divmod(w, p, 1.0 / p) == divmod(w, p)
