@@ -27,19 +27,14 @@ import argparse
 import math
 import time
 
-import numpy as np
+import bench_odds  # the same positions as the engines' benchmark (run from benchmarks/ or the root)
 
 
 def _position(k: int, seed: int, index: int):
-    from exact.one_handed.odds import settled_position
-    from sim import Deck, Variant
-
-    deck = Deck(4, 13)
-    rng = np.random.default_rng(seed)
-    order = [rng.permutation(52).tolist() for _ in range(index + 1)][index]
-    row, _ = settled_position(order[:52 - k], deck, Variant.make("one-handed"))
-    labels = lambda cards: [(deck.suit(c), deck.rank(c)) for c in cards]  # noqa: E731
-    return labels(row), labels(order[52 - k:])
+    """The row and the cards to come of ``bench_odds.py``'s position (same seed, same index), as
+    (suit, rank) labels."""
+    _, row, undealt, labels = bench_odds._position(k, seed, index)
+    return labels(row), labels(undealt)
 
 
 def _deal(row: tuple, card) -> tuple:
