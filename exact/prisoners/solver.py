@@ -47,12 +47,13 @@ row in full next to its hash, so a collision can never make a winnable row look 
 (a seeded stream, so verdicts are reproducible) with a node allowance growing from run to run
 (:data:`RESTART_SCHEDULE`: shorter runs for ``moves=published``), keeping the table of lost rows
 between runs, until one run ends (won or lost) or the budget is spent; on 52 cards it finds more
-wins within a budget than one long run, whose early choices are never revisited. ``strategy="beam"`` first runs beam searches (:mod:`exact.prisoners.beam_kernel`:
-at each depth the most promising distinct rows, scored by the piles with no partner to their right)
-with 10% and then 40% of the node budget, then the restarts with what is left; a beam only ever
-finds wins. It finds wins of mid-size decks much faster (4x11, physical: 13 of 40 random decks won
-in 0.05 CPU s a deck, where the restarts need 0.4 s for 12), but on 52 cards it found no win that
-the restarts miss and costs more time per node, so it is not the default.
+wins within a budget than one long run, whose early choices are never revisited.
+``strategy="beam"`` first runs beam searches (:mod:`exact.prisoners.beam_kernel`: at each depth the
+most promising distinct rows, scored by the piles with no partner to their right) with 10% and then
+40% of the node budget, then the restarts with what is left; a beam only ever finds wins. It finds
+wins of mid-size decks much faster (4x11, physical: 13 of 40 random decks won in 0.05 CPU s a deck,
+where the restarts need 0.4 s for 12), but on 52 cards it found no win that the restarts miss and
+costs more time per node, so it is not the default.
 
 :meth:`KernelSearcher.profile` says where the last search spent its nodes, per depth (rows
 expanded, rows found in the lost-row table, legal moves generated); ``benchmarks/bench_prisoners.py
