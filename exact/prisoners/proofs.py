@@ -32,16 +32,21 @@ as a top when the pile is moved).
     components of the row never join, and a row of two components or more never becomes one pile.
 
 ``uncoverable_cards`` (``moves=physical`` only)
-    Two (or more) top cards each have no partner to their right in the row and at most one partner
-    anywhere. *Proof*: with ``moves=physical`` every top card stays a top card, moving with its pile,
-    until it is covered, and it is covered only by a partner moved onto it, i.e. a partner to its
-    right at that time. Cards only ever move left (a move takes a pile to a smaller position), and
-    the order of two cards changes only when one of them is *moved over* the other: a distance-3 move
-    takes pile ``i`` over piles ``i - 1`` and ``i - 2``. So a card ``c`` with no partner to its right
-    gets one only by moving over a partner itself, and ``c`` moves only onto a partner (two distinct
+    Two (or more) top cards each have no partner to their right in the row, and either at most one
+    partner anywhere or a position below 3 (one of the first three piles). *Proof*: with
+    ``moves=physical`` every top card stays a top card, moving with its pile, until it is covered,
+    and it is covered only by a partner moved onto it, i.e. a partner to its right at that time.
+    Cards only ever move left (a move takes a pile to a smaller position), and the order of two
+    cards changes only when one of them is *moved over* the other: a distance-3 move takes pile ``i``
+    over piles ``i - 1`` and ``i - 2``. So a card ``c`` with no partner to its right gets one only by
+    moving over a partner itself, with a distance-3 move onto another partner (two distinct
     partners: the one it covers and the one it passes). With at most one partner in the row (and
-    partners never appear: cards are only covered), ``c`` is never covered and stays a top until
-    the end. A single pile has a single top, so two such cards make a win impossible.
+    partners never appear: cards are only covered) that never happens. Nor does it from position 0,
+    1 or 2: a distance-3 move needs position 3 or more, and a card's position never grows (a move
+    onto a pile left of ``c`` deletes that pile and puts the mover there, so the count of piles left
+    of ``c`` never grows, whether the mover came from the left or the right of ``c``). Either way
+    ``c`` is never covered and stays a top until the end. A single pile has a single top, so two
+    such cards make a win impossible.
 
 ``frozen_piles`` (``moves=published`` only)
     Some pile's top rank has no partner among the ranks the *other* piles show, or two piles other
@@ -144,8 +149,10 @@ def uncoverable_cards(row, neighbours, reverse: bool) -> bool:
         total[r] = total.get(r, 0) + 1
     right: dict[int, int] = {}
     found = 0
-    for r in reversed(row):  # right to left, counting the ranks seen to the right
-        if not any(right.get(s) for s in neighbours[r]) and sum(total.get(s, 0) for s in neighbours[r]) <= 1:
+    for p in range(len(row) - 1, -1, -1):  # right to left, counting the ranks seen to the right
+        r = row[p]
+        if not any(right.get(s) for s in neighbours[r]) and (
+                p <= 2 or sum(total.get(s, 0) for s in neighbours[r]) <= 1):
             found += 1
         right[r] = right.get(r, 0) + 1
     return found >= 2

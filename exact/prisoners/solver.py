@@ -44,15 +44,16 @@ cards). With ``strategy="dfs"`` and the reference's move order the numba engine 
 nodes, cuts the same rows and returns the same winning line (tested); its lost-row table stores each
 row in full next to its hash, so a collision can never make a winnable row look lost. Its default
 ``strategy="restarts"`` runs the depth-first search several times, each in a fresh random move order
-(a seeded stream, so verdicts are reproducible) with a node allowance growing by half each time,
-keeping the table of lost rows between runs, until one run ends (won or lost) or the budget is
-spent; on 52 cards it finds more wins within a budget than one long run, whose early choices are
-never revisited. ``strategy="beam"`` first runs beam searches (:mod:`exact.prisoners.beam_kernel`:
-at each depth the most promising distinct rows, scored by the piles with no partner to their right)
-with 10% and then 40% of the node budget, then the restarts with what is left; a beam only ever
-finds wins. It finds wins of mid-size decks much faster (4x11, physical: 13 of 40 random decks won
-in 0.05 CPU s a deck, where the restarts need 0.4 s for 12), but on 52 cards it found no win that
-the restarts miss and costs more time per node, so it is not the default.
+(a seeded stream, so verdicts are reproducible) with a node allowance growing from run to run
+(:data:`RESTART_SCHEDULE`: shorter runs for ``moves=published``), keeping the table of lost rows
+between runs, until one run ends (won or lost) or the budget is spent; on 52 cards it finds more
+wins within a budget than one long run, whose early choices are never revisited.
+``strategy="beam"`` first runs beam searches (:mod:`exact.prisoners.beam_kernel`: at each depth the
+most promising distinct rows, scored by the piles with no partner to their right) with 10% and then
+40% of the node budget, then the restarts with what is left; a beam only ever finds wins. It finds
+wins of mid-size decks much faster (4x11, physical: 13 of 40 random decks won in 0.05 CPU s a deck,
+where the restarts need 0.4 s for 12), but on 52 cards it found no win that the restarts miss and
+costs more time per node, so it is not the default.
 
 :meth:`KernelSearcher.profile` says where the last search spent its nodes, per depth (rows
 expanded, rows found in the lost-row table, legal moves generated); ``benchmarks/bench_prisoners.py
@@ -263,9 +264,13 @@ STRATEGIES = ("beam", "restarts", "dfs")
 #: The beams of ``strategy="beam"``: each is allowed this share of the node budget (its width is
 #: that share over the number of cards, the rows a beam expands per width unit).
 BEAM_SHARES = (0.1, 0.4)
-#: Nodes of the first run of a restarting search; each later run is allowed half as many again.
-RESTART_FIRST_NODES = 5_000
-RESTART_GROWTH = 1.5
+#: Schedule of a restarting search per rule: ``(nodes of the first run, growth of the allowance from
+#: one run to the next)``. With ``moves=published`` many short runs (1,000 nodes, each run a fifth
+#: more) find more wins than fewer long ones (5,000 nodes, half more: on 200 random 52-card decks,
+#: seed 1, 1,500,000 nodes, 135 won instead of 131 with the same 41 lost, in 13% fewer nodes; see
+#: benchmarks/README.md); with ``moves=physical``, whose decided decks are nearly all proofs of loss,
+#: the short runs decided no more (the same 30 lost, 1 win fewer), so it keeps the long ones.
+RESTART_SCHEDULE = {"published": (1_000, 1.2), "physical": (5_000, 1.5)}
 #: Nodes the kernel expands between two looks at the clock.
 _CLOCK_SLICE = 16_384
 
@@ -368,10 +373,11 @@ class KernelSearcher:
         if self.strategy == "dfs":
             runs = [(self.ordering, 0, left)]
         else:
-            runs, allowance, run = [], float(RESTART_FIRST_NODES), 0
+            first, growth = RESTART_SCHEDULE["published" if self.reverse else "physical"]
+            runs, allowance, run = [], float(first), 0
             while sum(r[2] for r in runs) < left:
                 runs.append((2, run, min(int(allowance), left - sum(r[2] for r in runs))))
-                allowance *= RESTART_GROWTH
+                allowance *= growth
                 run += 1
         for ordering, seed, allowance in runs:
             verdict, used, run_cuts = self._run(tops, bottoms, line, ordering, seed, allowance, clock)

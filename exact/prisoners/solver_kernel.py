@@ -246,9 +246,9 @@ def _gen_moves(tops, bottoms, m, neighbours, ordering, reverse, out, rng, scores
 
 @jit(inline="always")
 def _uncoverable_cards(tops, m, neighbours, ranks, right, total):
-    """Cards of a physical row that can never be covered: no adjacent rank to their right and at most
-    one to their left (:func:`exact.prisoners.proofs.uncoverable_cards`). Returns how many (0, 1, or 2
-    for two or more)."""
+    """Cards of a physical row that can never be covered: no adjacent rank to their right, and at most
+    one anywhere or a position below 3 (:func:`exact.prisoners.proofs.uncoverable_cards`). Returns
+    how many (0, 1, or 2 for two or more)."""
     for r in range(ranks):
         right[r] = 0
         total[r] = 0
@@ -265,7 +265,7 @@ def _uncoverable_cards(tops, m, neighbours, ranks, right, total):
             if (nb >> r) & 1:
                 on_right += right[r]
                 in_all += total[r]
-        if on_right == 0 and in_all <= 1:
+        if on_right == 0 and (in_all <= 1 or p <= 2):
             found += 1
             if found == 2:
                 return 2
@@ -387,7 +387,7 @@ def new_state(cards: int, ranks: int):
     reset by the search (the caller empties it), so it can sum several runs."""
     n = cards
     return (np.zeros(11, dtype=np.int64), np.empty((n, 2 * n), dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros(n, dtype=np.int64), np.empty((n, 5), dtype=np.int64), np.empty(3 * max(ranks, 1), dtype=np.int64),
+            np.zeros(n, dtype=np.int64), np.empty((n, 6), dtype=np.int64), np.empty(3 * max(ranks, 1), dtype=np.int64),
             np.zeros((3, n), dtype=np.int64))
 
 
@@ -459,6 +459,7 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
                 verdict = WON_CODE
                 break
             h = _row_hash(tops, bottoms, m, ranks, reverse)
+            undo[depth, 5] = np.int64(h)  # the row's hash, for its insertion when it is proven lost
             if _lookup(hashes, keys, h, tops, bottoms, m, ranks, reverse):
                 profile[1, depth] += 1
                 counts[depth] = 0  # known lost: back out without expanding or re-inserting
@@ -504,8 +505,8 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
             continue
         # every child failed (or the row was already known lost): this row is lost
         if cursor[depth] >= 0:
-            filled = _insert(hashes, keys, _row_hash(tops, bottoms, m, ranks, reverse), tops, bottoms, m,
-                             ranks, reverse, filled)
+            h = np.uint64(undo[depth, 5])
+            filled = _insert(hashes, keys, h, tops, bottoms, m, ranks, reverse, filled)
         if depth == 0:
             verdict = LOST_CODE
             break

@@ -274,6 +274,30 @@ def test_uncoverable_cards_proves_rows_connectivity_cannot(variant):
     assert extra and all(fewest[row] > 1 for row in extra)
 
 
+@pytest.mark.parametrize("wrap", ["on", "off"])
+def test_uncoverable_cards_position_clause_closes_more_rows(wrap):
+    # The clause "a card in one of the first three piles cannot move over a partner" closes lost rows
+    # that the partner count alone does not (and, like every condition, never a winnable one: the
+    # soundness tests above run it on every reachable row).
+    variant = Variant.make("prisoners", moves="physical", wrap=wrap)
+    searcher, fewest = fewest_piles_of_every_row(Deck(2, 5), variant)
+    neighbours = searcher.neighbours
+
+    def by_count_alone(row) -> bool:
+        found = 0
+        for p, r in enumerate(row):
+            right = sum(1 for s in row[p + 1:] if s in neighbours[r])
+            anywhere = sum(1 for q, s in enumerate(row) if q != p and s in neighbours[r])
+            found += right == 0 and anywhere <= 1
+        return found >= 2
+
+    fired = [row for row in fewest if proofs.uncoverable_cards(row, neighbours, False)]
+    assert all(fewest[row] > 1 for row in fired)
+    extra = [row for row in fired if not by_count_alone(row)]
+    assert extra and all(min(p for p, r in enumerate(row) if not any(s in neighbours[r] for s in row[p + 1:])) <= 2
+                         for row in extra)
+
+
 @settings(max_examples=25, deadline=None)
 @given(data=st.data(), shape=st.sampled_from([(2, 4), (3, 4), (4, 5), (4, 13)]), variant=st.sampled_from(VARIANTS),
        pieces=st.integers(1, 50), ordering=st.sampled_from(ORDERINGS))
