@@ -35,8 +35,9 @@ one key):
 **Proofs of loss** (:mod:`exact.prisoners.proofs`, each proved there): the dealt row is checked
 against every static condition first (a lost verdict then names it); during the search every
 expanded row that fails ``disconnected``, ``uncoverable_cards`` (physical), ``frozen_piles`` or
-``unpaired_tops`` (published) is cut (counted per condition in ``cuts``). The table of lost rows holds only rows whose every child was searched or cut, so it is
-sound across restarts of the search with other move orders.
+``unpaired_tops`` (published) is cut (counted per condition in ``cuts``). The table of lost rows
+holds only rows whose every child was searched or cut, so it is sound across restarts of the search
+with other move orders.
 
 Two engines run this search: :class:`Searcher` (Python, the reference) and :class:`KernelSearcher`
 (numba, :mod:`exact.prisoners.solver_kernel`; 30-40 times faster, the default for decks of up to 62
