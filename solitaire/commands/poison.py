@@ -17,6 +17,43 @@ GRAPH_KEYS = ("orders", "winning_orders", "unwinnable_orders", "poison_sets", "p
               "expected_iterations_given_win", "classes")
 #: The runs' keys of the JSON object, null when the random decks were not classified (--all alone).
 RUN_KEYS = ("trapped", "poison_set_sizes", "poison_set_leftovers", "unwinnable", "undecided")
+#: A whole-graph analysis (--all) says where it is once it has run this long (CPU seconds), then at
+#: each phase and at most every :data:`GRAPH_PROGRESS_EVERY` seconds while lifting: the 12-card
+#: decks take seconds to about half an hour, small ones stay quiet.
+GRAPH_PROGRESS_AFTER = 2.0
+GRAPH_PROGRESS_EVERY = 30.0
+
+
+def graph_progress(notify, *, after: float = GRAPH_PROGRESS_AFTER, every: float = GRAPH_PROGRESS_EVERY):
+    """A ``progress`` callable for :func:`exact.hand.whole_deck.analyse_deck` that tells ``notify`` (one
+    line) what the analysis has reached: the classes explored, the unknowns after lumping, the dense
+    core, the lifting steps and digits so far; nothing before ``after`` CPU seconds."""
+    import time
+
+    t0, last = time.process_time(), [None, -float("inf")]
+
+    def report(info: dict) -> None:
+        now = time.process_time() - t0
+        phase = info.get("phase")
+        if now < after or (phase == last[0] == "lifting" and now - last[1] < every):
+            return
+        if phase == "explored":
+            text = f"explored {info['classes']:,} classes"
+        elif phase == "lumped":
+            text = f"lumped: {info['lumped_unknowns']:,} unknowns"
+        elif phase == "sparse part eliminated":
+            text = f"sparse part eliminated, dense core of {info['core']:,} to factor"
+        elif phase == "factored":
+            text = f"factored modulo a prime (dense core {info['core']:,}); lifting"
+        elif phase == "lifting":
+            text = f"lifting: {info['steps']:,} steps, {info['digits']:,} digits" + (
+                ", p_win found" if info.get("p_win_found") else "")
+        else:
+            return
+        last[0], last[1] = phase, now
+        notify(f"whole graph: {text} ({now:,.0f} CPU-s)")
+
+    return report
 
 
 @click.command("poison")
@@ -43,7 +80,8 @@ RUN_KEYS = ("trapped", "poison_set_sizes", "poison_set_leftovers", "unwinnable",
 @resume_option("With --out", "classification")
 @checkpoint_seconds_option("With --out")
 @click.option("--progress/--no-progress", default=True, show_default=True,
-              help="Progress bar on stderr for classifications longer than a few seconds.")
+              help="Progress bar on stderr for classifications longer than a few seconds; with --all, a line "
+                   "at each phase of an analysis longer than a few seconds.")
 @click.option("--yes", is_flag=True,
               help=f"Start a classification estimated to take more than a day (runs of {ESTIMATE_FROM_DECKS:,} "
                    "decks or more are timed on a sample first and refused beyond that without --yes).")
@@ -93,8 +131,9 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
         check_size(deck, variant, decks=decks, cap=cap, budget=budget, max_hours=None if yes else DEFAULT_MAX_HOURS,
                    notify=notify)
     graph = None
+    graph_report = graph_progress(notify) if progress else None
     if whole_deck and store is None:
-        graph = analyse_deck(deck, variant)  # refuses large decks at once
+        graph = analyse_deck(deck, variant, progress=graph_report)  # refuses large decks at once
     elif whole_deck:
         identity = {"kind": HandGraphResult.kind, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks}
         with store.run_lock(identity, on_wait=notify):  # a second process asking for it waits, then is served
@@ -104,7 +143,7 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
                        "from there")
                 graph = HandGraphResult.from_record(found[-1][1])
             else:
-                graph = analyse_deck(deck, variant)  # refuses large decks at once
+                graph = analyse_deck(deck, variant, progress=graph_report)  # refuses large decks at once
                 store.save(graph)
     result = None
     if decks is not None and store is not None:

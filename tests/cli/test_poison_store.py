@@ -136,3 +136,22 @@ def test_two_processes_asking_for_one_classification_make_one_record(tmp_path):
     assert "waiting for it to finish" in second.stderr and "shown from there" in second.stderr
     assert json.loads(second.stdout) == json.loads(out_first)
     assert len(ResultsStore(path).names(kind="poison")) == 1
+
+
+def test_a_long_whole_graph_analysis_says_where_it_is():
+    """``poison --all`` passes the analysis a progress callable: a line per phase once it has run a
+    while, lifting lines at most every so often, nothing for a quick analysis."""
+    from exact.hand.whole_deck import analyse_deck
+    from sim import Deck, Variant
+    from solitaire.commands.poison import graph_progress
+
+    lines = []
+    analyse_deck(Deck(2, 4), Variant.make("hand", step7="off"), progress=graph_progress(lines.append, after=0.0))
+    phases = [line.split(":")[1].strip().split(" ")[0] for line in lines]
+    assert phases == ["explored", "lumped", "sparse", "factored", "lifting"][:len(phases)] and len(phases) >= 4
+    assert all(line.startswith("whole graph: ") and line.endswith("CPU-s)") for line in lines)
+    lifting = [line for line in lines if line.startswith("whole graph: lifting")]
+    assert len(lifting) <= 1  # the first lifting line, then none within 30 s
+    quiet = []
+    analyse_deck(Deck(2, 4), Variant.make("hand", step7="off"), progress=graph_progress(quiet.append, after=3600.0))
+    assert quiet == []
