@@ -503,6 +503,20 @@ def _sparse_eliminate_reference(system: IntegerSystem, p: int, max_cost: int):
 
 
 @jit
+def _inverse_mod(a, p):
+    """``a**-1 mod p`` for a prime ``p`` and ``0 < a < p`` (Fermat: ``a**(p - 2)``, square and multiply)."""
+    inv = np.int64(1)
+    base = np.int64(a)
+    e = p - 2
+    while e > 0:
+        if e & 1:
+            inv = inv * base % p
+        base = base * base % p
+        e >>= 1
+    return inv
+
+
+@jit
 def _grown(a, need):
     """``a`` (1-d) with room for at least ``need`` entries (doubled; the old entries copied)."""
     if need <= a.shape[0]:
@@ -750,14 +764,7 @@ def _markowitz_mod(indptr, indices, data, p, max_cost):
         if pivot == 0:  # a zero pivot modulo p (rare): leave the state to the dense core
             continue
         eliminated[k] = True
-        inv = np.int64(1)
-        base = pivot
-        x = p - 2
-        while x > 0:
-            if x & 1:
-                inv = inv * base % p
-            base = base * base % p
-            x >>= 1
+        inv = _inverse_mod(pivot, p)
         # the pivot leaves its row (a zero slot); the row's other entries leave their columns' counts
         rvals[at] = 0
         count[k] -= 1
@@ -895,14 +902,7 @@ def _panel_lu(a, k0, k1, perm, p):
             t2 = perm[j]
             perm[j] = perm[r]
             perm[r] = t2
-        inv = 1
-        base = np.int64(a[j, j]) % p
-        e = p - 2
-        while e > 0:  # inverse by Fermat
-            if e & 1:
-                inv = inv * base % p
-            base = base * base % p
-            e >>= 1
+        inv = _inverse_mod(np.int64(a[j, j]) % p, p)
         pivot_row = a[j, j + 1:k1]
         for i in range(j + 1, n):
             aij = np.int64(a[i, j])
@@ -973,13 +973,15 @@ def factor_modular(system: IntegerSystem, p: int, *, max_cost: int | None = None
     if reference:
         order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, core, rows = _sparse_eliminate_reference(
             system, p, max_cost)
-        core_entries = sum(len(rows[u]) for u in core)
     else:
         (order, inverse, l_ptr, l_idx, l_val, u_ptr, u_idx, u_val, eliminated, start, length, rcols,
          rvals) = _markowitz_mod(system.indptr, system.indices, system.data, p, max_cost)
         core = np.flatnonzero(~eliminated)
-        core_entries = int(np.count_nonzero(rvals[np.concatenate([np.arange(start[u], start[u] + length[u]) for u in core])])) if len(core) else 0
-    if progress is not None:
+    if progress is not None:  # the core's nonzeros are counted only for whoever listens
+        if reference:
+            core_entries = sum(len(rows[u]) for u in core)
+        else:
+            core_entries = sum(int(np.count_nonzero(rvals[start[u]:start[u] + length[u]])) for u in core)
         progress({"phase": "sparse part eliminated", "system_size": system.size, "core": len(core),
                   "eliminated": len(order), "l_entries": len(l_idx), "core_entries": core_entries})
     require(len(core) <= MAX_DENSE_CORE, "the dense core is small enough for exact float64 sums")
