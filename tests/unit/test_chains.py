@@ -240,6 +240,45 @@ def test_numba_sparse_elimination_agrees_with_the_reference(case):
     x = chains.solve_modular(fast, rhs)
     assert np.array_equal(x, chains.solve_modular(reference, rhs))
     assert np.array_equal((dense.astype(object) @ x.astype(object)) % p, rhs.astype(object) % p)
+    f = fast
+    for c in range(2):  # the one-column solve (the lifting's, once h is exact) agrees column by column
+        one = rhs[:, c].astype(np.int64) % p
+        chains._solve_mod_one(one, f.p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx, f.u_val,
+                              f.core, f.lu, f.perm, f.diagonal_inverse)
+        assert np.array_equal(one, x[:, c])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 45), st.integers(0, 2**32 - 1))
+def test_dense_solve_of_one_column_agrees_with_the_pair(m, seed):
+    # a random LU modulo p (centred float32, as factor_modular stores it), eight rows at a time and the rest
+    p = chains.PRIMES[0]
+    rng = np.random.default_rng(seed)
+    lu = rng.integers(-(p // 2), p // 2 + 1, size=(m, m)).astype(np.float32)
+    diagonal_inverse = rng.integers(1, p, size=m)
+    y = rng.integers(0, p, size=(2, m)).astype(np.float64)
+    one = y[0].copy()
+    chains._dense_solve_pair(lu, y[0], y[1], diagonal_inverse, p)
+    chains._dense_solve_one(lu, one, diagonal_inverse, p)
+    assert np.array_equal(one, y[0])
+
+
+def test_one_column_lifting_once_p_win_is_exact():
+    # every state wins with probability 1 (no state can get trapped): the h residual is zero after
+    # the first step and m is lifted alone; its answer is that of the Fraction elimination
+    rng = np.random.default_rng(11)
+    n = 30
+    src = np.concatenate([np.arange(n - 1), rng.integers(0, n, size=4 * n)])
+    dst = np.concatenate([np.arange(1, n), rng.integers(0, n, size=4 * n)])
+    count = rng.integers(1, 5, size=len(src))
+    wins = np.zeros(n, dtype=np.int64)
+    wins[n - 1] = 3
+    total = wins + np.bincount(src, weights=count, minlength=n).astype(np.int64)
+    chain = CountChain(src=src, dst=dst, count=count, wins=wins, total=total)
+    stats: dict = {}
+    answer = absorb_modular(chain, np.ones(n, dtype=bool), stats=stats)
+    assert answer[0] == 1 and stats["one_column_from_step"] == 1
+    assert answer == absorb_fractions(chain, np.ones(n, dtype=bool))
 
 
 @given(st.integers(-(2**62 + 2**47) + 1, 2**62 + 2**47 - 1), st.sampled_from([2, 3, 101] + list(chains.PRIMES)))
