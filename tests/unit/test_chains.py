@@ -1,4 +1,5 @@
 """exact.chains: the modular solver (Dixon lifting) and verified lumping against the Fraction reference."""
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -117,6 +118,27 @@ def test_rational_reconstruction_recovers_fractions(a, b):
     modulus = chains.PRIMES[0] ** 40  # > 2 |a| b
     u = f.numerator * pow(f.denominator, -1, modulus) % modulus
     assert rational_reconstruction(u, modulus) == f
+
+
+@settings(max_examples=200)
+@given(st.integers(1, 80), st.integers(0, 2**64), st.one_of(st.none(), st.integers(1, 2**70)),
+       st.integers(1, 10**40), st.booleans())
+def test_lehmer_reconstruction_agrees_with_the_plain_one(k, seed, bound, den, near):
+    # moduli of up to 80 digits of PRIMES[0] (Lehmer batches from 256 bits on); any residue, or one
+    # of a fraction with a denominator near the limit (the batches must stop just above the bound)
+    import random
+
+    modulus = chains.PRIMES[0] ** k
+    rng = random.Random(seed)
+    u = rng.randrange(modulus)
+    if near:
+        den = den % max(2, math.isqrt(modulus // 2)) or 1
+        num = rng.randrange(-math.isqrt(modulus // 2) - 1, math.isqrt(modulus // 2) + 2)
+        if math.gcd(den, modulus) == 1:
+            u = num * pow(den, -1, modulus) % modulus
+    if bound is not None and 2 * bound >= modulus:
+        bound = None
+    assert rational_reconstruction(u, modulus, bound) == rational_reconstruction(u, modulus, bound, reference=True)
 
 
 def test_prove_checks_the_whole_vector():
