@@ -55,10 +55,12 @@ import numpy as np
 from exact.invariants import require
 from sim._jit import jit
 
-#: Primes for the modular solves: below ``2**23``, so that a sum of 256 products of centred residues
-#: (each below ``2**44`` in size) is exact in float64 (``2**52``), and products of two residues fit int64.
-PRIMES = (8388593, 8388587, 8388581, 8388571, 8388547, 8388539, 8388473, 8388461)
-#: Columns per panel of the dense LU (see :data:`PRIMES` for why at most 256).
+#: Primes for the modular solves: below ``2**24``, so that centred residues (``|x| < 2**23``) are exact
+#: in float32, a sum of 128 products of them (each below ``2**46 - 2**24``) plus a residue is exact in
+#: float64 (below ``2**53``), and products of two residues fit int64. (The largest such primes: each
+#: lifting step gains log10(p) = 7.22 digits; below ``2**23`` it was 6.92, 4.3% more steps.)
+PRIMES = (16777213, 16777199, 16777183, 16777153, 16777141, 16777139, 16777127, 16777121)
+#: Columns per panel of the dense LU (see :data:`PRIMES` for why at most 128).
 PANEL = 128
 #: Rows per block of the dense LU's trailing updates (the temporary product is this many rows).
 UPDATE_ROWS = 1024
@@ -432,7 +434,7 @@ class ModularFactors:
     u_idx: np.ndarray
     u_val: np.ndarray
     core: np.ndarray  #: states of the dense core
-    #: the core's LU as centred residues (``|x| <= p/2``, exact in float32 since ``p < 2**23``): unit
+    #: the core's LU as centred residues (``|x| <= p/2``, exact in float32 since ``p < 2**24``): unit
     #: lower L below the diagonal, U on and above
     lu: np.ndarray
     perm: np.ndarray  #: row permutation of the core (row i of LU is core row perm[i])
@@ -859,7 +861,7 @@ def _core_matrix(core, start, length, rcols, rvals, n):
 
 @jit
 def _reduce(v, pf, pinv):
-    """``v mod p`` for an integer-valued float64 ``|v| < 2**52`` (``pinv = 1 / p``): the near
+    """``v mod p`` for an integer-valued float64 ``|v| < 2**53`` (``pinv = 1 / p``): the near
     quotient's floor, then one correction either way (exact: every term is an integer below 2**53)."""
     r = v - pf * np.floor(v * pinv)
     if r < 0.0:
@@ -871,7 +873,7 @@ def _reduce(v, pf, pinv):
 
 @jit
 def _reduce_block(block, p):
-    """Every entry of ``block`` (integer-valued float64, below 2**52 in size) reduced modulo ``p``
+    """Every entry of ``block`` (integer-valued float64, below 2**53 in size) reduced modulo ``p``
     in place."""
     pf = np.float64(p)
     pinv = 1.0 / pf
@@ -885,7 +887,7 @@ def _reduce_block(block, p):
 def _panel_lu(a, k0, k1, perm, p):
     """Unblocked LU of columns ``k0:k1`` (rows ``k0:``) of ``a`` (float64 residues), row swaps applied
     to whole rows; returns False if a column has no nonzero pivot (singular modulo p). The updates
-    are float64 (``|a - f b| < 2**47``, exact) reduced by :func:`_reduce`."""
+    are float64 (``|a - f b| < 2**48``, exact) reduced by :func:`_reduce`."""
     n = a.shape[0]
     pf = np.float64(p)
     pinv = 1.0 / pf
@@ -1007,7 +1009,7 @@ def factor_modular(system: IntegerSystem, p: int, *, max_cost: int | None = None
         lu[r0:r0 + UPDATE_ROWS] = _centred(dense[r0:r0 + UPDATE_ROWS], p)
     del dense
     as_array = lambda x: np.asarray(x, dtype=np.int64)  # noqa: E731
-    # the sparse factors' indices and residues (below 2**23) as int32: half the bytes a lifting step reads
+    # the sparse factors' indices and residues (below 2**24) as int32: half the bytes a lifting step reads
     as_int32 = lambda x: np.asarray(x, dtype=np.int32)  # noqa: E731
     return ModularFactors(p=p, order=as_array(order), inverse=as_array(inverse), l_ptr=as_array(l_ptr),
                           l_idx=as_int32(l_idx), l_val=as_int32(l_val), u_ptr=as_array(u_ptr),
@@ -1016,18 +1018,18 @@ def factor_modular(system: IntegerSystem, p: int, *, max_cost: int | None = None
 
 
 #: In the sparse passes of :func:`_solve_mod` a residual is reduced only once it falls below
-#: ``-LAZY_LIMIT`` (each term is below ``p**2 < 2**46``, so it never passes ``-2**63``).
+#: ``-LAZY_LIMIT`` (each term is below ``p**2 < 2**48``, so it never passes ``-2**63``).
 LAZY_LIMIT = 1 << 62
-#: :func:`_dense_solve_pair` splits each solved unknown ``y`` (centred, ``|y| <= 2**22``) as
-#: ``y = 2**11 * high + low`` (``|high| <= 2**11 + 1``, ``|low| <= 2**10``), so a product with a centred
-#: factor (``|x| <= 2**22``) is below ``2**33.01`` and a whole row of at most ``MAX_DENSE_CORE`` of
-#: them sums below ``2**52.1``: every partial sum is an integer that float64 holds exactly, in
+#: :func:`_dense_solve_pair` splits each solved unknown ``y`` (centred, ``|y| <= p/2 < 2**23``) as
+#: ``y = 2**12 * high + low`` (``|high| <= 2**11``, ``|low| <= 2**11``), so a product with a centred
+#: factor (``|x| < 2**23``) is below ``2**34`` and a whole row of at most ``MAX_DENSE_CORE`` of
+#: them sums below ``2**52``: every partial sum is an integer that float64 holds exactly, in
 #: whatever order the terms are added (which lets LLVM vectorize the dot products).
-SPLIT = 2048.0
-#: The backward sparse pass sums at most this many products of residues (each below ``p**2 < 2**46``)
+SPLIT = 4096.0
+#: The backward sparse pass sums at most this many products of residues (each below ``p**2 < 2**48``)
 #: before it reduces the sum (so it stays below ``2**62``), without a test on every term.
-ROW_CHUNK = 1 << 16
-MAX_DENSE_CORE = 1 << 19
+ROW_CHUNK = 1 << 14
+MAX_DENSE_CORE = 1 << 18
 
 
 # ``reassoc`` (and ``contract``: fused multiply-adds) on these dot products only, which lets LLVM
@@ -1149,7 +1151,7 @@ def _dense_solve_pair(lu, y0, y1, diagonal_inverse, p):
 
 @jit
 def _floor_divmod(v, p, pinv):
-    """``(v // p, v % p)`` for an int64 ``|v| < 2**62 + 2**47`` (``pinv = 1 / p``) without an integer
+    """``(v // p, v % p)`` for an int64 ``|v| < 2**62 + 2**48`` (``pinv = 1 / p``) without an integer
     division (tens of cycles each, and a lifting step does millions): for the primes of
     :data:`PRIMES` the float64 quotient is within one of the true one (its error is below
     ``2**-12``), and the remainder, computed exactly in int64, corrects it; for a small ``p`` (the
