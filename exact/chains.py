@@ -1693,7 +1693,8 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
         stats.update(system_size=n, core=core, eliminated=eliminated, prime=p, steps=steps,
                      digits_p_win=len(fraction_text(accepted_h).split("/")[1]),
                      digits_m=len(fraction_text(accepted_m).split("/")[1]), factor_cpu_seconds=t_factor,
-                     lift_cpu_seconds=t_lift, reconstruct_cpu_seconds=t_reconstruct, check_cpu_seconds=time.process_time() - t0 - t_factor - t_lift)
+                     lift_cpu_seconds=t_lift, reconstruct_cpu_seconds=t_reconstruct,
+                     check_cpu_seconds=time.process_time() - t0 - t_factor - t_lift)
     return accepted_h, accepted_m
 
 
