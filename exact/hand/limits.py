@@ -9,11 +9,12 @@ from __future__ import annotations
 #: of the shared, heavily loaded machine (``benchmarks/bench_hand_graph.py``, table in
 #: ``benchmarks/README.md``): 3x4 ``hand()`` 306 CPU-s and 2.7 GiB peak (3,902 lifting steps),
 #: ``rank_resets=published`` 313 CPU-s and 2.3 GiB;
-#: 4x3 115-127 CPU-s, 1.9 GiB; 2x6 ``step7=off`` 18 CPU-s (35 before 2026-11-26); the other 2x6, 6x2, 1x12, 12x1 and
+#: 4x3 115-127 CPU-s, 1.9 GiB; 2x6 ``step7=off`` 12 CPU-s (35 before 2026-11-26); the other 2x6, 6x2, 1x12, 12x1 and
 #: every ``reshuffle=off`` analysis under 35 CPU-s. ``step7=off`` has a larger core and more digits:
-#: 4x3 530 CPU-s and 2.2 GiB (111,205 unknowns, core 5,376, 8,078 lifting steps of 55 ms, E's
-#: denominator 27,391 digits; 1,441 CPU-s before the numba elimination); 3x4 1,590 CPU-s and 3.2 GiB
-#: (131,536 unknowns, core 9,651, 12,338 steps, E's denominator 42,572 digits; over the target). 14 cards
+#: 4x3 228 CPU-s and 2.2 GiB (111,205 unknowns, core 5,376, 7,635 lifting steps of 20 ms, E's
+#: denominator 27,391 digits; 1,441 CPU-s before the numba elimination, 530 before the one-column
+#: lifting); 3x4 590 CPU-s and 3.1 GiB (131,536 unknowns, core 9,651, 11,816 steps of 38 ms, E's
+#: denominator 42,572 digits; 1,590 CPU-s before the one-column lifting: just inside the target). 14 cards
 #: (``bench_hand_graph.py --beyond``, ``hand()`` only): 7x2 exact in 67 CPU-s (574,752 classes,
 #: networkx 49 of them); 2x7 stopped by the 600 s wall-clock limit while lifting (191 CPU-s,
 #: 1,918 steps, 3.0 GiB); 4x4 is out of reach of this method: its

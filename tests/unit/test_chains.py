@@ -1,4 +1,5 @@
 """exact.chains: the modular solver (Dixon lifting) and verified lumping against the Fraction reference."""
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -117,6 +118,27 @@ def test_rational_reconstruction_recovers_fractions(a, b):
     modulus = chains.PRIMES[0] ** 40  # > 2 |a| b
     u = f.numerator * pow(f.denominator, -1, modulus) % modulus
     assert rational_reconstruction(u, modulus) == f
+
+
+@settings(max_examples=200)
+@given(st.integers(1, 80), st.integers(0, 2**64), st.one_of(st.none(), st.integers(1, 2**70)),
+       st.integers(1, 10**40), st.booleans())
+def test_lehmer_reconstruction_agrees_with_the_plain_one(k, seed, bound, den, near):
+    # moduli of up to 80 digits of PRIMES[0] (Lehmer batches from 256 bits on); any residue, or one
+    # of a fraction with a denominator near the limit (the batches must stop just above the bound)
+    import random
+
+    modulus = chains.PRIMES[0] ** k
+    rng = random.Random(seed)
+    u = rng.randrange(modulus)
+    if near:
+        den = den % max(2, math.isqrt(modulus // 2)) or 1
+        num = rng.randrange(-math.isqrt(modulus // 2) - 1, math.isqrt(modulus // 2) + 2)
+        if math.gcd(den, modulus) == 1:
+            u = num * pow(den, -1, modulus) % modulus
+    if bound is not None and 2 * bound >= modulus:
+        bound = None
+    assert rational_reconstruction(u, modulus, bound) == rational_reconstruction(u, modulus, bound, reference=True)
 
 
 def test_prove_checks_the_whole_vector():
@@ -240,10 +262,85 @@ def test_numba_sparse_elimination_agrees_with_the_reference(case):
     x = chains.solve_modular(fast, rhs)
     assert np.array_equal(x, chains.solve_modular(reference, rhs))
     assert np.array_equal((dense.astype(object) @ x.astype(object)) % p, rhs.astype(object) % p)
+    f = fast
+    for c in range(2):  # the one-column solve (the lifting's, once h is exact) agrees column by column
+        one = rhs[:, c].astype(np.int64) % p
+        chains._solve_mod_one(one, f.p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx, f.u_val,
+                              f.core, f.lu, f.perm, f.diagonal_inverse)
+        assert np.array_equal(one, x[:, c])
 
 
-@given(st.integers(-(2**62 + 2**47) + 1, 2**62 + 2**47 - 1), st.sampled_from([2, 3, 101] + list(chains.PRIMES)))
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 45), st.integers(0, 2**32 - 1))
+def test_dense_solve_of_one_column_agrees_with_the_pair(m, seed):
+    # a random LU modulo p (centred float32, as factor_modular stores it), eight rows at a time and the rest
+    p = chains.PRIMES[0]
+    rng = np.random.default_rng(seed)
+    lu = rng.integers(-(p // 2), p // 2 + 1, size=(m, m)).astype(np.float32)
+    diagonal_inverse = rng.integers(1, p, size=m)
+    y = rng.integers(0, p, size=(2, m)).astype(np.float64)
+    one = y[0].copy()
+    chains._dense_solve_pair(lu, y[0], y[1], diagonal_inverse, p)
+    chains._dense_solve_one(lu, one, diagonal_inverse, p)
+    assert np.array_equal(one, y[0])
+
+
+def _dense_solve_reference(lu, y, diagonal_inverse, p):
+    """``L U x = y`` modulo p in Python ints (L unit lower, U upper, stored together in ``lu``)."""
+    a = [[int(v) for v in row] for row in lu]
+    x = [int(v) % p for v in y]
+    m = len(x)
+    for i in range(m):
+        x[i] = (x[i] - sum(a[i][j] * x[j] for j in range(i))) % p
+    for i in reversed(range(m)):
+        x[i] = (x[i] - sum(a[i][j] * x[j] for j in range(i + 1, m))) * int(diagonal_inverse[i]) % p
+    return x
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 70), st.integers(0, 2**32 - 1), st.sampled_from(["random", "extreme"]))
+def test_dense_solves_agree_with_python_ints(m, seed, kind):
+    # the float64 dot products of the triangular solves are exact: also with every entry and every
+    # right-hand side at the largest centred residues (the bound of SPLIT)
+    p = chains.PRIMES[0]
+    rng = np.random.default_rng(seed)
+    half = (p - 1) // 2
+    if kind == "random":
+        lu = rng.integers(-half, half + 1, size=(m, m))
+        y = rng.integers(0, p, size=(2, m))
+    else:
+        lu = rng.choice([-half, half], size=(m, m))
+        y = rng.choice([half, half + 1], size=(2, m))
+    diagonal_inverse = rng.integers(1, p, size=m)
+    expect = [_dense_solve_reference(lu, y[c], diagonal_inverse, p) for c in range(2)]
+    pair = y.astype(np.float64)
+    chains._dense_solve_pair(lu.astype(np.float32), pair[0], pair[1], diagonal_inverse, p)
+    one = y[0].astype(np.float64)
+    chains._dense_solve_one(lu.astype(np.float32), one, diagonal_inverse, p)
+    assert (pair.astype(np.int64) % p).tolist() == expect
+    assert (one.astype(np.int64) % p).tolist() == expect[0]
+
+
+def test_one_column_lifting_once_p_win_is_exact():
+    # every state wins with probability 1 (no state can get trapped): the h residual is zero after
+    # the first step and m is lifted alone; its answer is that of the Fraction elimination
+    rng = np.random.default_rng(11)
+    n = 30
+    src = np.concatenate([np.arange(n - 1), rng.integers(0, n, size=4 * n)])
+    dst = np.concatenate([np.arange(1, n), rng.integers(0, n, size=4 * n)])
+    count = rng.integers(1, 5, size=len(src))
+    wins = np.zeros(n, dtype=np.int64)
+    wins[n - 1] = 3
+    total = wins + np.bincount(src, weights=count, minlength=n).astype(np.int64)
+    chain = CountChain(src=src, dst=dst, count=count, wins=wins, total=total)
+    stats: dict = {}
+    answer = absorb_modular(chain, np.ones(n, dtype=bool), stats=stats)
+    assert answer[0] == 1 and stats["one_column_from_step"] == 1
+    assert answer == absorb_fractions(chain, np.ones(n, dtype=bool))
+
+
+@given(st.integers(-(2**62 + 2**48) + 1, 2**62 + 2**48 - 1), st.sampled_from([2, 3, 101] + list(chains.PRIMES)))
 def test_floor_divmod_without_integer_division(v, p):
     for w in (v, v - v % p, v - v % p + p - 1):  # any value, a multiple of p (as a Dixon residual is), one below
-        if abs(w) < 2**62 + 2**47:
+        if abs(w) < 2**62 + 2**48:
             assert chains._floor_divmod(w, p, 1.0 / p) == divmod(w, p)
