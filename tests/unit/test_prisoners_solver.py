@@ -207,7 +207,7 @@ def test_kernel_proofs_equal_the_reference_proofs(data, shape, variant):
     deck = Deck(*shape)
     searcher = make_searcher(deck, variant, engine="python")
     row = searcher.start_row([deck.rank(c) for c in data.draw(deck_orders(deck))])
-    holders = np.zeros(3 * deck.ranks, dtype=np.int64)
+    holders = np.zeros(3 * deck.ranks + deck.size, dtype=np.int64)
     masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
     for _ in range(data.draw(st.integers(0, deck.size - 1))):
         children = list(searcher.children(row))
@@ -228,6 +228,8 @@ def test_kernel_proofs_equal_the_reference_proofs(data, shape, variant):
         assert frozen == proofs.frozen_piles(row, searcher.neighbours, True)
         unpaired = kernel._unpaired_tops(tops, bottoms, m, deck.ranks, kernel.is_cycle(masks), holders[:deck.ranks])
         assert unpaired == proofs.unpaired_tops(row, searcher.neighbours, True)
+        immovable = kernel._immovable_piles(tops, bottoms, m, masks, deck.ranks, holders[:deck.size])
+        assert immovable == proofs.immovable_piles(row, searcher.neighbours, True)
     if proofs.isolated_pile(row, searcher.neighbours, searcher.reverse):
         assert proofs.disconnected(row, searcher.neighbours, searcher.reverse)  # a special case
 
@@ -580,3 +582,46 @@ def test_restarts_carry_the_fill_of_the_lost_row_table(moves):
         hashes = searcher._table[0][0]
         assert searcher._state[0][kernel._FILLED] == np.count_nonzero(hashes) <= 3 * len(hashes) // 4
         assert verdict.status in (WON, LOST, UNDECIDED) and verdict.nodes <= budget
+
+
+# --- immovable_piles (the published rule's least fixpoint of the piles that may ever move) ----------
+
+@pytest.mark.parametrize("shape, wrap", [((2, 4), "on"), ((3, 3), "on"), ((2, 4), "off")])
+def test_immovable_piles_proves_published_rows_the_other_proofs_cannot(shape, wrap):
+    # Rows it closes that no other condition closes, all lost by exhaustive search (the soundness
+    # tests above run it on every reachable row); never on a physical row.
+    variant = Variant.make("prisoners", moves="published", wrap=wrap)
+    searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
+    others = [name for name in proofs.CONDITIONS if name != "immovable_piles"]
+    extra = [row for row in fewest
+             if proofs.immovable_piles(row, searcher.neighbours, True)
+             and proofs.proof_of_loss(row, searcher.neighbours, True, others) is None]
+    assert extra and all(fewest[row] > 1 for row in extra)
+    assert not proofs.immovable_piles((0, 2, 4), [[1], [0, 2], [1, 3], [2, 4], [3]], False)
+
+
+
+@pytest.mark.parametrize("shape, wrap", [((2, 4), "on"), ((3, 3), "on"), ((2, 4), "off")])
+def test_search_with_immovable_piles_equals_exhaustive_search(shape, wrap):
+    # Not a default cut (see solver_kernel.ALL_PROOFS), but the kernel's search may apply it: with it
+    # on, every dealt row of the deck gets the exhaustive verdict, and it does cut rows.
+    import exact.prisoners.solver_kernel as kernel
+
+    deck = Deck(*shape)
+    variant = Variant.make("prisoners", moves="published", wrap=wrap)
+    searcher, fewest = fewest_piles_of_every_row(deck, variant)
+    masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
+    cut = 0
+    for seq in rank_sequences(deck.suits, deck.ranks):
+        tops = np.array(seq, dtype=np.int64)
+        bottoms = tops.copy()
+        hashes, keys = kernel.new_table(deck.size, deck.ranks, 10**5)
+        line = np.zeros((deck.size - 1, 2), dtype=np.int64)
+        state = kernel.new_state(deck.size, deck.ranks)
+        kernel.start(state, deck.size)
+        verdict = kernel._search(tops, bottoms, masks, deck.ranks, True, 0, hashes, keys, line, *state, 10**6,
+                                 kernel.ALL_PROOFS | kernel.IMMOVABLE_PROOF)
+        won = fewest[searcher.start_row(seq)] == 1
+        assert verdict == (kernel.WON_CODE if won else kernel.LOST_CODE), seq
+        cut += int(state[0][kernel._IMMOVABLE])
+    assert cut > 0
