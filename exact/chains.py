@@ -1081,23 +1081,10 @@ def _dot16(r0, r1, r2, r3, high0, low0, high1, low1):
 
 @jit
 def _settle(i, forward, a0, b0, a1, b1, y0, y1, high0, low0, high1, low1, diagonal_inverse, p):
-    """Unknown ``i`` of the triangular solve from its row's dot products (see :func:`_dense_solve_pair`)."""
-    pf = np.float64(p)
-    half = p // 2
-    s0 = y0[i] - (a0 - pf * np.rint(a0 / pf)) * SPLIT - b0
-    s1 = y1[i] - (a1 - pf * np.rint(a1 / pf)) * SPLIT - b1
-    if forward:
-        y0[i] = s0 - pf * np.rint(s0 / pf)
-        y1[i] = s1 - pf * np.rint(s1 / pf)
-    else:
-        v0 = np.int64(s0 - pf * np.rint(s0 / pf)) % p * diagonal_inverse[i] % p
-        v1 = np.int64(s1 - pf * np.rint(s1 / pf)) % p * diagonal_inverse[i] % p
-        y0[i] = np.float64(v0 - p if v0 > half else v0)
-        y1[i] = np.float64(v1 - p if v1 > half else v1)
-    high0[i] = np.rint(y0[i] / SPLIT)
-    low0[i] = y0[i] - SPLIT * high0[i]
-    high1[i] = np.rint(y1[i] / SPLIT)
-    low1[i] = y1[i] - SPLIT * high1[i]
+    """Unknown ``i`` of the triangular solve from its row's dot products (see :func:`_dense_solve_pair`):
+    :func:`_settle_one` for each of the two columns."""
+    _settle_one(i, forward, a0, b0, y0, high0, low0, diagonal_inverse, p)
+    _settle_one(i, forward, a1, b1, y1, high1, low1, diagonal_inverse, p)
 
 
 @jit
@@ -1281,9 +1268,11 @@ def _dot8x2(r0, r1, r2, r3, r4, r5, r6, r7, high, low):
     return a0, b0, a1, b1, a2, b2, a3, b3, a4, b4, a5, b5, a6, b6, a7, b7
 
 
-@jit
+@jit(inline="always")
 def _settle_one(i, forward, a, b, y, high, low, diagonal_inverse, p):
-    """:func:`_settle` for one column."""
+    """Unknown ``i`` of a one-column triangular solve from its row's dot products ``a`` (against the
+    solved unknowns' high halves) and ``b`` (low halves): reduced, divided by the diagonal on the
+    way back, and split again (see :data:`SPLIT`)."""
     pf = np.float64(p)
     half = p // 2
     s = y[i] - (a - pf * np.rint(a / pf)) * SPLIT - b

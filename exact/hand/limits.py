@@ -15,9 +15,9 @@ from __future__ import annotations
 #: denominator 27,391 digits; 1,441 CPU-s before the numba elimination, 530 before the one-column
 #: lifting); 3x4 590 CPU-s and 3.1 GiB (131,536 unknowns, core 9,651, 11,816 steps of 38 ms, E's
 #: denominator 42,572 digits; 1,590 CPU-s before the one-column lifting: just inside the target). 14 cards
-#: (``bench_hand_graph.py --beyond``, ``hand()`` only): 7x2 exact in 67 CPU-s (574,752 classes,
-#: networkx 49 of them); 2x7 stopped by the 600 s wall-clock limit while lifting (191 CPU-s,
-#: 1,918 steps, 3.0 GiB); 4x4 is out of reach of this method: its
+#: (``bench_hand_graph.py --beyond``): seven of the eight (deck, variant) pairs exact in at most
+#: 250 CPU-s and 4.4 GiB (7x2 ``hand()`` 67 CPU-s, networkx 49 of them; 2x7 ``hand()`` 243); 2x7
+#: ``step7=off`` outgrows 8 GiB (a dense core of 27,565); 4x4 is out of reach of this method: its
 #: start class alone has 16!/(4!4!) = 3.6e10 canonical orders to play, about six CPU-hours of
 #: exploration.
 MAX_GRAPH_CARDS = 12
