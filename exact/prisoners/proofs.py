@@ -127,13 +127,15 @@ as a top when the pile is moved).
     matches every stranded card but the final one (at most one) to a distinct landing partner. (The
     rightmost card is always stranded. ``uncoverable_cards`` is the case of two stranded cards with
     no landing partner at all; the matching also sees stranded cards competing for the same few
-    partners.) A maximum matching (augmenting paths) decides whether such a matching exists. Applied to the dealt row only: on every order of 3x4
-    (wrap on) it closes 3,712 of the 11,824 lost rows the other conditions leave open, on 2x5
-    30 of 16,940, on 20,000 random 2x6 orders 1.8% of them and on 2x8 and 2x10 0.3% and 0.04%; in
-    52-card searches it closes 10% to 35% of the lost rows with 15 to 25 piles, but in the search
-    (every expanded row, 20 random decks, 500,000 nodes) the nodes fell by 0.01% at 1.1 times the
-    CPU seconds, and it closes no dealt 52-card row of 400: the rows it cuts are ones the search
-    closes within a few nodes anyway (see benchmarks/README.md).
+    partners.) A maximum matching (augmenting paths) decides whether such a matching exists.
+    Applied to the dealt row only: on every order of 3x4 (wrap on) it closes 3,712 of the 11,824
+    lost rows the other conditions leave open, on 2x5 30 of 16,940, on 20,000 random 2x6 orders
+    1.8% of them and on 2x8 and 2x10 0.3% and 0.04%. It closes no dealt 52-card row of 400, and
+    in the search (every expanded row; 200 random decks, 500,000 nodes) it left every verdict as it
+    was, with 0.5% fewer nodes on the lost decks at 1.11 times the CPU seconds: of the lost rows
+    52-card searches store it closes 11% to 78% of those with 15 to 24 piles, but those the
+    search's other cuts leave open are mostly under 1.2%, rows the search closes within a few nodes
+    anyway (see benchmarks/README.md).
 
 The solver's cut during the search, in the numba engine (:mod:`exact.prisoners.solver_kernel`), is
 the same conditions ``disconnected`` (which contains ``isolated_pile``), ``uncoverable_cards``,
