@@ -36,7 +36,8 @@ one key):
 against every static condition first (a lost verdict then names it); during the search every
 expanded row that fails ``disconnected``, ``uncoverable_cards`` (physical), ``frozen_piles`` or
 ``unpaired_tops`` (published) is cut (counted per condition in ``cuts``); ``immovable_piles``
-(published) is tried on the dealt row only (in the search it cost more than it cut). The table of lost rows
+(published) and ``stranded_cards`` (physical) are tried on the dealt row only (in the search they cost
+more than they cut). The table of lost rows
 holds only rows whose every child was searched or cut, so it is sound across restarts of the search
 with other move orders.
 

@@ -274,6 +274,97 @@ def _uncoverable_cards(tops, m, neighbours, ranks, right, total):
 
 
 @jit(inline="always")
+def _stranded_cards(tops, m, neighbours, ranks, work):
+    """Whether the stranded cards of a physical row cannot, all but one, be given distinct partners to
+    land on (:func:`exact.prisoners.proofs.stranded_cards`): a maximum bipartite matching by
+    breadth-first augmenting paths on bit masks of positions. ``work``: ``ranks + 6 * m`` ints."""
+    if m <= 1:
+        return False
+    at = work[:ranks]  # at[r]: the positions holding rank r, a bit mask
+    cards = work[ranks:ranks + m]  # the stranded cards, by position
+    options = work[ranks + m:ranks + 2 * m]  # per stranded card: its landing partners, a bit mask
+    owner = work[ranks + 2 * m:ranks + 3 * m]  # per position: the stranded card landing there, or -1
+    landing = work[ranks + 3 * m:ranks + 4 * m]  # per stranded card: where it lands, or -1
+    previous = work[ranks + 4 * m:ranks + 5 * m]  # per position: the card that reached it in the search
+    queue = work[ranks + 5 * m:ranks + 6 * m]
+    for r in range(ranks):
+        at[r] = 0
+    for p in range(m):
+        at[tops[p]] |= np.int64(1) << p
+    count = 0
+    hopeless = 0
+    seen = np.int64(0)  # ranks to the right
+    for k in range(m):
+        p = m - 1 - k
+        t = tops[p]
+        nb = neighbours[t]
+        if (nb & seen) == 0:
+            mask = np.int64(0)
+            if p >= 3:
+                for r in range(ranks):
+                    if (nb >> r) & 1:
+                        mask |= at[r]
+                if (mask & (mask - 1)) == 0:  # fewer than two partners
+                    mask = np.int64(0)
+            if mask == 0:
+                hopeless += 1
+                if hopeless == 2:
+                    return True
+            cards[count] = p
+            options[count] = mask
+            count += 1
+        seen |= np.int64(1) << t
+    if count <= 1:
+        return False
+    for p in range(m):
+        owner[p] = -1
+    unmatched = 0
+    for i in range(count):
+        landing[i] = -1
+        if options[i] == 0:
+            unmatched += 1
+            if unmatched == 2:
+                return True
+            continue
+        visited = np.int64(0)
+        queue[0] = i
+        head = 0
+        tail = 1
+        found = -1
+        while head < tail and found < 0:
+            u = queue[head]
+            head += 1
+            free = options[u] & ~visited
+            q = 0
+            while free != 0:
+                if (free >> q) & 1:
+                    free ^= np.int64(1) << q
+                    visited |= np.int64(1) << q
+                    previous[q] = u
+                    if owner[q] < 0:
+                        found = q
+                        break
+                    queue[tail] = owner[q]
+                    tail += 1
+                q += 1
+        if found < 0:
+            unmatched += 1
+            if unmatched == 2:
+                return True
+            continue
+        q = found
+        while True:  # flip the path: every card on it takes the position that reached it
+            u = previous[q]
+            nxt = landing[u]
+            owner[q] = u
+            landing[u] = q
+            if u == i:
+                break
+            q = nxt
+    return False
+
+
+@jit(inline="always")
 def _frozen_piles(tops, bottoms, m, neighbours, ranks, counts):
     """A published row's frozen top or two frozen bottoms (:func:`exact.prisoners.proofs.frozen_piles`);
     ``counts[r]``: piles showing rank ``r`` (the first pile shows its top only)."""
@@ -425,12 +516,16 @@ def is_cycle(neighbours) -> bool:
 #: ``IMMOVABLE_PROOF`` is not among the default ``ALL_PROOFS``: on 52-card decks it saved 1.6% of
 #: the nodes at 3.1 times the CPU seconds (see :func:`exact.prisoners.proofs.immovable_piles`).
 CONNECTED_PROOF, UNCOVERABLE_PROOF, FROZEN_PROOF, UNPAIRED_PROOF, IMMOVABLE_PROOF = 1, 2, 4, 8, 16
+#: ``STRANDED_PROOF`` (physical: :func:`exact.prisoners.proofs.stranded_cards`) is not among them
+#: either: on 200 random 52-card decks it changed no verdict, for 0.5% fewer nodes at 1.11 times the CPU.
+STRANDED_PROOF = 32
 ALL_PROOFS = CONNECTED_PROOF | UNCOVERABLE_PROOF | FROZEN_PROOF | UNPAIRED_PROOF
 
 
 #: Indices into the scalar state of a search (:func:`new_state`).
 (_M, _DEPTH, _ENTERING, _NODES, _FILLED, _RNG, _VERDICT, _DISCONNECTED, _UNCOVERABLE, _FROZEN,
  _UNPAIRED, _IMMOVABLE) = range(12)
+_STRANDED = 12  # rows cut by ``stranded_cards``
 #: Verdict code of a search paused at its node stop (resume it with the same state).
 PAUSED_CODE = 3
 
@@ -442,7 +537,7 @@ def new_state(cards: int, ranks: int):
     lost-row table (``profile[1]``) and the legal moves generated (``profile[2]``); it is never
     reset by the search (the caller empties it), so it can sum several runs."""
     n = cards
-    return (np.zeros(12, dtype=np.int64), np.empty((n, 2 * n), dtype=np.int64), np.zeros(n, dtype=np.int64),
+    return (np.zeros(13, dtype=np.int64), np.empty((n, 2 * n), dtype=np.int64), np.zeros(n, dtype=np.int64),
             np.zeros(n, dtype=np.int64), np.empty((n, 6), dtype=np.int64),
             np.empty(3 * max(ranks, 1) + n, dtype=np.int64),
             np.zeros((3, n), dtype=np.int64))
@@ -503,6 +598,8 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
     frozen = scalars[_FROZEN]
     unpaired = scalars[_UNPAIRED]
     immovable = scalars[_IMMOVABLE]
+    stranded = scalars[_STRANDED]
+    work = np.empty(ranks + 6 * n, dtype=np.int64)
     cycle = ranks >= 3 and (neighbours[0] >> (ranks - 1)) & 1 == 1
     scores = np.empty(2 * n, dtype=np.int64)
     right = holders[ranks:2 * ranks]
@@ -541,6 +638,8 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
                 elif (proofs & IMMOVABLE_PROOF) and reverse and _immovable_piles(tops, bottoms, m, neighbours, ranks,
                                                                                  reach):
                     immovable += 1
+                elif (proofs & STRANDED_PROOF) and not reverse and _stranded_cards(tops, m, neighbours, ranks, work):
+                    stranded += 1
                 else:
                     counts[depth], rng = _gen_moves(tops, bottoms, m, neighbours, ordering, reverse, moves[depth], rng,
                                                     scores)
@@ -583,6 +682,7 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
     scalars[_FROZEN] = frozen
     scalars[_UNPAIRED] = unpaired
     scalars[_IMMOVABLE] = immovable
+    scalars[_STRANDED] = stranded
     scalars[_VERDICT] = verdict
     if verdict == PAUSED_CODE:
         scalars[_M] = m

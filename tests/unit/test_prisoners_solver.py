@@ -625,3 +625,82 @@ def test_search_with_immovable_piles_equals_exhaustive_search(shape, wrap):
         assert verdict == (kernel.WON_CODE if won else kernel.LOST_CODE), seq
         cut += int(state[0][kernel._IMMOVABLE])
     assert cut > 0
+
+
+# --- stranded_cards (the physical rule's matching of stranded cards to partners to land on) ----------
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), shape=st.sampled_from([(1, 5), (2, 4), (3, 4), (4, 5), (4, 13)]),
+       wrap=st.sampled_from(["on", "off"]))
+def test_kernel_stranded_cards_equals_the_reference(data, shape, wrap):
+    # The kernel's bit-mask matching against the plain one, on rows reached by random legal moves
+    # from a random deal (at 52 cards, rows of every length).
+    import exact.prisoners.solver_kernel as kernel
+
+    deck = Deck(*shape)
+    variant = Variant.make("prisoners", moves="physical", wrap=wrap)
+    searcher = make_searcher(deck, variant, engine="python")
+    row = searcher.start_row([deck.rank(c) for c in data.draw(deck_orders(deck))])
+    for _ in range(data.draw(st.integers(0, deck.size - 1))):
+        children = list(searcher.children(row))
+        if not children:
+            break
+        row = data.draw(st.sampled_from(children))[1]
+    masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
+    work = np.full(deck.ranks + 6 * deck.size, -7, dtype=np.int64)
+    tops = np.array(row, dtype=np.int64)
+    found = kernel._stranded_cards(tops, len(row), masks, deck.ranks, work)
+    assert found == proofs.stranded_cards(row, searcher.neighbours, False)
+
+
+def test_stranded_cards_by_hand():
+    neighbours = [[1], [0, 2], [1, 3], [2, 4], [3]]  # five ranks, no wrap
+    assert not proofs.stranded_cards((0, 1, 2), neighbours, True)  # never on a published row
+    # Stranded (no partner to the right): the 2s at positions 3, 4, 5 and the 0 at position 2. The
+    # 0 stands among the first three piles (no landing partner); the 2s share the landing partners
+    # 1 and 3 (positions 0 and 1): two matched, two stranded cards left over, so the row is lost,
+    # though only one card is uncoverable by itself.
+    assert proofs.stranded_cards((1, 3, 0, 2, 2, 2), neighbours, False)
+    assert not proofs.uncoverable_cards((1, 3, 0, 2, 2, 2), neighbours, False)
+    # With two 2s both are matched and only the 0 is left over (it may be the final card).
+    assert not proofs.stranded_cards((1, 3, 0, 2, 2), neighbours, False)
+    # 3 (position 4) lands on 2 or 4; 1 (position 2) has no landing partner: one left over.
+    assert not proofs.stranded_cards((2, 0, 1, 4, 3), neighbours, False)
+
+
+@pytest.mark.parametrize("shape, wrap", [((3, 4), "on"), ((2, 5), "on"), ((2, 5), "off")])
+def test_stranded_cards_proves_physical_rows_the_other_proofs_cannot(shape, wrap):
+    # Rows it closes that no other condition closes, all lost by exhaustive search (the soundness
+    # tests above run it on every reachable row of other decks as well).
+    variant = Variant.make("prisoners", moves="physical", wrap=wrap)
+    searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
+    others = [name for name in proofs.CONDITIONS if name != "stranded_cards"]
+    fired = [row for row in fewest if proofs.stranded_cards(row, searcher.neighbours, False)]
+    assert all(fewest[row] > 1 for row in fired)
+    extra = [row for row in fired if proofs.proof_of_loss(row, searcher.neighbours, False, others) is None]
+    assert extra
+
+
+@pytest.mark.parametrize("shape, wrap", [((2, 5), "on"), ((2, 4), "on"), ((2, 4), "off")])
+def test_search_with_stranded_cards_equals_exhaustive_search(shape, wrap):
+    # Not a default cut (see solver_kernel.ALL_PROOFS), but the kernel's search may apply it: with it
+    # on, every dealt row of the deck gets the exhaustive verdict, and it does cut rows.
+    import exact.prisoners.solver_kernel as kernel
+
+    deck = Deck(*shape)
+    variant = Variant.make("prisoners", moves="physical", wrap=wrap)
+    searcher, fewest = fewest_piles_of_every_row(deck, variant)
+    masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
+    cut = 0
+    for seq in rank_sequences(deck.suits, deck.ranks):
+        tops = np.array(seq, dtype=np.int64)
+        hashes, keys = kernel.new_table(deck.size, deck.ranks, 10**3)
+        line = np.zeros((deck.size - 1, 2), dtype=np.int64)
+        state = kernel.new_state(deck.size, deck.ranks)
+        kernel.start(state, deck.size)
+        verdict = kernel._search(tops, tops.copy(), masks, deck.ranks, False, 0, hashes, keys, line, *state, 10**6,
+                                 kernel.ALL_PROOFS | kernel.STRANDED_PROOF)
+        won = fewest[searcher.start_row(seq)] == 1
+        assert verdict == (kernel.WON_CODE if won else kernel.LOST_CODE), seq
+        cut += int(state[0][kernel._STRANDED])
+    assert cut > 0
