@@ -63,7 +63,10 @@ reads that row only as the child's whole set, the first part it visits, so its i
 unchanged). Each group's vectors have ``end`` slots for its own largest set (``cap // 2 + 1``: 7 for
 the windows of three cards to come with 16 left, not the 9 of the whole position) and each window
 only its own ``S1`` and ``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half the
-largest suit's count). A window's kept ``B(a)`` vectors are read only by its own split sums, so they are freed
+largest suit's count). A window keeps ``B(y)`` only for the ``y`` of ``w3``'s suit that do not match
+``w1`` (the others end the phase at once, ``S1(y)`` or ``R1`` over the empty set: the split sum adds
+that count itself, ``p_ret <= -2``), but for the top window ``R_i``, whose ``B`` the forward pass
+reads by ``r_i``'s mates. The pairs' maps (``p_inv``, ``p_fwd``) are ``int32``. A window's kept ``B(a)`` vectors are read only by its own split sums, so they are freed
 once its group is filled (a parent
 reads its children's ``A`` only); a depth's groups (the windows ``(r_i, a, b)``, then
 ``(r_{i-1}, r_i, a)``, then ``R_i``, each the children of the next) are freed as soon as the next is
@@ -432,7 +435,7 @@ def _orbits(items, group):
 class _Group:
     """Arrays of one group of windows for :func:`_layers`."""
 
-    def __init__(self, cards, windows, caps, child_group=None, lookup=None, split=True):
+    def __init__(self, cards, windows, caps, child_group=None, lookup=None, inner=True):
         m = cards.m
         self.windows = windows
         #: window -> (its representative's index, the relabelling onto it or None for the identity)
@@ -441,6 +444,12 @@ class _Group:
         ng = len(windows)
         self.universe = [[u for u in range(m) if u not in w] for w in windows]
         self.mates = [tuple(cards.mates(w[t], u) for t in range(3)) for w, u in zip(windows, self.universe)]
+        # the kept B(y) (y of w3's suit: a later S2(y) hands back to it) but for a y matching w1, whose
+        # B(y) ends at once (S1(y) or R1, over the empty set only: the split sum adds that itself); the
+        # top window's group keeps them all (the forward pass reads them by r_i's mates)
+        self.kept = [[y for y in x[2] if not inner or cards.match(w[0], y) == 0]
+                     for w, x in zip(windows, self.mates)]
+        self.not_kept = sum(len(x[2]) - len(y) for x, y in zip(self.mates, self.kept))
         self.drops = np.full((ng, 3), -1, dtype=np.int64)
         self.cap = np.array(caps, dtype=np.int64)
         self.nm1 = np.array([len(x[0]) for x in self.mates], dtype=np.int64)
@@ -463,9 +472,9 @@ class _Group:
             rows = 1 << len(u)
             width = int(self.widths[g])
             a_off.append(a_off[-1] + rows * width)
-            b_off.append(b_off[-1] + len(self.mates[g][2]) * (rows // 2) * width)
+            b_off.append(b_off[-1] + len(self.kept[g]) * (rows // 2) * width)
             self.usize[g] = len(u)
-            for t, c in enumerate(self.mates[g][2]):
+            for t, c in enumerate(self.kept[g]):
                 self.bpos[g, t] = u.index(c)
         r_off = np.cumsum([0] + [1 << len(u) for u in self.universe])
         self.r_off = np.array(r_off[:-1], dtype=np.int64)
@@ -476,7 +485,7 @@ class _Group:
         # the row of the whole universe of each window kept apart (uint64) where it is the only row over
         # more than NARROW_SET_CARDS cards: the tables are then uint32 (not the top window's: _forward
         # reads that group's tables as they are)
-        self.split = split and ng > 0 and all(_split_row(len(u), c) for u, c in zip(self.universe, caps))
+        self.split = inner and ng > 0 and all(_split_row(len(u), c) for u, c in zip(self.universe, caps))
         self.full = np.array([(1 << len(u)) - 1 if self.split else -1 for u in self.universe] or [-1],
                              dtype=np.int64)
         self.f_off = np.array(np.cumsum([0] + [int(x) for x in self.widths])[:max(ng, 1)], dtype=np.int64)
@@ -492,6 +501,7 @@ class _Group:
         chunk_bits = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.int64)  # (256, 8)
         own_pos = [{c: b for b, c in enumerate(u)} for u in self.universe]
         slot = [tuple({c: t for t, c in enumerate(x)} for x in mates) for mates in self.mates]
+        kept = [{c: t for t, c in enumerate(x)} for x in self.kept]
         p_bits, p_nbits, p_child, p_match, p_s1, p_b, p_term, p_ret, targets, forwards = ([] for _ in range(10))
         for g, a in pairs:
             w, u = windows[g], self.universe[g]
@@ -501,7 +511,7 @@ class _Group:
             match = cards.match(w[0], a)
             p_match.append(match)
             p_s1.append(slot[g][0][a] if match == 1 else -1)
-            p_b.append(slot[g][2].get(a, -1))
+            p_b.append(kept[g].get(a, -1))
             term = [-1] * mm
             ret = [-1] * mm
             target = [0] * (nch * 8)
@@ -524,7 +534,11 @@ class _Group:
                 for t, y in enumerate(child.mates[j][0]):  # child's S1(y) is our S2(y)
                     term[t] = slot[g][1].get(back[y], -1)
                 for t, y in enumerate(child.mates[j][1]):  # child's S2(y) hands back B(y)
-                    ret[t] = slot[g][2].get(back[y], -1)
+                    z = back[y]
+                    if z in kept[g]:
+                        ret[t] = kept[g][z]
+                    elif z in slot[g][2]:  # B(z) not kept: it ends at once, S1(z) or R1, -2 - its slot
+                        ret[t] = -2 - (self.s1 + slot[g][0][z] if cards.match(w[0], z) == 1 else int(self.r1s[g]))
             p_child.append(j)
             p_term.append(term)
             p_ret.append(ret)
@@ -539,9 +553,12 @@ class _Group:
         self.p_b = as_array(p_b, (npairs,))
         self.p_term = as_array(p_term, (npairs, mm))
         self.p_ret = as_array(p_ret, (npairs, mm))
+        # int32: a mask over at most MAX_PHASE_ODDS_CARDS bits (half the bytes of the pairs' maps, which
+        # are about a sixth of the memory of the windows of three cards to come with 16 left)
         chunked = lambda bits: np.ascontiguousarray(  # noqa: E731
-            np.matmul(as_array(bits, (npairs, nch, 8)), chunk_bits.T).reshape(npairs, nch, 256)) \
-            if npairs else np.zeros((1, nch, 256), dtype=np.int64)
+            np.matmul(as_array(bits, (npairs, nch, 8)).astype(np.int32), chunk_bits.T.astype(np.int32))
+            .reshape(npairs, nch, 256)) \
+            if npairs else np.zeros((1, nch, 256), dtype=np.int32)
         self.p_inv = chunked(targets)
         self.p_fwd = chunked(forwards)  # the cards to come -> the child's universe
 
@@ -638,7 +655,10 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
 
     mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
     same = [[c != d and cards.two[c] == cards.two[d] for d in range(m)] for c in range(m)]
-    chunks = 2 * ((m + 7) // 8) * 256 * 8 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_fwd, p_bits, ...)
+    chunks = 2 * ((m + 7) // 8) * 256 * 4 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_fwd, p_bits, ...)
+    # kept B(y) of (w1, w2, w3): y of w3's suit in the universe, not matching w1
+    kept = lambda w1, w3, out=(): sum(  # noqa: E731
+        same[w3][y] and y not in out and cards.match(w1, y) == 0 for y in range(m))
     # the windows (a, b, c), each vector s1 + (a's mates) + (b's mates) + 3 entries in the universe;
     # kept B(y) for y of c's suit, over the sets without y (half the rows)
     pure_a = pure_b = 0
@@ -646,7 +666,7 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
     for a, b, c in _pure_windows(cards)[0]:
         w = s1 + 3 + mates[a] - same[a][b] - same[a][c] + mates[b] - same[b][a] - same[b][c]
         pure_a += table(m - 3, w) + (m - 3) * chunks
-        pure_b += (mates[c] - same[c][a] - same[c][b]) * ((1 << (m - 3)) // 2) * w * item[m - 4]
+        pure_b += kept(a, c, (a, b)) * ((1 << (m - 3)) // 2) * w * item[m - 4]
     # the largest moment of one row depth the play may reach (every depth of the row, and the sentinels
     # below it): (r_i, a, b) filling, then (r_{i-1}, r_i, a) filling with it, then R_i with the latter;
     # each group one window per orbit, every table sized for the largest sets (a bound on its type)
@@ -663,14 +683,14 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
             for _, a, b in _depth_windows(cards, x3)[0]:
                 w = _end_slots(m - 2) + 3 + nmates(x3, (a, b)) + mates[a] - same[a][b]
                 l3_a += table(m - 2, w) + (m - 2) * chunks
-                l3_b += (mates[b] - same[b][a]) * (1 << (m - 3)) * w * item[m - 3]
+                l3_b += kept(x3, b, (a,)) * (1 << (m - 3)) * w * item[m - 3]
             l3[live] = (l3_a, l3_b)
         l3_a, l3_b = l3[live]
         l2_a = l2_b = 0
         for _, _, a in _orbits([(x2, x3, a) for a in range(m)], _automorphisms(cards, (x2, x3)))[0]:
             w = _end_slots(m - 1) + 3 + nmates(x2, (a,)) + nmates(x3, (a,))
             l2_a += table(m - 1, w) + (m - 1) * chunks
-            l2_b += mates[a] * (1 << (m - 2)) * w * item[m - 2]
+            l2_b += kept(x2, a) * (1 << (m - 2)) * w * item[m - 2]
         w = _end_slots(m) + 3 + nmates(x1) + nmates(x2)
         l1 = table(m, w, split=False) + nmates(x3) * (1 << (m - 1)) * w * item[m - 1] + m * chunks
         depth = max(depth, l3_a + l3_b, l3_a + l2_a + l2_b, l2_a + l1)
@@ -687,11 +707,13 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     s1, s2, r1, width = _layout(cards)
     pure = None
     split_groups = 0  # groups whose row of the whole universe is kept apart (uint64 beside uint32)
+    not_kept = 0  # B(y) vectors not kept (y matches w1: the phase ends at once)
     if m >= 3:
         reps, lookup = _pure_windows(cards)
         pure = _Group(cards, reps, [m - 3] * len(reps), lookup=lookup)
         pure.fill(width)
         split_groups += pure.split
+        not_kept += pure.not_kept
         pure_bytes = pure.nbytes()
         pure.B = None  # a parent's split sums read its children's A only (a window's B only while it fills)
     maxm = s2 - s1
@@ -725,10 +747,11 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
             else:
                 wins = [(x1, x2, x3)]
             caps = [max(cap - size, 0)] * len(wins)
-            grp = _Group(cards, wins, caps, child_group=child, lookup=lookup, split=level > 1) if wins else None
+            grp = _Group(cards, wins, caps, child_group=child, lookup=lookup, inner=level > 1) if wins else None
             if grp is not None:
                 grp.fill(width, child_group=child)
                 split_groups += grp.split
+                not_kept += grp.not_kept
                 if level > 1:
                     grp.B = None  # the forward pass reads R_i's B only
                 child = grp  # the group before is released (but for the pure windows, every depth's)
@@ -760,6 +783,6 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     require(sum(counts) == math.factorial(m), "phase odds must add up to m!")
     emptied = sum(int(e) * math.factorial(s) for s, e in enumerate(emp.tolist()))
     if stats is not None:
-        stats.update(depths=depths, windows=0 if pure is None else len(pure.windows), split_groups=split_groups,
+        stats.update(depths=depths, windows=0 if pure is None else len(pure.windows), split_groups=split_groups, not_kept=not_kept,
                      table_bytes=0 if pure is None else pure_bytes, symmetry=len(_automorphisms(cards)))
     return counts, emptied

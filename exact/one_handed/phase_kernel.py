@@ -318,10 +318,12 @@ def _hand_back(vec, C, yb, rest, nmj2, p_ret, p, A, a_base, Bst, b_base, half, b
     for t in range(nmj2):
         c = np.uint64(C[yb + c_s2 + t])
         d = p_ret[p, t]
-        if c and d >= 0:  # d < 0: w1's suit mate, never in a set of this window
+        if c and d >= 0:  # d == -1: w1's suit mate, never in a set of this window
             src = b_base + (d * half + _drop(rest, b_bits[g, d])) * width
             for u in range(width):
                 vec[u] += c * np.uint64(Bst[src + u])
+        elif c and d <= -2 and rest == 0:  # a B(y) not kept: it ends at once, in slot -2 - d
+            vec[-2 - d] += c
 
 
 @jit(inline="always")
@@ -342,7 +344,9 @@ def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rb
     pair's maps: its ``end(j)`` is our ``end(j + 1)``, its ``S1(y)`` our ``S2(y)`` (``p_term``), its
     ``R1, R2`` our ``R2, R3``; its ``R3`` and ``S2(y)`` on a first part hand back to state ``A`` and
     ``B(y)`` (``p_ret``) of this window over the rest (``A[a_base + rest * width]``, the kept
-    ``Bst[b_base + (slot * half + rest without y's bit b_bits[g, slot]) * width]``), summed over the
+    ``Bst[b_base + (slot * half + rest without y's bit b_bits[g, slot]) * width]``; ``p_ret <= -2``: a
+    ``B(y)`` that is not kept because ``y`` matches ``w1`` and the phase ends at once, its one count
+    in slot ``-2 - p_ret`` over the empty rest), summed over the
     first parts that hand back (``c_ret[c_rbase + part]``), enumerated in the child's coordinates and
     mapped back by ``p_inv[p]``. With ``c_apart = (c_fbase, c_full)``, ``c_full >= 0``, the child's row
     of its whole universe (mask ``c_full``) is not in ``CA`` but at ``CF[c_fbase:]`` (the position
