@@ -66,6 +66,23 @@ def _position(k: int, seed: int, index: int):
     return deck, row, order[52 - k:], labels
 
 
+def _warm_up_phase(labels) -> None:
+    """Compile the phase engine's kernels for every mix of table types a run may meet (uint32 or
+    uint64 tables, children and kept B vectors, a row kept apart) outside the timing: a 7-card
+    position with the narrow limit at its default and lowered, so that each group kind crosses it.
+    (Before this, only the uint32 mix was compiled here, and the first run in a fresh tree paid the
+    compilation of the others, several CPU seconds.)"""
+    from exact.one_handed import odds_phase
+
+    default = odds_phase.NARROW_SET_CARDS
+    try:
+        for narrow in (default, -1, 3, 4, 5, 6):
+            odds_phase.NARROW_SET_CARDS = narrow
+            odds_phase.position_phase_counts(labels([0, 1, 2]), labels([3, 4, 5, 6, 7, 8, 9]))
+    finally:
+        odds_phase.NARROW_SET_CARDS = default
+
+
 def _child(engine: str, k: int, seed: int, index: int, max_gib: float) -> None:
     """One engine on one position, in this process: prints one JSON line."""
     from exact.one_handed.odds import position_counts
@@ -79,7 +96,7 @@ def _child(engine: str, k: int, seed: int, index: int, max_gib: float) -> None:
         t0 = time.process_time()
         counts, _ = position_counts(row, undealt, deck)
     else:
-        position_phase_counts(labels([0, 1, 2]), labels([3, 4, 5, 6, 7]))
+        _warm_up_phase(labels)
         need = phase_table_bytes(labels(row), labels(undealt)) / 2**30
         out["gib"] = need
         if need > max_gib:

@@ -90,10 +90,10 @@ about ``5 * 10^8`` with 16 by extrapolation, and the full states ``(row, cards t
 to come have 2 relabellings, several-fold where they have dozens. It overtakes the memoised search
 of :func:`exact.one_handed.odds.position_counts` (whose cost grows about ``m``-fold per card) from
 12 cards left; see ``benchmarks/bench_odds.py``. Where the time goes (one 52-card position with 14
-left, 45.8 CPU s, 30 row depths reached, 2 relabellings): the depths' windows ``(r_i, a, b)`` 45%,
-``R_i`` 18%, ``(r_{i-1}, r_i, a)`` 14%, the windows of three cards to come 17%, building the groups'
-maps in Python 4%, the forward pass the rest; so it is the row depths, not the windows of three
-cards to come, that a faster engine would have to cut first.
+left, 39.1 CPU s, 30 row depths reached, 2 relabellings, ``bench_odds.py --profile``): the depths'
+windows ``(r_i, a, b)`` 53%, ``(r_{i-1}, r_i, a)`` 16%, ``R_i`` 6%, the windows of three cards to
+come 20%, building the groups' maps in Python 4%, the forward pass 1%; so it is the row depths, not
+the windows of three cards to come, that a faster engine would have to cut first.
 
 ``final=once`` is not counted (the phase tables say how a phase ends, not which check the last card
 made, :mod:`exact.one_handed.phase`); the caller refuses it.
@@ -787,6 +787,7 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     require(sum(counts) == math.factorial(m), "phase odds must add up to m!")
     emptied = sum(int(e) * math.factorial(s) for s, e in enumerate(emp.tolist()))
     if stats is not None:
-        stats.update(depths=depths, windows=0 if pure is None else len(pure.windows), split_groups=split_groups, not_kept=not_kept,
-                     table_bytes=0 if pure is None else pure_bytes, symmetry=len(_automorphisms(cards)))
+        stats.update(depths=depths, windows=0 if pure is None else len(pure.windows), split_groups=split_groups,
+                     not_kept=not_kept, table_bytes=0 if pure is None else pure_bytes,
+                     symmetry=len(_automorphisms(cards)))
     return counts, emptied
