@@ -3,6 +3,8 @@ engines side by side, one core, each run in a fresh process (so its peak memory 
 
     .venv/bin/python benchmarks/bench_odds.py [--left 10,11,12,13,14,15,16] [--positions 2] [--seed 1]
         [--budget 120] [--max-gib 3.5] [--search-max-left 13] [--before DIR]
+    .venv/bin/python benchmarks/bench_odds.py --estimate 20 --left 16 [--seed 1] [--before DIR]
+    .venv/bin/python benchmarks/bench_odds.py --profile 0 --left 14 [--seed 1]
 
 For each number ``k`` of cards left it deals the first ``52 - k`` cards of ``--positions`` random
 52-card orders (numpy, from ``--seed``) and times, in CPU seconds (``time.process_time`` around the
@@ -18,6 +20,16 @@ the same run:
 * ``before`` (with ``--before DIR``, a source tree of an earlier version, e.g. from
   ``git archive 183945f | tar -x -C /tmp/before``): that tree's phase engine on the same positions,
   with that tree's own estimate, in a process whose imports resolve to ``DIR``.
+
+With ``--estimate N`` nothing is run: for the first ``N`` positions of ``--seed`` it prints the phase
+engine's estimated peak (``phase_table_bytes``, no table allocated) and how many are within
+``exact.one_handed.odds.MAX_PHASE_TABLE_BYTES`` (with ``--before``, that tree's estimate too).
+
+With ``--profile INDEX`` the phase engine runs once on that position (in this process) and the CPU
+seconds are split by the kind of window group filled (told apart by their universe: ``m - 3`` cards
+for the windows of three cards to come, ``m - 2`` for a depth's ``(r_i, a, b)``, ``m - 1`` for
+``(r_{i-1}, r_i, a)``, ``m`` for ``R_i``), building the groups (their maps, in Python), and the rest
+(the forward pass).
 
 All give the same counts where they run (checked here too, column ``same``). An engine is skipped for
 the next ``k`` once it took more than ``--budget`` CPU seconds (the search grows about ``k``-fold per
@@ -54,6 +66,23 @@ def _position(k: int, seed: int, index: int):
     return deck, row, order[52 - k:], labels
 
 
+def _warm_up_phase(labels) -> None:
+    """Compile the phase engine's kernels for every mix of table types a run may meet (uint32 or
+    uint64 tables, children and kept B vectors, a row kept apart) outside the timing: a 7-card
+    position with the narrow limit at its default and lowered, so that each group kind crosses it.
+    (Before this, only the uint32 mix was compiled here, and the first run in a fresh tree paid the
+    compilation of the others, several CPU seconds.)"""
+    from exact.one_handed import odds_phase
+
+    default = odds_phase.NARROW_SET_CARDS
+    try:
+        for narrow in (default, -1, 3, 4, 5, 6):
+            odds_phase.NARROW_SET_CARDS = narrow
+            odds_phase.position_phase_counts(labels([0, 1, 2]), labels([3, 4, 5, 6, 7, 8, 9]))
+    finally:
+        odds_phase.NARROW_SET_CARDS = default
+
+
 def _child(engine: str, k: int, seed: int, index: int, max_gib: float) -> None:
     """One engine on one position, in this process: prints one JSON line."""
     from exact.one_handed.odds import position_counts
@@ -67,7 +96,7 @@ def _child(engine: str, k: int, seed: int, index: int, max_gib: float) -> None:
         t0 = time.process_time()
         counts, _ = position_counts(row, undealt, deck)
     else:
-        position_phase_counts(labels([0, 1, 2]), labels([3, 4, 5, 6, 7]))
+        _warm_up_phase(labels)
         need = phase_table_bytes(labels(row), labels(undealt)) / 2**30
         out["gib"] = need
         if need > max_gib:
@@ -81,6 +110,73 @@ def _child(engine: str, k: int, seed: int, index: int, max_gib: float) -> None:
     out["rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 2**30  # Linux: KiB
     out["counts"] = (list(counts) + [0] * 53)[:53]
     print(json.dumps(out))
+
+
+def _estimates(k: int, seed: int, count: int) -> None:
+    """The phase engine's estimated peak (GiB) on the first ``count`` positions: one JSON line."""
+    from exact.one_handed.odds import MAX_PHASE_TABLE_BYTES
+    from exact.one_handed.odds_phase import phase_table_bytes
+
+    gib = []
+    for index in range(count):
+        _, row, undealt, labels = _position(k, seed, index)
+        gib.append(phase_table_bytes(labels(row), labels(undealt)) / 2**30)
+    print(json.dumps({"gib": gib, "limit": MAX_PHASE_TABLE_BYTES / 2**30}))
+
+
+def _estimate_table(args) -> None:
+    trees = [("now", ROOT)] + ([("before", args.before)] if args.before else [])
+    print(f"phase engine's estimated peak (GiB) over positions 0-{args.estimate - 1} of seed {args.seed}")
+    print("| cards left | tree | min | median | max | within the limit | estimates |")
+    print("|---|---|---|---|---|---|---|")
+    for k in [int(x) for x in args.left.split(",")]:
+        for name, tree in trees:
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            done = subprocess.run([sys.executable, str(HERE), "--estimate-child", str(k), str(args.seed),
+                                   str(args.estimate)], env=env, cwd=tree, capture_output=True, text=True)
+            r = json.loads(done.stdout.strip().splitlines()[-1])
+            g = sorted(r["gib"])
+            within = sum(x <= r["limit"] for x in g)
+            print(f"| {k} | {name} | {g[0]:.2f} | {np.median(g):.2f} | {g[-1]:.2f} | {within} of {len(g)} "
+                  f"({r['limit']:.0f} GiB) | {', '.join(f'{x:.2f}' for x in r['gib'])} |", flush=True)
+
+
+def _profile(k: int, seed: int, index: int) -> None:
+    from collections import defaultdict
+
+    from exact.one_handed import odds_phase
+
+    _, row, undealt, labels = _position(k, seed, index)
+    odds_phase.position_phase_counts(labels([0, 1, 2]), labels([3, 4, 5, 6, 7]))
+    spent: dict = defaultdict(float)
+    kinds = {k - 3: "windows of three cards to come", k - 2: "(r_i, a, b)", k - 1: "(r_{i-1}, r_i, a)", k: "R_i"}
+    fill, init = odds_phase._Group.fill, odds_phase._Group.__init__
+
+    def timed_fill(group, *a, **kw):
+        t0 = time.process_time()
+        fill(group, *a, **kw)
+        spent[kinds[int(group.usize[0])] if len(group.usize) else "empty"] += time.process_time() - t0
+
+    def timed_init(group, *a, **kw):
+        t0 = time.process_time()
+        init(group, *a, **kw)
+        spent["building the groups (maps)"] += time.process_time() - t0
+
+    odds_phase._Group.fill, odds_phase._Group.__init__ = timed_fill, timed_init
+    try:
+        stats: dict = {}
+        t0 = time.process_time()
+        odds_phase.position_phase_counts(labels(row), labels(undealt), stats=stats)
+        total = time.process_time() - t0
+    finally:
+        odds_phase._Group.fill, odds_phase._Group.__init__ = fill, init
+    spent["the rest (forward pass)"] = total - sum(spent.values())
+    print(f"{k} cards left, position {index} of seed {seed}: {total:.1f} CPU s, {stats['depths']} row depths, "
+          f"{stats['symmetry']} relabellings")
+    print("| part | CPU s | share |")
+    print("|---|---|---|")
+    for part, sec in sorted(spent.items(), key=lambda x: -x[1]):
+        print(f"| {part} | {sec:.1f} | {100 * sec / total:.0f}% |")
 
 
 def _run(engine: str, k: int, seed: int, index: int, max_gib: float, tree: Path) -> dict:
@@ -101,9 +197,23 @@ def main(argv=None) -> None:
     parser.add_argument("--max-gib", type=float, default=3.5)
     parser.add_argument("--search-max-left", type=int, default=13)
     parser.add_argument("--before", type=Path, default=None, help="source tree of an earlier version")
+    parser.add_argument("--estimate", type=int, default=0, metavar="N",
+                        help="print the phase engine's estimated peak on N positions, run nothing")
     parser.add_argument("--child", nargs=5, metavar=("ENGINE", "K", "SEED", "INDEX", "MAX_GIB"),
                         help=argparse.SUPPRESS)
+    parser.add_argument("--profile", type=int, default=None, metavar="INDEX",
+                        help="split the phase engine's CPU seconds on one position by the kind of group")
+    parser.add_argument("--estimate-child", nargs=3, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.profile is not None:
+        _profile(int(args.left.split(",")[0]), args.seed, args.profile)
+        return
+    if args.estimate_child:
+        _estimates(*args.estimate_child)
+        return
+    if args.estimate:
+        _estimate_table(args)
+        return
     if args.child:
         engine, k, seed, index, max_gib = args.child
         _child(engine, int(k), int(seed), int(index), float(max_gib))

@@ -26,9 +26,10 @@ variants):
   3.5-fold per card (``m^4 3^(m-4)`` for the windows of three cards to come, plus the row depths
   the play reaches, divided by what symmetry the position has), so it overtakes the search from
   :data:`PHASE_FROM_CARDS` cards left; its tables grow about 3-fold per card, which is its limit
-  (:data:`MAX_PHASE_TABLE_BYTES`, checked before it starts: over 20 random 52-card positions the
-  estimated peak is at most 1.85 GiB with 15 cards left, and 1.4-5.8 GiB with 16, 14 of them
-  within the limit).
+  (:data:`MAX_PHASE_TABLE_BYTES`, checked before it starts: over 20 random 52-card positions,
+  ``benchmarks/bench_odds.py --estimate 20 --seed 1``, the estimated peak is at most 1.19 GiB with
+  15 cards left, and 0.80-2.35 GiB with 16, all within the limit; over 80, seeds 1-4, 79 of them,
+  the one over at 3.44 GiB, cards to come without relabellings).
 
 ``engine="auto"`` takes the phase engine from :data:`PHASE_FROM_CARDS` cards left and the search
 below; exact odds are computed for at most :data:`MAX_EXACT_CARDS` cards left (auto:
@@ -65,10 +66,9 @@ from sim.errors import UsageError
 from sim.rules import one_handed as rules
 from sim.variant import Variant
 
-#: cards left at most for the exact method (the phase engine: 16 fits below MAX_PHASE_TABLE_BYTES for 14
-#: of 20 random 52-card positions, 1.4-5.8 GiB estimated; 399 CPU s and 1.5 GiB peak for one, 788 s and 4.0
-#: GiB for one beyond the limit, run directly, benchmarks/bench_odds.py; a position whose tables would not
-#: fit is refused with one line)
+#: cards left at most for the exact method (the phase engine: 16 fits below MAX_PHASE_TABLE_BYTES for 79
+#: of 80 random 52-card positions, 0.56-3.44 GiB estimated, benchmarks/bench_odds.py --estimate; minutes
+#: each, see benchmarks/README.md; a position whose tables would not fit is refused with one line)
 MAX_EXACT_CARDS = 16
 #: cards left at most for which ``method="auto"`` computes exactly (13: 5-12 CPU s, 0.25-0.42 GiB peak;
 #: 14 takes 27-44, benchmarks/bench_odds.py on a machine at load 5-8)
@@ -83,8 +83,8 @@ MAX_SEARCH_CARDS = 13
 PHASE_FROM_CARDS = 12
 #: largest peak of the phase engine's tables (bytes, :func:`exact.one_handed.odds_phase.phase_table_bytes`),
 #: checked before it starts (a process stays under 4 GB with the interpreter's 0.2 GiB; 20 random 52-card
-#: positions need 0.03-0.16 GiB with 12 left, 0.06-0.32 with 13, 0.07-0.74 with 14, 0.31-1.85 with 15 and
-#: 1.4-5.8 with 16, 14 of them within the limit)
+#: positions, bench_odds.py --estimate 20 --seed 1, need 0.04-0.16 GiB with 13 left, 0.07-0.38 with 14,
+#: 0.26-1.19 with 15 and 0.80-2.35 with 16, all within the limit; 79 of 80 with 16 over seeds 1-4)
 MAX_PHASE_TABLE_BYTES = 3 * 2**30
 ENGINES = ("auto", "search", "phase")
 #: a state with this many cards left or fewer is finished by playing out every order of them

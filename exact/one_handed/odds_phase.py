@@ -54,13 +54,21 @@ the slot maps: the child's back in ours), so the split sums cost what they did. 
 with every table its own (``MAX_SYMMETRY = 0``) on random positions.
 
 Memory: a table over sets of at most :data:`NARROW_SET_CARDS` (12) cards is ``uint32`` (every entry
-counts orders of its set: at most ``12! < 2**32``), else ``uint64`` (a group's kept ``B(a)`` vectors
-are over one card fewer than its ``A``, so with 16 cards to come the windows of three cards to come
-have ``uint64`` ``A`` and ``uint32`` ``B``); each window's vectors hold only its own ``S1`` and
-``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half the largest suit's
-count). A window's kept ``B(a)`` vectors are read only by its own split sums, so they are freed
-once its group is filled (a parent
-reads its children's ``A`` only); a depth's groups (the windows ``(r_i, a, b)``, then
+counts orders of its set: at most ``12! < 2**32``), else ``uint64``; a group's kept ``B(a)`` vectors
+are over one card fewer than its ``A``. Where a window's universe has ``NARROW_SET_CARDS + 1`` cards
+and its tables reach the whole of it (with 16 cards to come, the windows of three cards to come: 13
+cards), that whole set is the one row over more than 12 cards: it is kept apart, one ``uint64`` row
+per window (``AF``), and the rest of the table is ``uint32`` (:func:`_split_row`; the split sum
+reads that row only as the child's whole set, the first part it visits, so its inner loop is
+unchanged). Each group's vectors have ``end`` slots for its own largest set (``cap // 2 + 1``: 7 for
+the windows of three cards to come with 16 left, not the 9 of the whole position) and each window
+only its own ``S1`` and ``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half the
+largest suit's count). A window keeps ``B(y)`` only for the ``y`` of ``w3``'s suit that do not match
+``w1`` (the others end the phase at once, ``S1(y)`` or ``R1`` over the empty set: the split sum adds
+that count itself, ``p_ret <= -2``), but for the top window ``R_i``, whose ``B`` the forward pass
+reads by ``r_i``'s mates. The pairs' maps (``p_inv``, ``p_fwd``) are ``int32``. A window's kept
+``B(a)`` vectors are read only by its own split sums, so they are freed once its group is filled (a
+parent reads its children's ``A`` only); a depth's groups (the windows ``(r_i, a, b)``, then
 ``(r_{i-1}, r_i, a)``, then ``R_i``, each the children of the next) are freed as soon as the next is
 filled, ``R_i``'s once its states are dealt. The peak is the windows of three cards to come while
 they fill, or their ``A`` tables with one depth's groups (:func:`phase_table_bytes`).
@@ -81,7 +89,11 @@ about ``5 * 10^8`` with 16 by extrapolation, and the full states ``(row, cards t
 7-fold (2.4-2.6 million with 10). The symmetry gains what the position has: little where the cards
 to come have 2 relabellings, several-fold where they have dozens. It overtakes the memoised search
 of :func:`exact.one_handed.odds.position_counts` (whose cost grows about ``m``-fold per card) from
-12 cards left; see ``benchmarks/bench_odds.py``.
+12 cards left; see ``benchmarks/bench_odds.py``. Where the time goes (one 52-card position with 14
+left, 39.1 CPU s, 30 row depths reached, 2 relabellings, ``bench_odds.py --profile``): the depths'
+windows ``(r_i, a, b)`` 53%, ``(r_{i-1}, r_i, a)`` 16%, ``R_i`` 6%, the windows of three cards to
+come 20%, building the groups' maps in Python 4%, the forward pass 1%; so it is the row depths, not
+the windows of three cards to come, that a faster engine would have to cut first.
 
 ``final=once`` is not counted (the phase tables say how a phase ends, not which check the last card
 made, :mod:`exact.one_handed.phase`); the caller refuses it.
@@ -181,7 +193,8 @@ def _compress(mask, drops, g):
 @jit
 def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits,
             p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, p_fwd, CA, c_ret, c_roff, c_off, c_nm1, c_nm2,
-            self_child, vec_width, s1, widths, s2s, r1s, c_widths, c_s2s, c_r1s):
+            self_child, vec_width, s1, widths, s2s, r1s, c_widths, c_s1, c_s2s, c_r1s, AF, f_off, full, CF, c_foff,
+            c_full):
     """Fill a group of windows' tables by set size: ``A[g][C]`` for ``|C| <= cap[g]`` and the kept
     ``B(a)`` vectors (``a`` of ``w3``'s two-type mates). The children of the pairs are read from
     ``CA`` (complete, or this group's own ``A`` when ``self_child``: the group holds its children).
@@ -192,7 +205,9 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
     ours through ``p_inv`` (the relabelling folded into both). Each window's vectors have their own
     layout (``widths``, ``s2s``, ``r1s``: its ``S1`` and ``S2`` slots are its ``w1``'s and ``w2``'s
     mates in its universe), the children's theirs (``c_*``); the ``end`` slots, ``s1`` of them, are
-    common."""
+    common to the group (``c_s1`` to the child group). A window whose ``full[g] >= 0`` keeps the row of
+    its whole universe (mask ``full[g]``) in ``AF[f_off[g]:]`` (``uint64``) instead of ``A`` (``uint32``),
+    its children likewise (``CF``, ``c_foff``, ``c_full``)."""
     vec = np.zeros(vec_width, dtype=np.uint64)
     kmax = 0
     for g in range(cap.shape[0]):
@@ -200,6 +215,7 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
     for k in range(kmax):
         if self_child:
             _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
+            _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s)
         for p in range(p_win.shape[0]):
             g = p_win[p]
             nb = p_nbits[p]
@@ -225,17 +241,37 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                 own = _compress(cset, drops, g)
                 fc = _map(p_fwd, p, cset) if p_match[p] == 0 else 0
                 _pair_vector(vec, own, k & 1, fc, p_match[p], p_s1[p], p, CA, c_off[j], c_ret, c_roff[j], c_nm1[j],
-                             c_nm2[j], p_term, p_ret, p_inv, A, a_off[g], Bst, b_off[g], half_g, bpos, g, width, s1,
-                             s2s[g], r1s[g], c_widths[j], c_s2s[j], c_r1s[j])
+                             c_nm2[j], p_term, p_ret, p_inv, A, a_off[g], Bst, b_off[g], half_g, bpos, g,
+                             (width, s1, s2s[g], r1s[g]), (c_widths[j], c_s1, c_s2s[j], c_r1s[j]), CF,
+                             (c_foff[j], c_full[j]))
                 bs = p_b[p]
-                _store_pair(vec, A, a_off[g] + _compress(cset | abit, drops, g) * width, Bst,
-                            b_off[g] + (bs * half_g + _drop(own, bpos[g, bs])) * width if bs >= 0 else -1, width)
+                b_dst = b_off[g] + (bs * half_g + _drop(own, bpos[g, bs])) * width if bs >= 0 else -1
+                target = _compress(cset | abit, drops, g)
+                if target == full[g]:
+                    _store_pair(vec, AF, f_off[g], Bst, b_dst, width)
+                else:
+                    _store_pair(vec, A, a_off[g] + target * width, Bst, b_dst, width)
                 if k == 0:
                     break
                 cm = _next_same_size(cm)
     for k in range(kmax + 1):
         if k == kmax or not self_child:  # the sizes not marked yet: every table is complete now
             _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
+            _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s)
+
+
+@jit
+def _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s):
+    """:func:`exact.one_handed.phase_kernel._mark_returns` for the rows kept in ``AF`` (a window's whole
+    universe, ``full[g] >= 0``), of size ``k``."""
+    for g in range(usize.shape[0]):
+        if full[g] < 0 or k != usize[g] or k > cap[g]:
+            continue
+        hit = AF[f_off[g] + r1s[g] + 2] != 0
+        for t in range(nm2[g]):
+            if AF[f_off[g] + s2s[g] + t] != 0:
+                hit = True
+        ret[r_off[g] + full[g]] = 1 if hit else 0
 
 
 @jit
@@ -403,7 +439,7 @@ def _orbits(items, group):
 class _Group:
     """Arrays of one group of windows for :func:`_layers`."""
 
-    def __init__(self, cards, windows, caps, s1, child_group=None, lookup=None):
+    def __init__(self, cards, windows, caps, child_group=None, lookup=None, inner=True):
         m = cards.m
         self.windows = windows
         #: window -> (its representative's index, the relabelling onto it or None for the identity)
@@ -412,12 +448,21 @@ class _Group:
         ng = len(windows)
         self.universe = [[u for u in range(m) if u not in w] for w in windows]
         self.mates = [tuple(cards.mates(w[t], u) for t in range(3)) for w, u in zip(windows, self.universe)]
+        # the kept B(y) (y of w3's suit: a later S2(y) hands back to it) but for a y matching w1, whose
+        # B(y) ends at once (S1(y) or R1, over the empty set only: the split sum adds that itself); the
+        # top window's group keeps them all (the forward pass reads them by r_i's mates)
+        self.kept = [[y for y in x[2] if not inner or cards.match(w[0], y) == 0]
+                     for w, x in zip(windows, self.mates)]
+        self.not_kept = sum(len(x[2]) - len(y) for x, y in zip(self.mates, self.kept))
         self.drops = np.full((ng, 3), -1, dtype=np.int64)
         self.cap = np.array(caps, dtype=np.int64)
         self.nm1 = np.array([len(x[0]) for x in self.mates], dtype=np.int64)
         self.nm2 = np.array([len(x[1]) for x in self.mates], dtype=np.int64)
         self.nm3 = np.array([len(x[2]) for x in self.mates], dtype=np.int64)
-        # each window's layout: end slots (common), its S1 slots, its S2 slots, then R1, R2, R3
+        # each window's layout: end slots (common to the group: end(j) at j // 2, j at most the largest
+        # set, cap; a B(a) vector's j counts a, over a set of at most cap - 1), its S1 slots, its S2 slots,
+        # then R1, R2, R3
+        self.s1 = s1 = _end_slots(max(caps, default=0))
         self.s2s = s1 + self.nm1
         self.r1s = self.s2s + self.nm2
         self.widths = self.r1s + 3
@@ -431,9 +476,9 @@ class _Group:
             rows = 1 << len(u)
             width = int(self.widths[g])
             a_off.append(a_off[-1] + rows * width)
-            b_off.append(b_off[-1] + len(self.mates[g][2]) * (rows // 2) * width)
+            b_off.append(b_off[-1] + len(self.kept[g]) * (rows // 2) * width)
             self.usize[g] = len(u)
-            for t, c in enumerate(self.mates[g][2]):
+            for t, c in enumerate(self.kept[g]):
                 self.bpos[g, t] = u.index(c)
         r_off = np.cumsum([0] + [1 << len(u) for u in self.universe])
         self.r_off = np.array(r_off[:-1], dtype=np.int64)
@@ -441,6 +486,14 @@ class _Group:
         self.a_off = np.array(a_off[:-1], dtype=np.int64)
         self.b_off = np.array(b_off[:-1], dtype=np.int64)
         self.a_size, self.b_size = a_off[-1], b_off[-1]
+        # the row of the whole universe of each window kept apart (uint64) where it is the only row over
+        # more than NARROW_SET_CARDS cards: the tables are then uint32 (not the top window's: _forward
+        # reads that group's tables as they are)
+        self.split = inner and ng > 0 and all(_split_row(len(u), c) for u, c in zip(self.universe, caps))
+        self.full = np.array([(1 << len(u)) - 1 if self.split else -1 for u in self.universe] or [-1],
+                             dtype=np.int64)
+        self.f_off = np.array(np.cumsum([0] + [int(x) for x in self.widths])[:max(ng, 1)], dtype=np.int64)
+        self.f_size = int(self.widths.sum()) if self.split else 0
         pairs = [(g, a) for g, u in enumerate(self.universe) for a in u]
         npairs = len(pairs)
         self.p_win = np.array([g for g, _ in pairs], dtype=np.int64)
@@ -452,6 +505,7 @@ class _Group:
         chunk_bits = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.int64)  # (256, 8)
         own_pos = [{c: b for b, c in enumerate(u)} for u in self.universe]
         slot = [tuple({c: t for t, c in enumerate(x)} for x in mates) for mates in self.mates]
+        kept = [{c: t for t, c in enumerate(x)} for x in self.kept]
         p_bits, p_nbits, p_child, p_match, p_s1, p_b, p_term, p_ret, targets, forwards = ([] for _ in range(10))
         for g, a in pairs:
             w, u = windows[g], self.universe[g]
@@ -461,7 +515,7 @@ class _Group:
             match = cards.match(w[0], a)
             p_match.append(match)
             p_s1.append(slot[g][0][a] if match == 1 else -1)
-            p_b.append(slot[g][2].get(a, -1))
+            p_b.append(kept[g].get(a, -1))
             term = [-1] * mm
             ret = [-1] * mm
             target = [0] * (nch * 8)
@@ -484,7 +538,11 @@ class _Group:
                 for t, y in enumerate(child.mates[j][0]):  # child's S1(y) is our S2(y)
                     term[t] = slot[g][1].get(back[y], -1)
                 for t, y in enumerate(child.mates[j][1]):  # child's S2(y) hands back B(y)
-                    ret[t] = slot[g][2].get(back[y], -1)
+                    z = back[y]
+                    if z in kept[g]:
+                        ret[t] = kept[g][z]
+                    elif z in slot[g][2]:  # B(z) not kept: it ends at once, S1(z) or R1, -2 - its slot
+                        ret[t] = -2 - (self.s1 + slot[g][0][z] if cards.match(w[0], z) == 1 else int(self.r1s[g]))
             p_child.append(j)
             p_term.append(term)
             p_ret.append(ret)
@@ -499,16 +557,20 @@ class _Group:
         self.p_b = as_array(p_b, (npairs,))
         self.p_term = as_array(p_term, (npairs, mm))
         self.p_ret = as_array(p_ret, (npairs, mm))
+        # int32: a mask over at most MAX_PHASE_ODDS_CARDS bits (half the bytes of the pairs' maps, which
+        # are about a sixth of the memory of the windows of three cards to come with 16 left)
         chunked = lambda bits: np.ascontiguousarray(  # noqa: E731
-            np.matmul(as_array(bits, (npairs, nch, 8)), chunk_bits.T).reshape(npairs, nch, 256)) \
-            if npairs else np.zeros((1, nch, 256), dtype=np.int64)
+            np.matmul(as_array(bits, (npairs, nch, 8)).astype(np.int32), chunk_bits.T.astype(np.int32))
+            .reshape(npairs, nch, 256)) \
+            if npairs else np.zeros((1, nch, 256), dtype=np.int32)
         self.p_inv = chunked(targets)
         self.p_fwd = chunked(forwards)  # the cards to come -> the child's universe
 
-    def fill(self, width, s1, child_group=None):
+    def fill(self, width, child_group=None):
         child = child_group if child_group is not None else self
         cap = int(self.cap.max()) if len(self.cap) else 0
-        self.A = np.zeros(max(self.a_size, 1), dtype=_table_dtype(cap))
+        self.A = np.zeros(max(self.a_size, 1), dtype=_table_dtype(cap - 1 if self.split else cap))
+        self.AF = np.zeros(max(self.f_size, 1), dtype=np.uint64)
         # a kept B(a) is over the sets without a: one card fewer (uint32 where A needs uint64 at the top)
         self.B = np.zeros(max(self.b_size, 1), dtype=_table_dtype(cap - 1))
         for g in range(len(self.windows)):
@@ -519,13 +581,31 @@ class _Group:
         _layers(self.A, self.B, self.ret, self.r_off, self.a_off, self.b_off, self.drops, self.cap, self.nm1,
                 self.nm2, self.bpos, self.usize, self.p_win, self.p_a, self.p_bits, self.p_nbits, self.p_child,
                 self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, self.p_fwd, CA, c_ret,
-                child.r_off, child.a_off, child.nm1, child.nm2, child_group is None, width, s1, self.widths, self.s2s,
-                self.r1s, child.widths, child.s2s, child.r1s)
+                child.r_off, child.a_off, child.nm1, child.nm2, child_group is None, width, self.s1, self.widths,
+                self.s2s, self.r1s, child.widths, child.s1, child.s2s, child.r1s, self.AF, self.f_off, self.full,
+                self.AF if child_group is None else child.AF, child.f_off, child.full)
+
+    def nbytes(self):
+        return sum(int(x.nbytes) for x in (self.A, self.B, self.AF) if x is not None)
 
 
 def _table_dtype(cap):
     """``uint32`` for tables over sets of at most :data:`NARROW_SET_CARDS` cards, else ``uint64``."""
     return np.uint32 if cap <= NARROW_SET_CARDS else np.uint64
+
+
+def _split_row(usize, cap):
+    """Whether a window over a universe of ``usize`` cards, with tables up to sets of ``cap``, keeps the
+    row of its whole universe apart (``uint64``) and the rest ``uint32``: that row is its only one
+    over more than :data:`NARROW_SET_CARDS` cards (with 16 cards to come, the windows of three cards
+    to come: 13 cards, their tables would otherwise be ``uint64`` for the one row)."""
+    return usize >= 1 and cap == usize == NARROW_SET_CARDS + 1
+
+
+def _end_slots(cap):
+    """``end`` slots of a group whose sets have at most ``cap`` cards: ``end(j)`` sits at ``j // 2`` and
+    ``j`` is at most ``cap`` (the cards on top of the window, the pending card of ``B(a)`` counted)."""
+    return cap // 2 + 1
 
 
 def _layout(cards):
@@ -559,7 +639,8 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
     windows of three cards to come while they fill (their ``A`` and kept ``B`` tables and the pairs'
     maps), then their ``A`` tables (their ``B`` vectors are freed: a parent reads its children's ``A``
     only) with the largest moment of one row depth (every depth's tables sized for the largest sets,
-    a bound), and the forward arrays."""
+    a bound: a group's ``end`` slots and its tables' type follow its largest set), and the forward
+    arrays."""
     cards = _Cards(row, undealt, two_suit)
     m, k = cards.m, cards.k
     _, s2, r1, width = _layout(cards)
@@ -568,18 +649,28 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
     if m < 3:
         return forward
 
-    s1 = m // 2 + 1
     item = {cap: np.dtype(_table_dtype(cap)).itemsize for cap in range(m - 4, m + 1)}
+
+    def table(u, w, split=True):
+        """A window's A table over a universe of u cards, sets of up to u (and its return marks)."""
+        if split and _split_row(u, u):  # uint32, the row of the whole universe apart
+            return (1 << u) * (w * np.dtype(np.uint32).itemsize + 1) + w * 8
+        return (1 << u) * (w * item[u] + 1)
+
     mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
     same = [[c != d and cards.two[c] == cards.two[d] for d in range(m)] for c in range(m)]
-    chunks = 2 * ((m + 7) // 8) * 256 * 8 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_fwd, p_bits, ...)
+    chunks = 2 * ((m + 7) // 8) * 256 * 4 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_fwd, p_bits, ...)
+    # kept B(y) of (w1, w2, w3): y of w3's suit in the universe, not matching w1
+    kept = lambda w1, w3, out=(): sum(  # noqa: E731
+        same[w3][y] and y not in out and cards.match(w1, y) == 0 for y in range(m))
     # the windows (a, b, c), each vector s1 + (a's mates) + (b's mates) + 3 entries in the universe;
     # kept B(y) for y of c's suit, over the sets without y (half the rows)
     pure_a = pure_b = 0
+    s1 = _end_slots(m - 3)
     for a, b, c in _pure_windows(cards)[0]:
         w = s1 + 3 + mates[a] - same[a][b] - same[a][c] + mates[b] - same[b][a] - same[b][c]
-        pure_a += (1 << (m - 3)) * (w * item[m - 3] + 1) + (m - 3) * chunks  # + 1: the return marks
-        pure_b += (mates[c] - same[c][a] - same[c][b]) * ((1 << (m - 3)) // 2) * w * item[m - 4]
+        pure_a += table(m - 3, w) + (m - 3) * chunks
+        pure_b += kept(a, c, (a, b)) * ((1 << (m - 3)) // 2) * w * item[m - 4]
     # the largest moment of one row depth the play may reach (every depth of the row, and the sentinels
     # below it): (r_i, a, b) filling, then (r_{i-1}, r_i, a) filling with it, then R_i with the latter;
     # each group one window per orbit, every table sized for the largest sets (a bound on its type)
@@ -594,18 +685,18 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
         if live not in l3:  # the same matches with the cards to come: the same windows
             l3_a = l3_b = 0
             for _, a, b in _depth_windows(cards, x3)[0]:
-                w = s1 + 3 + nmates(x3, (a, b)) + mates[a] - same[a][b]
-                l3_a += (1 << (m - 2)) * (w * item[m - 2] + 1) + (m - 2) * chunks
-                l3_b += (mates[b] - same[b][a]) * (1 << (m - 3)) * w * item[m - 3]
+                w = _end_slots(m - 2) + 3 + nmates(x3, (a, b)) + mates[a] - same[a][b]
+                l3_a += table(m - 2, w) + (m - 2) * chunks
+                l3_b += kept(x3, b, (a,)) * (1 << (m - 3)) * w * item[m - 3]
             l3[live] = (l3_a, l3_b)
         l3_a, l3_b = l3[live]
         l2_a = l2_b = 0
         for _, _, a in _orbits([(x2, x3, a) for a in range(m)], _automorphisms(cards, (x2, x3)))[0]:
-            w = s1 + 3 + nmates(x2, (a,)) + nmates(x3, (a,))
-            l2_a += (1 << (m - 1)) * (w * item[m - 1] + 1) + (m - 1) * chunks
-            l2_b += mates[a] * (1 << (m - 2)) * w * item[m - 2]
-        w = s1 + 3 + nmates(x1) + nmates(x2)
-        l1 = (1 << m) * (w * item[m] + 1) + nmates(x3) * (1 << (m - 1)) * w * item[m - 1] + m * chunks
+            w = _end_slots(m - 1) + 3 + nmates(x2, (a,)) + nmates(x3, (a,))
+            l2_a += table(m - 1, w) + (m - 1) * chunks
+            l2_b += kept(x2, a) * (1 << (m - 2)) * w * item[m - 2]
+        w = _end_slots(m) + 3 + nmates(x1) + nmates(x2)
+        l1 = table(m, w, split=False) + nmates(x3) * (1 << (m - 1)) * w * item[m - 1] + m * chunks
         depth = max(depth, l3_a + l3_b, l3_a + l2_a + l2_b, l2_a + l1)
     return max(pure_a + pure_b, pure_a + depth) + forward
 
@@ -619,11 +710,15 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     k = cards.k
     s1, s2, r1, width = _layout(cards)
     pure = None
+    split_groups = 0  # groups whose row of the whole universe is kept apart (uint64 beside uint32)
+    not_kept = 0  # B(y) vectors not kept (y matches w1: the phase ends at once)
     if m >= 3:
         reps, lookup = _pure_windows(cards)
-        pure = _Group(cards, reps, [m - 3] * len(reps), s1, lookup=lookup)
-        pure.fill(width, s1)
-        pure_bytes = int(pure.A.nbytes + pure.B.nbytes)
+        pure = _Group(cards, reps, [m - 3] * len(reps), lookup=lookup)
+        pure.fill(width)
+        split_groups += pure.split
+        not_kept += pure.not_kept
+        pure_bytes = pure.nbytes()
         pure.B = None  # a parent's split sums read its children's A only (a window's B only while it fills)
     maxm = s2 - s1
     fA = np.zeros((k + 1, 1 << m), dtype=np.uint64)
@@ -656,9 +751,11 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
             else:
                 wins = [(x1, x2, x3)]
             caps = [max(cap - size, 0)] * len(wins)
-            grp = _Group(cards, wins, caps, s1, child_group=child, lookup=lookup) if wins else None
+            grp = _Group(cards, wins, caps, child_group=child, lookup=lookup, inner=level > 1) if wins else None
             if grp is not None:
-                grp.fill(width, s1, child_group=child)
+                grp.fill(width, child_group=child)
+                split_groups += grp.split
+                not_kept += grp.not_kept
                 if level > 1:
                     grp.B = None  # the forward pass reads R_i's B only
                 child = grp  # the group before is released (but for the pure windows, every depth's)
@@ -676,17 +773,21 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
                 rows = 1 << int(g2.usize[g])
                 w = int(g2.widths[g])
                 r3 = g2.A[int(g2.a_off[g]):int(g2.a_off[g]) + rows * w].reshape(rows, w)[:, int(g2.r1s[g]) + 2]
+                r3 = r3.astype(np.uint64)
+                if g2.full[g] >= 0:  # the row of the whole universe is kept apart
+                    r3[g2.full[g]] = g2.AF[int(g2.f_off[g]) + int(g2.r1s[g]) + 2]
                 for x in np.nonzero(r3)[0]:
                     emp[m - 1 - int(popcount[x])] += np.uint64(r3[x]) * np.uint64(orbit[g])
         second = child = grp = None
         _forward(i, fA, fB, top.A, top.B, top.a_off, top.b_off, top.bpos, int(top.usize[0]), int(top.nm1[0]),
-                 int(top.nm2[0]), int(top.nm3[0]), hist, emp, int(top.widths[0]), s1, int(top.s2s[0]),
+                 int(top.nm2[0]), int(top.nm3[0]), hist, emp, int(top.widths[0]), top.s1, int(top.s2s[0]),
                  int(top.r1s[0]), m)
         top = None
     counts = [int(c) for c in hist.tolist()]
     require(sum(counts) == math.factorial(m), "phase odds must add up to m!")
     emptied = sum(int(e) * math.factorial(s) for s, e in enumerate(emp.tolist()))
     if stats is not None:
-        stats.update(depths=depths, windows=0 if pure is None else len(pure.windows),
-                     table_bytes=0 if pure is None else pure_bytes, symmetry=len(_automorphisms(cards)))
+        stats.update(depths=depths, windows=0 if pure is None else len(pure.windows), split_groups=split_groups,
+                     not_kept=not_kept, table_bytes=0 if pure is None else pure_bytes,
+                     symmetry=len(_automorphisms(cards)))
     return counts, emptied

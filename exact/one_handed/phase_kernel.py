@@ -292,26 +292,73 @@ def _drop(mask, pos):
 
 
 @jit(inline="always")
+def _child_head(vec, C, cb, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1):
+    """The child's own endings over the whole set (its vector at ``C[cb:]``) read into ours: its
+    ``end(j)`` (slot ``t``) our ``end(j + 1)`` (slot ``t + shift``), its ``S1(y)`` our ``S2(y)``, its
+    ``R1, R2`` our ``R2, R3``."""
+    for t in range(min(c_s1, s1 - shift)):
+        vec[t + shift] += np.uint64(C[cb + t])
+    for t in range(nmj1):
+        d = p_term[p, t]
+        if d >= 0:
+            vec[s2 + d] += np.uint64(C[cb + c_s1 + t])
+    vec[r1 + 1] += np.uint64(C[cb + c_r1])
+    vec[r1 + 2] += np.uint64(C[cb + c_r1 + 1])
+
+
+@jit(inline="always")
+def _hand_back(vec, C, yb, rest, nmj2, p_ret, p, A, a_base, Bst, b_base, half, b_bits, g, width, c_s2, c_r1):
+    """One first part's hand-backs (the child's vector at ``C[yb:]``): its ``R3`` count times our
+    ``A`` over ``rest``, its ``S2(y)`` counts times our kept ``B(y)`` over ``rest``."""
+    c = np.uint64(C[yb + c_r1 + 2])
+    if c:
+        src = a_base + rest * width
+        for t in range(width):
+            vec[t] += c * np.uint64(A[src + t])
+    for t in range(nmj2):
+        c = np.uint64(C[yb + c_s2 + t])
+        d = p_ret[p, t]
+        if c and d >= 0:  # d == -1: w1's suit mate, never in a set of this window
+            src = b_base + (d * half + _drop(rest, b_bits[g, d])) * width
+            for u in range(width):
+                vec[u] += c * np.uint64(Bst[src + u])
+        elif c and d <= -2 and rest == 0:  # a B(y) not kept: it ends at once, in slot -2 - d
+            vec[-2 - d] += c
+
+
+@jit(inline="always")
 def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rbase, nmj1, nmj2, p_term, p_ret, p_inv,
-                 A, a_base, Bst, b_base, half, b_bits, g, width, s1, s2, r1, c_width, c_s2, c_r1):
+                 A, a_base, Bst, b_base, half, b_bits, g, layout, c_layout, CF, c_apart):
     """The endings of state ``B(a)`` of a window over the set ``own`` (the cards after ``a``, in the
     window's coordinates; ``shift`` its size's parity; ``fc`` the same set in its child's
     ``(w2, w3, a)``), written into ``vec``: the child's ``end(j)`` at ``j // 2`` is our ``end(j + 1)``
     at ``(j + 1) // 2``, one slot further for an odd set.
 
-    Vectors are laid out as ``end`` slots (``s1`` of them), ``S1`` slots from ``s1``, ``S2`` slots from
-    ``s2``, then ``R1, R2, R3`` from ``r1``, in ``width`` entries; the child's vectors in its own
-    ``c_width``, ``c_s2``, ``c_r1`` (the whole-deck kernel passes one layout for all windows).
+    Vectors are laid out (``layout = (width, s1, s2, r1)``) as ``end`` slots (``s1`` of them), ``S1``
+    slots from ``s1``, ``S2`` slots from ``s2``, then ``R1, R2, R3`` from ``r1``, in ``width`` entries;
+    the child's vectors in its own ``c_layout`` (the whole-deck kernel passes one layout for all
+    windows; the position engine gives each group ``end`` slots for its own largest set, so a child
+    may have fewer than we do, never a nonzero count beyond ours).
     ``match`` is ``a`` against ``w1``: 1 two-type (``S1(a)`` in slot ``s1_slot``), 2 four-type
     (``R1``), 0 none. Otherwise the child's table ``CA[c_base + set * c_width]`` is read through the
     pair's maps: its ``end(j)`` is our ``end(j + 1)``, its ``S1(y)`` our ``S2(y)`` (``p_term``), its
     ``R1, R2`` our ``R2, R3``; its ``R3`` and ``S2(y)`` on a first part hand back to state ``A`` and
     ``B(y)`` (``p_ret``) of this window over the rest (``A[a_base + rest * width]``, the kept
-    ``Bst[b_base + (slot * half + rest without y's bit b_bits[g, slot]) * width]``), summed over the
+    ``Bst[b_base + (slot * half + rest without y's bit b_bits[g, slot]) * width]``; ``p_ret <= -2``: a
+    ``B(y)`` that is not kept because ``y`` matches ``w1`` and the phase ends at once, its one count
+    in slot ``-2 - p_ret`` over the empty rest), summed over the
     first parts that hand back (``c_ret[c_rbase + part]``), enumerated in the child's coordinates and
-    mapped back by ``p_inv[p]``. Both exact engines (whole decks here, positions in
-    :mod:`exact.one_handed.odds_phase`) fill their tables with it. The tables may be ``uint32`` where
-    every count fits (each reads as ``uint64``; ``vec`` is ``uint64``). Returns the first parts visited."""
+    mapped back by ``p_inv[p]``. With ``c_apart = (c_fbase, c_full)``, ``c_full >= 0``, the child's row
+    of its whole universe (mask ``c_full``) is not in ``CA`` but at ``CF[c_fbase:]`` (the position
+    engine keeps that one row ``uint64`` beside ``uint32`` tables); it can only be ``fc`` itself, the
+    first part visited (arguments are packed in tuples: a call of more than 30 arguments compiles to
+    ``*args``, which numba does not inline). Both exact engines
+    (whole decks here, positions in :mod:`exact.one_handed.odds_phase`) fill their tables with it.
+    The tables may be ``uint32`` where every count fits (each reads as ``uint64``; ``vec`` is
+    ``uint64``). Returns the first parts visited."""
+    width, s1, s2, r1 = layout
+    c_width, c_s1, c_s2, c_r1 = c_layout
+    c_fbase, c_full = c_apart
     for t in range(width):
         vec[t] = 0
     if match == 1:
@@ -322,38 +369,25 @@ def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rb
         if own == 0:
             vec[r1] = 1
         return 0
-    r2 = r1 + 1
-    r3 = r1 + 2
-    cb = c_base + fc * c_width
-    for t in range(s1 - shift):
-        vec[t + shift] += np.uint64(CA[cb + t])
-    for t in range(nmj1):
-        d = p_term[p, t]
-        if d >= 0:
-            vec[s2 + d] += np.uint64(CA[cb + s1 + t])
-    vec[r2] += np.uint64(CA[cb + c_r1])
-    vec[r3] += np.uint64(CA[cb + c_r1 + 1])
     visited = 0
     sub = fc  # the child's first part, enumerated in its own coordinates
+    if fc == c_full:
+        _child_head(vec, CF, c_fbase, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1)
+        if sub:
+            visited += 1
+            if c_ret[c_rbase + sub] != 0:
+                _hand_back(vec, CF, c_fbase, own ^ _map(p_inv, p, sub), nmj2, p_ret, p, A, a_base, Bst, b_base,
+                           half, b_bits, g, width, c_s2, c_r1)
+            sub = (sub - 1) & fc
+    else:
+        _child_head(vec, CA, c_base + fc * c_width, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1)
     while sub:
         visited += 1
         if c_ret[c_rbase + sub] == 0:  # no R3 nor S2 ending: nothing comes back to this window
             sub = (sub - 1) & fc
             continue
-        yb = c_base + sub * c_width
-        rest = own ^ _map(p_inv, p, sub)
-        c = np.uint64(CA[yb + c_r1 + 2])
-        if c:
-            src = a_base + rest * width
-            for t in range(width):
-                vec[t] += c * np.uint64(A[src + t])
-        for t in range(nmj2):
-            c = np.uint64(CA[yb + c_s2 + t])
-            d = p_ret[p, t]
-            if c and d >= 0:  # d < 0: w1's suit mate, never in a set of this window
-                src = b_base + (d * half + _drop(rest, b_bits[g, d])) * width
-                for u in range(width):
-                    vec[u] += c * np.uint64(Bst[src + u])
+        _hand_back(vec, CA, c_base + sub * c_width, own ^ _map(p_inv, p, sub), nmj2, p_ret, p, A, a_base, Bst,
+                   b_base, half, b_bits, g, width, c_s2, c_r1)
         sub = (sub - 1) & fc
     return visited
 
@@ -403,7 +437,7 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
             fc = _map(p_chunks, p, cset) if p_match[p] == 0 else 0  # the set in the child's coordinates
             visited += _pair_vector(vec, cset, k & 1, fc, p_match[p], p_s1[p], p, A, a_off[j], ret, r_off[j],
                                     n_mates1[j], n_mates2[j], p_term, p_ret, p_inv, A, a_off[i], Bst, b_off[i],
-                                    half_i, b_bit, i, width, s1, s2, r1, width, s2, r1)
+                                    half_i, b_bit, i, (width, s1, s2, r1), (width, s1, s2, r1), A, (0, -1))
             bs = p_b[p]  # m is cset without a's bit
             _store_pair(vec, A, a_off[i] + (cset | abit) * width, Bst,
                         b_off[i] + (bs * half_i + m) * width if bs >= 0 else -1, width)

@@ -28,12 +28,13 @@ def labels(cards, deck):
     return [(deck.suit(c), deck.rank(c)) for c in cards]
 
 
-def both_engines(row, undealt, deck, two_suit):
-    """(search, phase numba, phase reference) as (counts padded to the deck, emptied)."""
+def both_engines(row, undealt, deck, two_suit, stats=None):
+    """(search, phase numba) as (counts padded to the deck, emptied)."""
     n = deck.size
     pad = lambda hist: (list(hist) + [0] * (n + 1))[:n + 1]  # noqa: E731
     search = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
-    counts, emptied = position_phase_counts(labels(row, deck), labels(undealt, deck), two_suit=two_suit)
+    counts, emptied = position_phase_counts(labels(row, deck), labels(undealt, deck), two_suit=two_suit,
+                                            stats=stats)
     assert not any(counts[n + 1:])
     return search, (pad(counts), emptied)
 
@@ -85,19 +86,23 @@ def test_odds_by_either_engine_equal_brute_force(data, deck, variant, left):
 
 @pytest.mark.parametrize("two_suit", [True, False])
 def test_52_card_positions_with_ten_left(two_suit):
-    """A long row (35 cards, never emptied) and a short one (3 cards: the row can be emptied)."""
+    """A long row (35 cards, never emptied) and a short one (3 cards: the row can be emptied). Some
+    windows' B(y) are not kept (y matches w1: the split sum adds the phase's immediate end itself)."""
     deck = Deck(4, 13)
     variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
     long_row = [(7 * i + 3) % 52 for i in range(52)]
     long_row = long_row[::2] + long_row[1::2]
     short_row = np.random.default_rng(5).permutation(52).tolist()
-    emptied_total = 0
+    emptied_total = not_kept = 0
     for order in (long_row, short_row):
         row, _ = settled_position(order[:42], deck, variant)
-        search, phase = both_engines(row, order[42:], deck, two_suit)
+        stats: dict = {}
+        search, phase = both_engines(row, order[42:], deck, two_suit, stats)
         assert phase == tuple(search)
         emptied_total += phase[1]
+        not_kept += stats["not_kept"]
     assert emptied_total > 0 or not two_suit
+    assert not_kept > 0
 
 
 def test_engine_choice_and_refusals(monkeypatch):
@@ -153,28 +158,98 @@ def test_narrow_and_wide_tables_count_alike(data, deck, two_suit, left):
     assert narrow == wide == mixed
 
 
-def test_table_estimate_is_the_peak():
+@settings(max_examples=15, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), two_suit=st.booleans(),
+       left=st.integers(4, 8), level=st.sampled_from([4, 3, 2]))
+def test_full_row_apart_counts_as_wide(data, deck, two_suit, left, level):
+    """A group of windows over a universe of NARROW_SET_CARDS + 1 cards keeps the row of its whole
+    universe apart (uint64) and the rest uint32: with 16 cards to come, the windows of three cards to
+    come. The limit lowered so that the windows of three cards to come (level 4: m - 3 cards), or a
+    depth's (r_i, a, b) (m - 2) or (r_{i-1}, r_i, a) (m - 1) are such groups: the same counts as with
+    every table uint64, and as the search."""
+    from exact.one_handed import odds_phase
+
+    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+    order = data.draw(deck_orders(deck))
+    left = min(left, deck.size)
+    if left - level < 0:
+        return
+    row, _ = settled_position(order[:deck.size - left], deck, variant)
+    undealt = order[deck.size - left:]
+    args = labels(row, deck), labels(undealt, deck)
+    stats: dict = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(odds_phase, "NARROW_SET_CARDS", left - level)
+        assert odds_phase._split_row(left - level + 1, left - level + 1)
+        assert not odds_phase._split_row(left - level + 2, left - level + 1)
+        split = position_phase_counts(*args, two_suit=two_suit, stats=stats)
+        patch.setattr(odds_phase, "NARROW_SET_CARDS", -1)
+        wide = position_phase_counts(*args, two_suit=two_suit)
+    assert stats["split_groups"] > 0
+    assert split == wide
+    n = deck.size
+    search = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
+    assert ((list(split[0]) + [0] * (n + 1))[:n + 1], split[1]) == tuple(search)
+
+
+@pytest.mark.parametrize("level", [4, 3, 2])
+def test_full_row_apart_on_a_52_card_position(level):
+    """The same on 52-card positions with 8 cards left (one that can empty its row), each group kind
+    split in turn."""
+    from exact.one_handed import odds_phase
+
+    deck = Deck(4, 13)
+    for seed in (2, 5):
+        order = np.random.default_rng(seed).permutation(52).tolist()
+        row, _ = settled_position(order[:44], deck, Variant.make("one-handed"))
+        stats: dict = {}
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(odds_phase, "NARROW_SET_CARDS", 8 - level)
+            got = position_phase_counts(labels(row, deck), labels(order[44:], deck), stats=stats)
+        assert stats["split_groups"] > 0
+        search = position_counts(row, order[44:], deck, track_empty=True)
+        assert ((list(got[0]) + [0] * 53)[:53], got[1]) == tuple(search)
+
+
+@pytest.mark.parametrize("narrow", [None, 5])
+def test_table_estimate_is_the_peak(narrow):
     """phase_table_bytes (what the refusal limit is checked against, before any allocation) is the
     engine's peak memory within 10% (numpy's allocations traced), on 52-card positions with 9 left:
-    the windows' B vectors and each depth's groups are freed when no later window needs them."""
+    the windows' B vectors and each depth's groups are freed when no later window needs them. With the
+    narrow limit at 5 cards, the windows of three cards to come (6 cards) keep their row of the whole
+    universe apart, as with 16 left."""
+    from exact.one_handed import odds_phase
+
+    with pytest.MonkeyPatch.context() as patch:
+        if narrow is not None:
+            patch.setattr(odds_phase, "NARROW_SET_CARDS", narrow)
+        assert _estimate_is_the_peak() == (2 if narrow is not None else 0)
+
+
+def _estimate_is_the_peak():
+    """Both positions' estimate against the traced peak; returns how many split a group."""
     import tracemalloc
 
     deck = Deck(4, 13)
     variant = Variant.make("one-handed")
     rng = np.random.default_rng(3)
     position_phase_counts(labels([0, 1, 2], deck), labels([3, 4, 5, 6, 7], deck))
+    split = 0
     for _ in range(2):
         order = rng.permutation(52).tolist()
         row, _ = settled_position(order[:43], deck, variant)
         args = labels(row, deck), labels(order[43:], deck)
         estimate = phase_table_bytes(*args)
+        stats: dict = {}
         tracemalloc.start()
         try:
-            position_phase_counts(*args)
+            position_phase_counts(*args, stats=stats)
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
         assert 0.9 * estimate <= peak <= 1.1 * estimate
+        split += stats["split_groups"] > 0
+    return split
 
 
 def _is_automorphism(cards, g, fixed=()):
