@@ -70,8 +70,8 @@ from sim.variant import Variant
 #: of 80 random 52-card positions, 0.56-3.44 GiB estimated, benchmarks/bench_odds.py --estimate; minutes
 #: each, see benchmarks/README.md; a position whose tables would not fit is refused with one line)
 MAX_EXACT_CARDS = 16
-#: cards left at most for which ``method="auto"`` computes exactly (13: 5-12 CPU s, 0.25-0.42 GiB peak;
-#: 14 takes 27-44, benchmarks/bench_odds.py on a machine at load 5-8)
+#: cards left at most for which ``method="auto"`` computes exactly (13: 5-10 CPU s, 0.24-0.39 GiB peak;
+#: 14 takes 25-45 CPU s, benchmarks/bench_odds.py, 2026-11-26 at load about 3)
 AUTO_EXACT_CARDS = 13
 #: final=once (the search engine alone): cards left at most for method="auto" (11: about 1 CPU s) and for
 #: method="exact" (13: minutes; the search grows about k-fold per card, benchmarks/bench_odds.py)
