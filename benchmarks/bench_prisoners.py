@@ -2,7 +2,7 @@
 
     python benchmarks/bench_prisoners.py [--games 2000000] [--decks 100] [--seed 7] [--node-budget N]
         [--time-budget S] [--strategy beam|restarts|dfs] [--engine numba|python] [--ordering K]
-        [--before DIR] [--skip-kernel] [--profile] [--json FILE]
+        [--before DIR] [--skip-kernel] [--profile [--commute] [--rules R ...]] [--json FILE]
 
 One thread. The kernel figure times the Monte Carlo ``chunk_runner`` (shuffle + play, one policy, unpaired) after
 compilation. The best-play figure runs ``estimate_best_play`` on ``--decks`` random 52-card decks
@@ -15,6 +15,9 @@ searches that stay undecided spend their nodes: per depth (moves made from the d
 ``52 - depth`` piles) the rows expanded, the rows found in the lost-row table and the mean number of
 legal moves of an expanded row, summed over the undecided decks, and for each deck its verdict,
 nodes, CPU seconds and the fewest piles its search reached.
+
+``--commute`` (with ``--profile``) turns on the commuting-move reduction of ``moves=published``
+(``exact/prisoners/solver.py``; off by default); ``--rules published`` profiles one rule only.
 
 ``--before DIR``: also run the same decks, in a subprocess, through an earlier version of the
 project whose source tree is ``DIR`` (for example ``git archive c866356 | tar -x -C DIR``), with its
@@ -90,6 +93,10 @@ def profile(moves: str, args) -> dict:
     deck = Deck(4, 13)
     searcher = make_searcher(deck, Variant.make("prisoners", moves=moves), engine="numba", ordering=args.ordering,
                              strategy=args.strategy)
+    if args.commute:
+        from exact.prisoners.solver_kernel import COMMUTE
+
+        searcher.proofs |= COMMUTE  # the kernel applies it to moves=published only
     searcher.solve_ranks([r % 13 for r in range(52)], 1000)  # compile
     total = np.zeros((3, deck.size), dtype=np.int64)
     decks = []
@@ -102,6 +109,9 @@ def profile(moves: str, args) -> dict:
         if verdict.status == "undecided":
             total += np.array([expanded, hits, generated])
     undecided = [d for d in decks if d["status"] == "undecided"]
+    tally = {status: sum(d["status"] == status for d in decks) for status in ("won", "lost", "undecided")}
+    print(f"{moves}: won / lost / undecided {tally['won']} / {tally['lost']} / {tally['undecided']}, "
+          f"{sum(d['nodes'] for d in decks):,} nodes, {sum(d['seconds'] for d in decks) / len(decks):.3f} CPU s a deck")
     print(f"{moves}: {len(undecided)} of {len(decks)} decks undecided; fewest piles their searches reached: "
           f"{sorted(d['fewest_piles_reached'] for d in undecided)}")
     print(f"{'depth':>5} {'piles':>5} {'expanded':>10} {'table hits':>10} {'moves/row':>9}")
@@ -134,6 +144,9 @@ def main(argv=None):
     parser.add_argument("--ordering", type=int, default=0)
     parser.add_argument("--strategy", choices=["beam", "restarts", "dfs"], default=None)
     parser.add_argument("--profile", action="store_true", help="where the undecided searches spend their nodes")
+    parser.add_argument("--commute", action="store_true",
+                        help="with --profile: the commuting-move reduction (published; off by default)")
+    parser.add_argument("--rules", nargs="+", choices=RULES, default=list(RULES), help="with --profile: these rules")
     parser.add_argument("--before", metavar="DIR", default=None,
                         help="source tree of an earlier version to run the same decks through")
     parser.add_argument("--skip-kernel", action="store_true", help="best play only")
@@ -143,7 +156,7 @@ def main(argv=None):
     report = {"decks": args.decks, "seed": args.seed, "node_budget": args.node_budget,
               "time_budget": args.time_budget, "rules": {}}
     if args.profile:
-        report["profile"] = {moves: profile(moves, args) for moves in RULES}
+        report["profile"] = {moves: profile(moves, args) for moves in args.rules}
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(report, f, indent=1)

@@ -73,12 +73,14 @@ as a top when the pile is moved).
     the new top of ``j``. So every top that will ever be shown is either a top now or the bottom of a
     pile that has yet to move: exactly the ``2m - 1`` appearances counted above (the first pile's
     bottom never shows). Each of the ``m - 1`` moves buries two of them, a pair of adjacent ranks,
-    and no appearance is buried twice; the one left over is the final pile's top. Such a pairing
+    and no appearance is buried twice; the one left over is the final pile's top, which is the
+    bottom of the last pile moved (onto the first pile), so it is the bottom rank of a pile other
+    than the first. Such a pairing
     exists only if the rank counts allow it: with ranks on a path (``wrap=off``) or a cycle
     (``wrap=on``), ``x_r`` pairs between ranks ``r`` and ``r + 1`` must satisfy
     ``x_{r-1} + x_r = a_r`` (``a_r``: the appearances of rank ``r``, one less for the final top's
-    rank) with every ``x_r >= 0``; the condition fires when no choice of the final top's rank admits a
-    solution. It sees rank counts, not positions, so it catches rows whose ranks cannot pair up
+    rank) with every ``x_r >= 0``; the condition fires when no choice of the final top's rank (among
+    the bottoms of the piles other than the first) admits a solution. It sees rank counts, not positions, so it catches rows whose ranks cannot pair up
     though every pile has partners (``frozen_piles`` looks at one pile at a time).
 
 ``immovable_piles`` (``moves=published`` only)
@@ -309,8 +311,9 @@ def unpaired_tops(row, neighbours, reverse: bool) -> bool:
         counts[top] += 1
         if p > 0:
             counts[bottom] += 1
+    last = {bottom for bottom, _ in row[1:]}  # the final top: the bottom of the last pile moved
     for final in range(ranks):
-        if counts[final]:
+        if counts[final] and final in last:
             counts[final] -= 1
             ok = pairable(counts, cycle)
             counts[final] += 1

@@ -10,6 +10,9 @@ The same search as the Python reference, on arrays:
   **whole reduced row**, compared in full on lookup: a hash collision can only miss, never turn a
   win into a loss. When the table is three-quarters full it is emptied (dropping entries of a
   table of lost rows loses pruning, never correctness);
+* with the ``COMMUTE`` bit (``moves=published``, off by default) the search makes only moves from
+  the last move's target rightwards and the table stores each row with that bound, as an end mark
+  after its codes (:func:`_insert_bounded`; the reduction is proved in :mod:`exact.prisoners.solver`);
 * the connectivity cut is the reference's, on bit masks (piles holding each rank);
 * ``ordering=0`` tries moves in the reference's order (rightmost source first, distance 1 before
   3), so nodes, verdicts and winning lines equal the reference's exactly (a test checks this);
@@ -58,7 +61,7 @@ def new_table(cards: int, ranks: int, node_budget: int, max_slots: int = 1 << 21
     slots = 1 << 10
     while slots < 2 * node_budget and slots < max_slots:
         slots <<= 1
-    dtype = np.uint8 if ranks * ranks + 1 <= 255 else np.uint16
+    dtype = np.uint8 if ranks * ranks + cards <= 255 else np.uint16  # codes, and the end marks of _insert_bounded
     return np.zeros(slots, dtype=np.uint64), np.zeros((slots, cards), dtype=dtype)
 
 
@@ -119,6 +122,65 @@ def _insert(hashes, keys, h, tops, bottoms, m, ranks, reverse, filled):
         keys[slot, p] = _row_code(tops, bottoms, p, ranks, reverse)
     if m < n:
         keys[slot, m] = 0
+    return filled + 1
+
+
+@jit(inline="always")
+def _find_bounded(hashes, keys, h, tops, bottoms, m, ranks):
+    """The slot of a published row in a table of bounded lost rows (:func:`_insert_bounded`), or -1."""
+    mask = np.uint64(hashes.shape[0] - 1)
+    n = keys.shape[1]
+    end = ranks * ranks + 1
+    slot = h & mask
+    while hashes[slot] != np.uint64(0):
+        if hashes[slot] == h:
+            same = m == n or keys[slot, m] >= end
+            p = 0
+            while same and p < m:
+                same = keys[slot, p] == _row_code(tops, bottoms, p, ranks, True)
+                p += 1
+            if same:
+                return np.int64(slot)
+        slot = (slot + np.uint64(1)) & mask
+    return np.int64(-1)
+
+
+@jit(inline="always")
+def _lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, bound):
+    """Whether the published row is known lost from ``bound`` (stored with a bound of at most it)."""
+    slot = _find_bounded(hashes, keys, h, tops, bottoms, m, ranks)
+    if slot < 0:
+        return False
+    if m == keys.shape[1]:
+        return True  # the dealt row, stored from bound 0
+    return keys[slot, m] - (ranks * ranks + 1) <= bound
+
+
+@jit(inline="always")
+def _insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, bound, filled):
+    """Store the published row as lost from ``bound`` (the commuting-move reduction, see
+    :mod:`exact.prisoners.solver`): the slot holds the row's codes, then the end mark
+    ``ranks * ranks + 1 + bound`` (above every code) where the row is shorter than the deck; a row
+    stored already keeps the lesser bound. Returns the new fill count (emptied when 3/4 full)."""
+    end = ranks * ranks + 1
+    slot = _find_bounded(hashes, keys, h, tops, bottoms, m, ranks)
+    if slot >= 0:
+        if m < keys.shape[1] and keys[slot, m] > end + bound:
+            keys[slot, m] = end + bound
+        return filled
+    slots = hashes.shape[0]
+    if 4 * (filled + 1) > 3 * slots:
+        hashes[:] = 0
+        filled = 0
+    mask = np.uint64(slots - 1)
+    free = h & mask
+    while hashes[free] != np.uint64(0):
+        free = (free + np.uint64(1)) & mask
+    hashes[free] = h
+    for p in range(m):
+        keys[free, p] = _row_code(tops, bottoms, p, ranks, True)
+    if m < keys.shape[1]:
+        keys[free, m] = end + bound
     return filled + 1
 
 
@@ -442,8 +504,11 @@ def _unpaired_tops(tops, bottoms, m, ranks, cycle, counts):
         counts[tops[p]] += 1
         if p > 0:
             counts[bottoms[p]] += 1
+    last = np.int64(0)  # the final top is the bottom of the last pile moved: a pile other than the first
+    for p in range(1, m):
+        last |= np.int64(1) << bottoms[p]
     for f in range(ranks):
-        if counts[f] > 0:
+        if counts[f] > 0 and (last >> f) & 1:
             counts[f] -= 1
             ok = _pairable(counts, ranks, cycle)
             counts[f] += 1
@@ -519,7 +584,25 @@ CONNECTED_PROOF, UNCOVERABLE_PROOF, FROZEN_PROOF, UNPAIRED_PROOF, IMMOVABLE_PROO
 #: ``STRANDED_PROOF`` (physical: :func:`exact.prisoners.proofs.stranded_cards`) is not among them
 #: either: on 200 random 52-card decks it changed no verdict, for 0.5% fewer nodes at 1.11 times the CPU.
 STRANDED_PROOF = 32
+#: Not a proof but a bit of the same mask: the commuting-move reduction (``moves=published`` only; see
+#: :mod:`exact.prisoners.solver`): after a move onto pile ``j`` only moves from piles ``j`` and right
+#: of it, and the lost-row table stores each row with the least such bound it was proven lost from.
+#: Sound and tested, but off by default: on 52-card decks it expands as many rows (the lost-row table
+#: already caught the commuted orders) and the restarts need more of them to find a win.
+COMMUTE = 64
 ALL_PROOFS = CONNECTED_PROOF | UNCOVERABLE_PROOF | FROZEN_PROOF | UNPAIRED_PROOF
+
+
+@jit(inline="always")
+def _from_bound(out, count, bound):
+    """Keep, in order, the moves ``source * 4 + distance`` of ``out[:count]`` whose source is at least
+    ``bound``; returns how many."""
+    kept = 0
+    for a in range(count):
+        if out[a] // 4 >= bound:
+            out[kept] = out[a]
+            kept += 1
+    return kept
 
 
 #: Indices into the scalar state of a search (:func:`new_state`).
@@ -601,6 +684,7 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
     stranded = scalars[_STRANDED]
     work = np.empty(ranks + 6 * n, dtype=np.int64)
     cycle = ranks >= 3 and (neighbours[0] >> (ranks - 1)) & 1 == 1
+    commute = reverse and (proofs & COMMUTE) != 0
     scores = np.empty(2 * n, dtype=np.int64)
     right = holders[ranks:2 * ranks]
     total = holders[2 * ranks:3 * ranks]
@@ -616,7 +700,11 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
                 break
             h = _row_hash(tops, bottoms, m, ranks, reverse)
             undo[depth, 5] = np.int64(h)  # the row's hash, for its insertion when it is proven lost
-            if _lookup(hashes, keys, h, tops, bottoms, m, ranks, reverse):
+            if commute:  # lost from this row's bound: the target of the move that made it
+                known = _lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, undo[depth - 1, 1] if depth else 0)
+            else:
+                known = _lookup(hashes, keys, h, tops, bottoms, m, ranks, reverse)
+            if known:
                 profile[1, depth] += 1
                 counts[depth] = 0  # known lost: back out without expanding or re-inserting
                 cursor[depth] = -1
@@ -643,6 +731,8 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
                 else:
                     counts[depth], rng = _gen_moves(tops, bottoms, m, neighbours, ordering, reverse, moves[depth], rng,
                                                     scores)
+                    if commute and depth:
+                        counts[depth] = _from_bound(moves[depth], counts[depth], undo[depth - 1, 1])
                     profile[2, depth] += counts[depth]
                 cursor[depth] = 0
             entering = False
@@ -667,7 +757,11 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
         # every child failed (or the row was already known lost): this row is lost
         if cursor[depth] >= 0:
             h = np.uint64(undo[depth, 5])
-            filled = _insert(hashes, keys, h, tops, bottoms, m, ranks, reverse, filled)
+            if commute:
+                filled = _insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, undo[depth - 1, 1] if depth else 0,
+                                         filled)
+            else:
+                filled = _insert(hashes, keys, h, tops, bottoms, m, ranks, reverse, filled)
         if depth == 0:
             verdict = LOST_CODE
             break
