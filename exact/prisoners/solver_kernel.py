@@ -106,8 +106,9 @@ def _lookup(hashes, keys, h, tops, bottoms, m, ranks, reverse):
 
 
 @jit(inline="always")
-def _insert(hashes, keys, h, tops, bottoms, m, ranks, reverse, filled):
-    """Insert the row; returns the new fill count (the table is emptied when 3/4 full)."""
+def _claim(hashes, h, filled):
+    """The free slot of the lost-row table where a row of hash ``h`` goes (linear probing), its hash
+    written there: ``(slot, filled)``, the table emptied first when it would pass 3/4 full."""
     slots = hashes.shape[0]
     if 4 * (filled + 1) > 3 * slots:
         hashes[:] = 0
@@ -117,6 +118,13 @@ def _insert(hashes, keys, h, tops, bottoms, m, ranks, reverse, filled):
     while hashes[slot] != np.uint64(0):
         slot = (slot + np.uint64(1)) & mask
     hashes[slot] = h
+    return slot, filled
+
+
+@jit(inline="always")
+def _insert(hashes, keys, h, tops, bottoms, m, ranks, reverse, filled):
+    """Insert the row; returns the new fill count (the table is emptied when 3/4 full)."""
+    slot, filled = _claim(hashes, h, filled)
     n = keys.shape[1]
     for p in range(m):
         keys[slot, p] = _row_code(tops, bottoms, p, ranks, reverse)
@@ -168,15 +176,7 @@ def _insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, bound, filled):
         if m < keys.shape[1] and keys[slot, m] > end + bound:
             keys[slot, m] = end + bound
         return filled
-    slots = hashes.shape[0]
-    if 4 * (filled + 1) > 3 * slots:
-        hashes[:] = 0
-        filled = 0
-    mask = np.uint64(slots - 1)
-    free = h & mask
-    while hashes[free] != np.uint64(0):
-        free = (free + np.uint64(1)) & mask
-    hashes[free] = h
+    free, filled = _claim(hashes, h, filled)
     for p in range(m):
         keys[free, p] = _row_code(tops, bottoms, p, ranks, True)
     if m < keys.shape[1]:
