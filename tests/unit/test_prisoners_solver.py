@@ -601,6 +601,31 @@ def test_immovable_piles_proves_published_rows_the_other_proofs_cannot(shape, wr
 
 
 
+def search_with_proof_equals_exhaustive_search(shape, moves, wrap, proof, counter):
+    """Search every dealt row of ``shape`` with the kernel's ``proof`` bit on besides the default cuts:
+    each gets the exhaustive verdict; returns the rows the proof cut (``counter``: its scalar)."""
+    import exact.prisoners.solver_kernel as kernel
+
+    deck = Deck(*shape)
+    variant = Variant.make("prisoners", moves=moves, wrap=wrap)
+    reverse = moves == "published"
+    searcher, fewest = fewest_piles_of_every_row(deck, variant)
+    masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
+    cut = 0
+    for seq in rank_sequences(deck.suits, deck.ranks):
+        tops = np.array(seq, dtype=np.int64)
+        hashes, keys = kernel.new_table(deck.size, deck.ranks, 10**5)
+        line = np.zeros((deck.size - 1, 2), dtype=np.int64)
+        state = kernel.new_state(deck.size, deck.ranks)
+        kernel.start(state, deck.size)
+        verdict = kernel._search(tops, tops.copy(), masks, deck.ranks, reverse, 0, hashes, keys, line, *state,
+                                 10**6, kernel.ALL_PROOFS | proof)
+        won = fewest[searcher.start_row(seq)] == 1
+        assert verdict == (kernel.WON_CODE if won else kernel.LOST_CODE), seq
+        cut += int(state[0][counter])
+    return cut
+
+
 @pytest.mark.parametrize("shape, wrap", [((2, 5), "on"), ((3, 3), "on"), ((2, 4), "off")])
 def test_search_with_immovable_piles_equals_exhaustive_search(shape, wrap):
     # Not a default cut (see solver_kernel.ALL_PROOFS), but the kernel's search may apply it: with it
@@ -609,24 +634,8 @@ def test_search_with_immovable_piles_equals_exhaustive_search(shape, wrap):
     # must be a bottom).
     import exact.prisoners.solver_kernel as kernel
 
-    deck = Deck(*shape)
-    variant = Variant.make("prisoners", moves="published", wrap=wrap)
-    searcher, fewest = fewest_piles_of_every_row(deck, variant)
-    masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
-    cut = 0
-    for seq in rank_sequences(deck.suits, deck.ranks):
-        tops = np.array(seq, dtype=np.int64)
-        bottoms = tops.copy()
-        hashes, keys = kernel.new_table(deck.size, deck.ranks, 10**5)
-        line = np.zeros((deck.size - 1, 2), dtype=np.int64)
-        state = kernel.new_state(deck.size, deck.ranks)
-        kernel.start(state, deck.size)
-        verdict = kernel._search(tops, bottoms, masks, deck.ranks, True, 0, hashes, keys, line, *state, 10**6,
-                                 kernel.ALL_PROOFS | kernel.IMMOVABLE_PROOF)
-        won = fewest[searcher.start_row(seq)] == 1
-        assert verdict == (kernel.WON_CODE if won else kernel.LOST_CODE), seq
-        cut += int(state[0][kernel._IMMOVABLE])
-    assert cut > 0
+    assert search_with_proof_equals_exhaustive_search(shape, "published", wrap, kernel.IMMOVABLE_PROOF,
+                                                      kernel._IMMOVABLE) > 0
 
 
 # --- stranded_cards (the physical rule's matching of stranded cards to partners to land on) ----------
@@ -689,20 +698,5 @@ def test_search_with_stranded_cards_equals_exhaustive_search(shape, wrap):
     # on, every dealt row of the deck gets the exhaustive verdict, and it does cut rows.
     import exact.prisoners.solver_kernel as kernel
 
-    deck = Deck(*shape)
-    variant = Variant.make("prisoners", moves="physical", wrap=wrap)
-    searcher, fewest = fewest_piles_of_every_row(deck, variant)
-    masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
-    cut = 0
-    for seq in rank_sequences(deck.suits, deck.ranks):
-        tops = np.array(seq, dtype=np.int64)
-        hashes, keys = kernel.new_table(deck.size, deck.ranks, 10**3)
-        line = np.zeros((deck.size - 1, 2), dtype=np.int64)
-        state = kernel.new_state(deck.size, deck.ranks)
-        kernel.start(state, deck.size)
-        verdict = kernel._search(tops, tops.copy(), masks, deck.ranks, False, 0, hashes, keys, line, *state, 10**6,
-                                 kernel.ALL_PROOFS | kernel.STRANDED_PROOF)
-        won = fewest[searcher.start_row(seq)] == 1
-        assert verdict == (kernel.WON_CODE if won else kernel.LOST_CODE), seq
-        cut += int(state[0][kernel._STRANDED])
-    assert cut > 0
+    assert search_with_proof_equals_exhaustive_search(shape, "physical", wrap, kernel.STRANDED_PROOF,
+                                                      kernel._STRANDED) > 0
