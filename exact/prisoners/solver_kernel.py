@@ -86,23 +86,33 @@ def _row_hash(tops, bottoms, m, ranks, reverse):
 
 
 @jit(inline="always")
-def _same_row(keys, slot, tops, bottoms, m, ranks, reverse):
+def _same_row(keys, slot, tops, bottoms, m, ranks, reverse, bounded):
+    """Whether ``keys[slot]`` holds the row: its codes, then the end of the row (unless it fills the
+    slot): ``0``, or with ``bounded`` an end mark of :func:`_insert_bounded` (above every code)."""
     n = keys.shape[1]
     for p in range(m):
         if keys[slot, p] != _row_code(tops, bottoms, p, ranks, reverse):
             return False
-    return m == n or keys[slot, m] == 0
+    if m == n:
+        return True
+    return keys[slot, m] >= ranks * ranks + 1 if bounded else keys[slot, m] == 0
+
+
+@jit(inline="always")
+def _find(hashes, keys, h, tops, bottoms, m, ranks, reverse, bounded):
+    """The slot of the row in the lost-row table (linear probing), or -1."""
+    mask = np.uint64(hashes.shape[0] - 1)
+    slot = h & mask
+    while hashes[slot] != np.uint64(0):
+        if hashes[slot] == h and _same_row(keys, slot, tops, bottoms, m, ranks, reverse, bounded):
+            return np.int64(slot)
+        slot = (slot + np.uint64(1)) & mask
+    return np.int64(-1)
 
 
 @jit(inline="always")
 def _lookup(hashes, keys, h, tops, bottoms, m, ranks, reverse):
-    mask = np.uint64(hashes.shape[0] - 1)
-    slot = h & mask
-    while hashes[slot] != np.uint64(0):
-        if hashes[slot] == h and _same_row(keys, slot, tops, bottoms, m, ranks, reverse):
-            return True
-        slot = (slot + np.uint64(1)) & mask
-    return False
+    return _find(hashes, keys, h, tops, bottoms, m, ranks, reverse, False) >= 0
 
 
 @jit(inline="always")
@@ -134,29 +144,9 @@ def _insert(hashes, keys, h, tops, bottoms, m, ranks, reverse, filled):
 
 
 @jit(inline="always")
-def _find_bounded(hashes, keys, h, tops, bottoms, m, ranks):
-    """The slot of a published row in a table of bounded lost rows (:func:`_insert_bounded`), or -1."""
-    mask = np.uint64(hashes.shape[0] - 1)
-    n = keys.shape[1]
-    end = ranks * ranks + 1
-    slot = h & mask
-    while hashes[slot] != np.uint64(0):
-        if hashes[slot] == h:
-            same = m == n or keys[slot, m] >= end
-            p = 0
-            while same and p < m:
-                same = keys[slot, p] == _row_code(tops, bottoms, p, ranks, True)
-                p += 1
-            if same:
-                return np.int64(slot)
-        slot = (slot + np.uint64(1)) & mask
-    return np.int64(-1)
-
-
-@jit(inline="always")
 def _lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, bound):
     """Whether the published row is known lost from ``bound`` (stored with a bound of at most it)."""
-    slot = _find_bounded(hashes, keys, h, tops, bottoms, m, ranks)
+    slot = _find(hashes, keys, h, tops, bottoms, m, ranks, True, True)
     if slot < 0:
         return False
     if m == keys.shape[1]:
@@ -171,7 +161,7 @@ def _insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, bound, filled):
     ``ranks * ranks + 1 + bound`` (above every code) where the row is shorter than the deck; a row
     stored already keeps the lesser bound. Returns the new fill count (emptied when 3/4 full)."""
     end = ranks * ranks + 1
-    slot = _find_bounded(hashes, keys, h, tops, bottoms, m, ranks)
+    slot = _find(hashes, keys, h, tops, bottoms, m, ranks, True, True)
     if slot >= 0:
         if m < keys.shape[1] and keys[slot, m] > end + bound:
             keys[slot, m] = end + bound
