@@ -110,7 +110,7 @@ from sim._jit import jit
 
 from exact.invariants import require
 from exact.one_handed.phase import SENTINEL, PhaseReference, _subsets
-from exact.one_handed.phase_kernel import (_drop, _map, _mark_returns, _next_same_size, _pair_vector,
+from exact.one_handed.phase_kernel import (_drop, _hands_back, _map, _mark_returns, _next_same_size, _pair_vector,
                                               _popcount, _store_pair)
 
 #: counts are uint64: exact while m! < 2**64
@@ -267,11 +267,7 @@ def _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s):
     for g in range(usize.shape[0]):
         if full[g] < 0 or k != usize[g] or k > cap[g]:
             continue
-        hit = AF[f_off[g] + r1s[g] + 2] != 0
-        for t in range(nm2[g]):
-            if AF[f_off[g] + s2s[g] + t] != 0:
-                hit = True
-        ret[r_off[g] + full[g]] = 1 if hit else 0
+        ret[r_off[g] + full[g]] = _hands_back(AF, f_off[g], s2s[g], r1s[g], nm2[g])
 
 
 @jit

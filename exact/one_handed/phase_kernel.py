@@ -509,6 +509,18 @@ def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_
                 m = _next_same_size(m)
 
 
+@jit(inline="always")
+def _hands_back(A, base, s2, r1, nm2):
+    """1 where the vector at ``A[base:]`` has an ``R3`` or ``S2`` ending (a first part a parent's split
+    sum reads, :func:`_mark_returns`), else 0."""
+    if A[base + r1 + 2] != 0:
+        return 1
+    for t in range(nm2):
+        if A[base + s2 + t] != 0:
+            return 1
+    return 0
+
+
 @jit
 def _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, first):
     """``ret[W][C] = 1`` where ``A[W][C]`` has an ``R3`` or ``S2`` ending, for the sets of size ``k``
@@ -522,12 +534,7 @@ def _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, fi
         m = (np.int64(1) << k) - 1
         limit = np.int64(1) << nb
         while m < limit:
-            base = a_off[i] + m * widths[i]
-            hit = A[base + r1s[i] + 2] != 0
-            for t in range(nm2[i]):
-                if A[base + s2s[i] + t] != 0:
-                    hit = True
-            ret[r_off[i] + m] = 1 if hit else 0
+            ret[r_off[i] + m] = _hands_back(A, a_off[i] + m * widths[i], s2s[i], r1s[i], nm2[i])
             if k == 0:
                 break
             m = _next_same_size(m)
