@@ -60,7 +60,13 @@ and its tables reach the whole of it (with 16 cards to come, the windows of thre
 cards), that whole set is the one row over more than 12 cards: it is kept apart, one ``uint64`` row
 per window (``AF``), and the rest of the table is ``uint32`` (:func:`_split_row`; the split sum
 reads that row only as the child's whole set, the first part it visits, so its inner loop is
-unchanged). Each group's vectors have ``end`` slots for its own largest set (``cap // 2 + 1``: 7 for
+unchanged). A window's kept ``B(a)`` rows over sets of at most :data:`SHORT_SET_CARDS` (8) cards
+are ``uint16`` (``8! < 2**16``), in an array apart from its other kept rows (:func:`_short_index`:
+one index per set, shared by the group, says which array and which row), in every group but the top
+window's (whose ``B`` the forward pass reads as it is): with 16 cards to come these are 93% of the
+rows of the windows of three cards to come's kept ``B`` (over 12 cards) and 87% of a depth's
+``(r_i, a, b)`` (13 cards, ``uint64`` beside them); the split sum reads that index only where a
+child hands back ``S2(y)``, not on every step. Each group's vectors have ``end`` slots for its own largest set (``cap // 2 + 1``: 7 for
 the windows of three cards to come with 16 left, not the 9 of the whole position) and each window
 only its own ``S1`` and ``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half the
 largest suit's count). A window keeps ``B(y)`` only for the ``y`` of ``w3``'s suit that do not match
@@ -71,7 +77,9 @@ reads by ``r_i``'s mates. The pairs' maps (``p_inv``, ``p_fwd``) are ``int32``. 
 parent reads its children's ``A`` only); a depth's groups (the windows ``(r_i, a, b)``, then
 ``(r_{i-1}, r_i, a)``, then ``R_i``, each the children of the next) are freed as soon as the next is
 filled, ``R_i``'s once its states are dealt. The peak is the windows of three cards to come while
-they fill, or their ``A`` tables with one depth's groups (:func:`phase_table_bytes`).
+they fill, or their ``A`` tables with one depth's groups (:func:`phase_table_bytes`); with the
+``uint16`` rows mostly the latter (74 of 80 random positions with 16 left, seeds 1-4 of
+``benchmarks/bench_odds.py --estimate``).
 
 Cost (why this does not reach 16 cards left in seconds): the windows made of three cards still to
 come, ``(a, b, c)``, are reachable from every position (deal three cards that match nothing), there

@@ -370,7 +370,9 @@ def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rb
     ``*args``, which numba does not inline). Both exact engines
     (whole decks here, positions in :mod:`exact.one_handed.odds_phase`) fill their tables with it.
     The tables may be ``uint32`` where every count fits (each reads as ``uint64``; ``vec`` is
-    ``uint64``). Returns the first parts visited."""
+    ``uint64``); ``b_short`` (:func:`_hand_back`) says where the position engine keeps the kept
+    ``B`` rows over short sets (``uint16``, apart), ``split = 0`` that every kept row is in ``Bst``
+    (the whole-deck kernel). Returns the first parts visited."""
     width, s1, s2, r1 = layout
     c_width, c_s1, c_s2, c_r1 = c_layout
     c_fbase, c_full = c_apart
