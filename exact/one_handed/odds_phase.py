@@ -101,7 +101,12 @@ of :func:`exact.one_handed.odds.position_counts` (whose cost grows about ``m``-f
 left, 39.1 CPU s, 30 row depths reached, 2 relabellings, ``bench_odds.py --profile``): the depths'
 windows ``(r_i, a, b)`` 53%, ``(r_{i-1}, r_i, a)`` 16%, ``R_i`` 6%, the windows of three cards to
 come 20%, building the groups' maps in Python 4%, the forward pass 1%; so it is the row depths, not
-the windows of three cards to come, that a faster engine would have to cut first.
+the windows of three cards to come, that a faster engine would have to cut first. A depth's
+``(r_i, a, b)`` tables depend on ``r_i`` only through its matches with ``U``, so a later depth with
+the same matches (or matches related by a relabelling of ``U``) could reuse a group filled higher
+up: measured on 7 positions with 13-15 left, that would save 2-23% of the time, for holding a
+group (35-53 MB with 14 left, 240-480 MB with 16) across the depths between; not done
+(``benchmarks/README.md``).
 
 ``final=once`` is not counted (the phase tables say how a phase ends, not which check the last card
 made, :mod:`exact.one_handed.phase`); the caller refuses it.
