@@ -27,9 +27,9 @@ variants):
   the play reaches, divided by what symmetry the position has), so it overtakes the search from
   :data:`PHASE_FROM_CARDS` cards left; its tables grow about 3-fold per card, which is its limit
   (:data:`MAX_PHASE_TABLE_BYTES`, checked before it starts: over 20 random 52-card positions,
-  ``benchmarks/bench_odds.py --estimate 20 --seed 1``, the estimated peak is at most 1.19 GiB with
-  15 cards left, and 0.80-2.35 GiB with 16, all within the limit; over 80, seeds 1-4, 79 of them,
-  the one over at 3.44 GiB, cards to come without relabellings).
+  ``benchmarks/bench_odds.py --estimate 20 --seed 1``, the estimated peak is at most 0.95 GiB with
+  15 cards left, and 0.62-1.89 GiB with 16, all within the limit; over 80, seeds 1-4, all 80 of
+  them, 0.43-2.69 GiB).
 
 ``engine="auto"`` takes the phase engine from :data:`PHASE_FROM_CARDS` cards left and the search
 below; exact odds are computed for at most :data:`MAX_EXACT_CARDS` cards left (auto:
@@ -66,8 +66,8 @@ from sim.errors import UsageError
 from sim.rules import one_handed as rules
 from sim.variant import Variant
 
-#: cards left at most for the exact method (the phase engine: 16 fits below MAX_PHASE_TABLE_BYTES for 79
-#: of 80 random 52-card positions, 0.56-3.44 GiB estimated, benchmarks/bench_odds.py --estimate; minutes
+#: cards left at most for the exact method (the phase engine: 16 fits below MAX_PHASE_TABLE_BYTES for 80
+#: of 80 random 52-card positions, 0.43-2.69 GiB estimated, benchmarks/bench_odds.py --estimate; minutes
 #: each, see benchmarks/README.md; a position whose tables would not fit is refused with one line)
 MAX_EXACT_CARDS = 16
 #: cards left at most for which ``method="auto"`` computes exactly (13: 5-10 CPU s, 0.24-0.39 GiB peak;
@@ -83,8 +83,8 @@ MAX_SEARCH_CARDS = 13
 PHASE_FROM_CARDS = 12
 #: largest peak of the phase engine's tables (bytes, :func:`exact.one_handed.odds_phase.phase_table_bytes`),
 #: checked before it starts (a process stays under 4 GB with the interpreter's 0.2 GiB; 20 random 52-card
-#: positions, bench_odds.py --estimate 20 --seed 1, need 0.04-0.16 GiB with 13 left, 0.07-0.38 with 14,
-#: 0.26-1.19 with 15 and 0.80-2.35 with 16, all within the limit; 79 of 80 with 16 over seeds 1-4)
+#: positions, bench_odds.py --estimate 20 --seed 1, need 0.04-0.14 GiB with 13 left, 0.07-0.32 with 14,
+#: 0.24-0.95 with 15 and 0.62-1.89 with 16, all within the limit; 80 of 80 with 16 over seeds 1-4)
 MAX_PHASE_TABLE_BYTES = 3 * 2**30
 ENGINES = ("auto", "search", "phase")
 #: a state with this many cards left or fewer is finished by playing out every order of them

@@ -60,7 +60,13 @@ and its tables reach the whole of it (with 16 cards to come, the windows of thre
 cards), that whole set is the one row over more than 12 cards: it is kept apart, one ``uint64`` row
 per window (``AF``), and the rest of the table is ``uint32`` (:func:`_split_row`; the split sum
 reads that row only as the child's whole set, the first part it visits, so its inner loop is
-unchanged). Each group's vectors have ``end`` slots for its own largest set (``cap // 2 + 1``: 7 for
+unchanged). A window's kept ``B(a)`` rows over sets of at most :data:`SHORT_SET_CARDS` (8) cards
+are ``uint16`` (``8! < 2**16``), in an array apart from its other kept rows (:func:`_short_index`:
+one index per set, shared by the group, says which array and which row), in every group but the top
+window's (whose ``B`` the forward pass reads as it is): with 16 cards to come these are 93% of the
+rows of the windows of three cards to come's kept ``B`` (over 12 cards) and 87% of a depth's
+``(r_i, a, b)`` (13 cards, ``uint64`` beside them); the split sum reads that index only where a
+child hands back ``S2(y)``, not on every step. Each group's vectors have ``end`` slots for its own largest set (``cap // 2 + 1``: 7 for
 the windows of three cards to come with 16 left, not the 9 of the whole position) and each window
 only its own ``S1`` and ``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half the
 largest suit's count). A window keeps ``B(y)`` only for the ``y`` of ``w3``'s suit that do not match
@@ -71,7 +77,9 @@ reads by ``r_i``'s mates. The pairs' maps (``p_inv``, ``p_fwd``) are ``int32``. 
 parent reads its children's ``A`` only); a depth's groups (the windows ``(r_i, a, b)``, then
 ``(r_{i-1}, r_i, a)``, then ``R_i``, each the children of the next) are freed as soon as the next is
 filled, ``R_i``'s once its states are dealt. The peak is the windows of three cards to come while
-they fill, or their ``A`` tables with one depth's groups (:func:`phase_table_bytes`).
+they fill, or their ``A`` tables with one depth's groups (:func:`phase_table_bytes`); with the
+``uint16`` rows mostly the latter (74 of 80 random positions with 16 left, seeds 1-4 of
+``benchmarks/bench_odds.py --estimate``).
 
 Cost (why this does not reach 16 cards left in seconds): the windows made of three cards still to
 come, ``(a, b, c)``, are reachable from every position (deal three cards that match nothing), there
@@ -93,7 +101,12 @@ of :func:`exact.one_handed.odds.position_counts` (whose cost grows about ``m``-f
 left, 39.1 CPU s, 30 row depths reached, 2 relabellings, ``bench_odds.py --profile``): the depths'
 windows ``(r_i, a, b)`` 53%, ``(r_{i-1}, r_i, a)`` 16%, ``R_i`` 6%, the windows of three cards to
 come 20%, building the groups' maps in Python 4%, the forward pass 1%; so it is the row depths, not
-the windows of three cards to come, that a faster engine would have to cut first.
+the windows of three cards to come, that a faster engine would have to cut first. A depth's
+``(r_i, a, b)`` tables depend on ``r_i`` only through its matches with ``U``, so a later depth with
+the same matches (or matches related by a relabelling of ``U``) could reuse a group filled higher
+up: measured on 7 positions with 13-15 left, that would save 2-23% of the time, for holding a
+group (35-53 MB with 14 left, 240-480 MB with 16) across the depths between; not done
+(``benchmarks/README.md``).
 
 ``final=once`` is not counted (the phase tables say how a phase ends, not which check the last card
 made, :mod:`exact.one_handed.phase`); the caller refuses it.
@@ -120,6 +133,10 @@ MAX_TABLE_BYTES = 2 * 2**30
 #: a window's tables are ``uint32`` when its sets have at most this many cards: every entry counts
 #: orders of its set, at most ``12! < 2**32`` (half the memory, and half the bytes each split sum reads)
 NARROW_SET_CARDS = max(s for s in range(21) if math.factorial(s) < 2**32)
+#: a kept ``B`` row over a set of at most this many cards is ``uint16``: ``8! < 2**16`` (the sets of at
+#: most 8 cards are 93% of the rows over 12 cards, the kept ``B`` of the windows of three cards to come
+#: with 16 left); -1: none
+SHORT_SET_CARDS = max(s for s in range(21) if math.factorial(s) < 2**16)
 #: the largest group of relabellings of the cards to come whose orbits share the tables of the windows
 #: of three cards to come (a larger group is not used: the engine stays exact, only without sharing)
 MAX_SYMMETRY = 5040
@@ -194,7 +211,7 @@ def _compress(mask, drops, g):
 def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits,
             p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, p_fwd, CA, c_ret, c_roff, c_off, c_nm1, c_nm2,
             self_child, vec_width, s1, widths, s2s, r1s, c_widths, c_s1, c_s2s, c_r1s, AF, f_off, full, CF, c_foff,
-            c_full):
+            c_full, B16, b_idx, lo_off, n_lo, n_hi, b_split):
     """Fill a group of windows' tables by set size: ``A[g][C]`` for ``|C| <= cap[g]`` and the kept
     ``B(a)`` vectors (``a`` of ``w3``'s two-type mates). The children of the pairs are read from
     ``CA`` (complete, or this group's own ``A`` when ``self_child``: the group holds its children).
@@ -225,7 +242,8 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                 continue  # a matched w1: the phase ended at a, nothing more to count
             j = p_child[p]
             abit = np.int64(1) << p_a[p]
-            half_g = np.int64(1) << (usize[g] - 1)
+            # rows of a kept B(a) slot: all sets without a's card, or with the short ones apart only the others
+            half_g = n_hi if b_split else np.int64(1) << (usize[g] - 1)
             width = widths[g]
             cm = (np.int64(1) << k) - 1
             limit = np.int64(1) << nb
@@ -243,9 +261,19 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                 _pair_vector(vec, own, k & 1, fc, p_match[p], p_s1[p], p, CA, c_off[j], c_ret, c_roff[j], c_nm1[j],
                              c_nm2[j], p_term, p_ret, p_inv, A, a_off[g], Bst, b_off[g], half_g, bpos, g,
                              (width, s1, s2s[g], r1s[g]), (c_widths[j], c_s1, c_s2s[j], c_r1s[j]), CF,
-                             (c_foff[j], c_full[j]))
+                             (c_foff[j], c_full[j]), (B16, b_idx, lo_off[g], n_lo, b_split))
                 bs = p_b[p]
-                b_dst = b_off[g] + (bs * half_g + _drop(own, bpos[g, bs])) * width if bs >= 0 else -1
+                b_dst = -1
+                if bs >= 0:
+                    r = _drop(own, bpos[g, bs])
+                    if b_split:
+                        r = b_idx[r]
+                    if r < 0:  # a set of at most SHORT_SET_CARDS cards: its B row is uint16
+                        lo = lo_off[g] + (bs * n_lo - 1 - r) * width
+                        for t in range(width):
+                            B16[lo + t] = vec[t]
+                    else:
+                        b_dst = b_off[g] + (bs * half_g + r) * width
                 target = _compress(cset | abit, drops, g)
                 if target == full[g]:
                     _store_pair(vec, AF, f_off[g], Bst, b_dst, width)
@@ -464,15 +492,23 @@ class _Group:
         self.widths = self.r1s + 3
         self.bpos = np.zeros((ng, max(m, 1)), dtype=np.int64)  # universe position of each kept B card
         self.usize = np.zeros(ng, dtype=np.int64)
+        # the kept B rows over sets of at most SHORT_SET_CARDS cards apart, uint16 (not the top window's:
+        # _forward reads that group's B as it is); a group's windows share one universe size
+        sizes = {len(u) for u in self.universe}
+        self.b_split = int(inner and len(sizes) == 1 and min(sizes) >= 1 and SHORT_SET_CARDS >= 0)
+        self.b_idx, self.n_lo, self.n_hi = _short_index(min(sizes) - 1) if self.b_split else \
+            (np.zeros(1, dtype=np.int32), 0, 0)
         a_off = [0]
         b_off = [0]
+        lo_off = [0]
         for g, (w, u) in enumerate(zip(windows, self.universe)):
             own = sorted((c for c in w if 0 <= c < m), reverse=True)
             self.drops[g, :len(own)] = own
             rows = 1 << len(u)
             width = int(self.widths[g])
             a_off.append(a_off[-1] + rows * width)
-            b_off.append(b_off[-1] + len(self.kept[g]) * (rows // 2) * width)
+            b_off.append(b_off[-1] + len(self.kept[g]) * (self.n_hi if self.b_split else rows // 2) * width)
+            lo_off.append(lo_off[-1] + len(self.kept[g]) * self.n_lo * width)
             self.usize[g] = len(u)
             for t, c in enumerate(self.kept[g]):
                 self.bpos[g, t] = u.index(c)
@@ -482,6 +518,8 @@ class _Group:
         self.a_off = np.array(a_off[:-1], dtype=np.int64)
         self.b_off = np.array(b_off[:-1], dtype=np.int64)
         self.a_size, self.b_size = a_off[-1], b_off[-1]
+        self.lo_off = np.array(lo_off[:-1] or [0], dtype=np.int64)
+        self.lo_size = lo_off[-1]
         # the row of the whole universe of each window kept apart (uint64) where it is the only row over
         # more than NARROW_SET_CARDS cards: the tables are then uint32 (not the top window's: _forward
         # reads that group's tables as they are)
@@ -569,6 +607,7 @@ class _Group:
         self.AF = np.zeros(max(self.f_size, 1), dtype=np.uint64)
         # a kept B(a) is over the sets without a: one card fewer (uint32 where A needs uint64 at the top)
         self.B = np.zeros(max(self.b_size, 1), dtype=_table_dtype(cap - 1))
+        self.B16 = np.zeros(max(self.lo_size, 1), dtype=np.uint16)
         for g in range(len(self.windows)):
             self.A[self.a_off[g]] = 1  # A[W][{}] = end(0)
         self.ret = np.zeros(max(self.r_size, 1), dtype=np.uint8)
@@ -579,10 +618,35 @@ class _Group:
                 self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, self.p_fwd, CA, c_ret,
                 child.r_off, child.a_off, child.nm1, child.nm2, child_group is None, width, self.s1, self.widths,
                 self.s2s, self.r1s, child.widths, child.s1, child.s2s, child.r1s, self.AF, self.f_off, self.full,
-                self.AF if child_group is None else child.AF, child.f_off, child.full)
+                self.AF if child_group is None else child.AF, child.f_off, child.full, self.B16, self.b_idx,
+                self.lo_off, self.n_lo, self.n_hi, self.b_split)
+
+    def free_b(self):
+        """Drop the kept ``B`` vectors (a parent's split sums read its children's ``A`` only)."""
+        self.B = self.B16 = None
 
     def nbytes(self):
-        return sum(int(x.nbytes) for x in (self.A, self.B, self.AF) if x is not None)
+        return sum(int(x.nbytes) for x in (self.A, self.B, self.B16, self.AF) if x is not None)
+
+
+@lru_cache(maxsize=None)
+def _short_index_cached(nbits, short):
+    pop = np.zeros(1 << nbits, dtype=np.int64)
+    for b in range(nbits):
+        pop += (np.arange(1 << nbits) >> b) & 1
+    lo = pop <= short
+    idx = np.zeros(1 << nbits, dtype=np.int32)
+    idx[lo] = -1 - np.arange(int(lo.sum()), dtype=np.int32)
+    idx[~lo] = np.arange(int((~lo).sum()), dtype=np.int32)
+    idx.setflags(write=False)
+    return idx, int(lo.sum()), int((~lo).sum())
+
+
+def _short_index(nbits):
+    """The rows of a kept ``B`` table over sets of ``nbits`` cards, split by size: ``(idx, n_lo, n_hi)``,
+    ``idx[r] = -1 - i`` for a set ``r`` of at most :data:`SHORT_SET_CARDS` cards (row ``i`` of the
+    ``uint16`` array, ``n_lo`` such rows a slot), else its row among the ``n_hi`` others."""
+    return _short_index_cached(nbits, SHORT_SET_CARDS)
 
 
 def _table_dtype(cap):
@@ -653,6 +717,16 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
             return (1 << u) * (w * np.dtype(np.uint32).itemsize + 1) + w * 8
         return (1 << u) * (w * item[u] + 1)
 
+    def kept_rows(nbits, size):
+        """Bytes of one kept ``B`` slot's rows (a vector entry each) over sets of ``nbits`` cards, those
+        of at most SHORT_SET_CARDS cards uint16 (an inner group's, :func:`_short_index`)."""
+        if nbits < 0:  # no window of the kind has a card to keep
+            return 0
+        if SHORT_SET_CARDS < 0:
+            return (1 << nbits) * size
+        _, n_lo, n_hi = _short_index(nbits)
+        return n_lo * 2 + n_hi * size
+
     mates = [len(cards.mates(c, range(m))) - 1 for c in range(m)]  # two-mates in U, itself excluded
     same = [[c != d and cards.two[c] == cards.two[d] for d in range(m)] for c in range(m)]
     chunks = 2 * ((m + 7) // 8) * 256 * 4 + (3 * m + 8) * 8  # bytes of one pair's maps (p_inv, p_fwd, p_bits, ...)
@@ -666,7 +740,7 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
     for a, b, c in _pure_windows(cards)[0]:
         w = s1 + 3 + mates[a] - same[a][b] - same[a][c] + mates[b] - same[b][a] - same[b][c]
         pure_a += table(m - 3, w) + (m - 3) * chunks
-        pure_b += kept(a, c, (a, b)) * ((1 << (m - 3)) // 2) * w * item[m - 4]
+        pure_b += kept(a, c, (a, b)) * kept_rows(m - 4, item[m - 4]) * w
     # the largest moment of one row depth the play may reach (every depth of the row, and the sentinels
     # below it): (r_i, a, b) filling, then (r_{i-1}, r_i, a) filling with it, then R_i with the latter;
     # each group one window per orbit, every table sized for the largest sets (a bound on its type)
@@ -683,14 +757,14 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
             for _, a, b in _depth_windows(cards, x3)[0]:
                 w = _end_slots(m - 2) + 3 + nmates(x3, (a, b)) + mates[a] - same[a][b]
                 l3_a += table(m - 2, w) + (m - 2) * chunks
-                l3_b += kept(x3, b, (a,)) * (1 << (m - 3)) * w * item[m - 3]
+                l3_b += kept(x3, b, (a,)) * kept_rows(m - 3, item[m - 3]) * w
             l3[live] = (l3_a, l3_b)
         l3_a, l3_b = l3[live]
         l2_a = l2_b = 0
         for _, _, a in _orbits([(x2, x3, a) for a in range(m)], _automorphisms(cards, (x2, x3)))[0]:
             w = _end_slots(m - 1) + 3 + nmates(x2, (a,)) + nmates(x3, (a,))
             l2_a += table(m - 1, w) + (m - 1) * chunks
-            l2_b += kept(x2, a) * (1 << (m - 2)) * w * item[m - 2]
+            l2_b += kept(x2, a) * kept_rows(m - 2, item[m - 2]) * w
         w = _end_slots(m) + 3 + nmates(x1) + nmates(x2)
         l1 = table(m, w, split=False) + nmates(x3) * (1 << (m - 1)) * w * item[m - 1] + m * chunks
         depth = max(depth, l3_a + l3_b, l3_a + l2_a + l2_b, l2_a + l1)
@@ -715,7 +789,7 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
         split_groups += pure.split
         not_kept += pure.not_kept
         pure_bytes = pure.nbytes()
-        pure.B = None  # a parent's split sums read its children's A only (a window's B only while it fills)
+        pure.free_b()  # a parent's split sums read its children's A only (a window's B only while it fills)
     maxm = s2 - s1
     fA = np.zeros((k + 1, 1 << m), dtype=np.uint64)
     fB = np.zeros((k + 1, maxm, 1 << m), dtype=np.uint64)
@@ -753,7 +827,7 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
                 split_groups += grp.split
                 not_kept += grp.not_kept
                 if level > 1:
-                    grp.B = None  # the forward pass reads R_i's B only
+                    grp.free_b()  # the forward pass reads R_i's B only
                 child = grp  # the group before is released (but for the pure windows, every depth's)
             if level == 2:
                 second = grp

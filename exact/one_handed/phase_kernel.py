@@ -307,9 +307,16 @@ def _child_head(vec, C, cb, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1):
 
 
 @jit(inline="always")
-def _hand_back(vec, C, yb, rest, nmj2, p_ret, p, A, a_base, Bst, b_base, half, b_bits, g, width, c_s2, c_r1):
+def _hand_back(vec, C, yb, rest, nmj2, p_ret, p, A, a_base, Bst, b_base, half, b_bits, g, width, c_s2, c_r1,
+               b_short):
     """One first part's hand-backs (the child's vector at ``C[yb:]``): its ``R3`` count times our
-    ``A`` over ``rest``, its ``S2(y)`` counts times our kept ``B(y)`` over ``rest``."""
+    ``A`` over ``rest``, its ``S2(y)`` counts times our kept ``B(y)`` over ``rest``. With
+    ``b_short = (B16, b_idx, lo_base, n_lo, split)``, ``split != 0``, the kept vectors are in two
+    arrays (the position engine's :func:`exact.one_handed.odds_phase._short_index`): ``b_idx[r]`` of
+    a set ``r`` (``y``'s bit dropped) is ``-1 - i`` for a set of at most ``SHORT_SET_CARDS`` cards, row
+    ``i`` of ``B16[lo_base + slot * n_lo * width:]`` (``uint16``), else its row in ``Bst`` (``half``
+    rows a slot)."""
+    B16, b_idx, lo_base, n_lo, split = b_short
     c = np.uint64(C[yb + c_r1 + 2])
     if c:
         src = a_base + rest * width
@@ -319,7 +326,15 @@ def _hand_back(vec, C, yb, rest, nmj2, p_ret, p, A, a_base, Bst, b_base, half, b
         c = np.uint64(C[yb + c_s2 + t])
         d = p_ret[p, t]
         if c and d >= 0:  # d == -1: w1's suit mate, never in a set of this window
-            src = b_base + (d * half + _drop(rest, b_bits[g, d])) * width
+            r = _drop(rest, b_bits[g, d])
+            if split:
+                r = b_idx[r]
+                if r < 0:
+                    src = lo_base + (d * n_lo - 1 - r) * width
+                    for u in range(width):
+                        vec[u] += c * np.uint64(B16[src + u])
+                    continue
+            src = b_base + (d * half + r) * width
             for u in range(width):
                 vec[u] += c * np.uint64(Bst[src + u])
         elif c and d <= -2 and rest == 0:  # a B(y) not kept: it ends at once, in slot -2 - d
@@ -328,7 +343,7 @@ def _hand_back(vec, C, yb, rest, nmj2, p_ret, p, A, a_base, Bst, b_base, half, b
 
 @jit(inline="always")
 def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rbase, nmj1, nmj2, p_term, p_ret, p_inv,
-                 A, a_base, Bst, b_base, half, b_bits, g, layout, c_layout, CF, c_apart):
+                 A, a_base, Bst, b_base, half, b_bits, g, layout, c_layout, CF, c_apart, b_short):
     """The endings of state ``B(a)`` of a window over the set ``own`` (the cards after ``a``, in the
     window's coordinates; ``shift`` its size's parity; ``fc`` the same set in its child's
     ``(w2, w3, a)``), written into ``vec``: the child's ``end(j)`` at ``j // 2`` is our ``end(j + 1)``
@@ -355,7 +370,9 @@ def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rb
     ``*args``, which numba does not inline). Both exact engines
     (whole decks here, positions in :mod:`exact.one_handed.odds_phase`) fill their tables with it.
     The tables may be ``uint32`` where every count fits (each reads as ``uint64``; ``vec`` is
-    ``uint64``). Returns the first parts visited."""
+    ``uint64``); ``b_short`` (:func:`_hand_back`) says where the position engine keeps the kept
+    ``B`` rows over short sets (``uint16``, apart), ``split = 0`` that every kept row is in ``Bst``
+    (the whole-deck kernel). Returns the first parts visited."""
     width, s1, s2, r1 = layout
     c_width, c_s1, c_s2, c_r1 = c_layout
     c_fbase, c_full = c_apart
@@ -377,7 +394,7 @@ def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rb
             visited += 1
             if c_ret[c_rbase + sub] != 0:
                 _hand_back(vec, CF, c_fbase, own ^ _map(p_inv, p, sub), nmj2, p_ret, p, A, a_base, Bst, b_base,
-                           half, b_bits, g, width, c_s2, c_r1)
+                           half, b_bits, g, width, c_s2, c_r1, b_short)
             sub = (sub - 1) & fc
     else:
         _child_head(vec, CA, c_base + fc * c_width, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1)
@@ -387,7 +404,7 @@ def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rb
             sub = (sub - 1) & fc
             continue
         _hand_back(vec, CA, c_base + sub * c_width, own ^ _map(p_inv, p, sub), nmj2, p_ret, p, A, a_base, Bst,
-                   b_base, half, b_bits, g, width, c_s2, c_r1)
+                   b_base, half, b_bits, g, width, c_s2, c_r1, b_short)
         sub = (sub - 1) & fc
     return visited
 
@@ -411,6 +428,7 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
     Returns the number of (set, subset) pairs visited."""
     visited = 0
     vec = np.zeros(width, dtype=np.uint64)
+    no_short = (np.zeros(1, dtype=np.uint16), np.zeros(1, dtype=np.int32), 0, 0, 0)  # every kept B in Bst
     for p in range(p_win.shape[0]):
         i = p_win[p]
         if i == 0:
@@ -437,7 +455,8 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
             fc = _map(p_chunks, p, cset) if p_match[p] == 0 else 0  # the set in the child's coordinates
             visited += _pair_vector(vec, cset, k & 1, fc, p_match[p], p_s1[p], p, A, a_off[j], ret, r_off[j],
                                     n_mates1[j], n_mates2[j], p_term, p_ret, p_inv, A, a_off[i], Bst, b_off[i],
-                                    half_i, b_bit, i, (width, s1, s2, r1), (width, s1, s2, r1), A, (0, -1))
+                                    half_i, b_bit, i, (width, s1, s2, r1), (width, s1, s2, r1), A, (0, -1),
+                                    no_short)
             bs = p_b[p]  # m is cset without a's bit
             _store_pair(vec, A, a_off[i] + (cset | abit) * width, Bst,
                         b_off[i] + (bs * half_i + m) * width if bs >= 0 else -1, width)

@@ -241,6 +241,9 @@ def _estimate_is_the_peak():
         args = labels(row, deck), labels(order[43:], deck)
         estimate = phase_table_bytes(*args)
         stats: dict = {}
+        # once untraced first: the kernels' type mixes of this position loaded (numba's compilation or
+        # cache loading would count in the traced peak when the test runs alone)
+        position_phase_counts(*args)
         tracemalloc.start()
         try:
             position_phase_counts(*args, stats=stats)
@@ -340,3 +343,67 @@ def test_symmetric_52_card_position_shares_windows():
     counts, emptied = position_phase_counts(labels(row, deck), labels(undealt, deck), stats=stats)
     assert ((list(counts) + [0] * 53)[:53], emptied) == tuple(search)
     assert stats["symmetry"] > 1 and stats["windows"] < 10 * 9 * 8
+
+
+def test_short_index_splits_the_rows_by_size():
+    """The kept B rows over sets of at most SHORT_SET_CARDS cards are numbered apart from the others,
+    each numbering a bijection onto 0 .. n - 1 (8! < 2**16 <= 9!: every count of such a set fits)."""
+    from exact.one_handed import odds_phase
+
+    short = odds_phase.SHORT_SET_CARDS
+    assert math.factorial(short) < 2**16 <= math.factorial(short + 1)
+    for nbits in (0, 3, 9, 12):
+        idx, n_lo, n_hi = odds_phase._short_index(nbits)
+        sizes = [bin(r).count("1") for r in range(1 << nbits)]
+        lo = sorted(-1 - int(idx[r]) for r in range(1 << nbits) if sizes[r] <= short)
+        hi = sorted(int(idx[r]) for r in range(1 << nbits) if sizes[r] > short)
+        assert lo == list(range(n_lo)) and hi == list(range(n_hi))
+        assert n_lo + n_hi == 1 << nbits
+
+
+@settings(max_examples=15, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), two_suit=st.booleans(),
+       left=st.integers(3, 8), short=st.sampled_from([-1, 0, 1, 2, 3]))
+def test_short_b_rows_count_as_wide(data, deck, two_suit, left, short):
+    """The kept B rows of the inner groups over sets of at most SHORT_SET_CARDS cards are uint16 apart
+    from the others: with the limit lowered (so that a small position has rows on both sides; -1: none
+    apart) the same counts as the default (every row of such a position short), and as the search."""
+    from exact.one_handed import odds_phase
+
+    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+    order = data.draw(deck_orders(deck))
+    left = min(left, deck.size)
+    row, _ = settled_position(order[:deck.size - left], deck, variant)
+    undealt = order[deck.size - left:]
+    args = labels(row, deck), labels(undealt, deck)
+    default = position_phase_counts(*args, two_suit=two_suit)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(odds_phase, "SHORT_SET_CARDS", short)
+        lowered = position_phase_counts(*args, two_suit=two_suit)
+    assert lowered == default
+    n = deck.size
+    search = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
+    assert ((list(default[0]) + [0] * (n + 1))[:n + 1], default[1]) == tuple(search)
+    if left <= 5:  # the plain reference, the third witness (small positions only)
+        hist, emptied = position_phase_reference(*args, two_suit=two_suit)
+        assert ([hist.get(s, 0) for s in range(n + 1)], emptied) == tuple(search)
+
+
+@pytest.mark.parametrize("short", [-1, 2, 4])
+def test_short_b_rows_on_a_52_card_position(short):
+    """The same on 52-card positions with 8 cards left (one that can empty its row), the short rows'
+    limit lowered so that both arrays hold kept rows; the estimate stays within 10% of the traced peak."""
+    from exact.one_handed import odds_phase
+
+    deck = Deck(4, 13)
+    for seed in (2, 5):
+        order = np.random.default_rng(seed).permutation(52).tolist()
+        row, _ = settled_position(order[:44], deck, Variant.make("one-handed"))
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(odds_phase, "SHORT_SET_CARDS", short)
+            got = position_phase_counts(labels(row, deck), labels(order[44:], deck))
+        search = position_counts(row, order[44:], deck, track_empty=True)
+        assert ((list(got[0]) + [0] * 53)[:53], got[1]) == tuple(search)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(odds_phase, "SHORT_SET_CARDS", short)
+        _estimate_is_the_peak()
