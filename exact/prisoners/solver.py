@@ -64,7 +64,14 @@ against every static condition first (a lost verdict then names it); during the 
 expanded row that fails ``disconnected``, ``uncoverable_cards`` (physical), ``frozen_piles`` or
 ``unpaired_tops`` (published) is cut (counted per condition in ``cuts``); ``immovable_piles``
 (published) and ``stranded_cards`` (physical) are tried on the dealt row only (in the search they cost
-more than they cut). The table of lost rows
+more than they cut). With ``moves=published`` the restarts check the conditions only on rows of at
+most :data:`PROOF_PILES` (24) piles (the kernel's ``proofs >> PROOF_PILES_SHIFT``; the reference's
+``Searcher(proof_piles=...)``, which the kernel equals with the same limit): on 52-card decks they
+cut almost no longer row (20 decks of seed 1, 1,500,000 nodes: the lost decks expand 3.5% more rows
+without them there) yet cost about 30% of a node's time (424,000 against 620,000 rows a CPU second),
+so the same verdicts come about 1.5 times sooner. Skipping a condition never makes a verdict wrong
+(it only lets the search expand a lost row it could have cut); ``strategy="dfs"`` checks every row.
+The table of lost rows
 holds only rows whose every child was searched or cut, so it is sound across restarts of the search
 with other move orders.
 
