@@ -581,6 +581,9 @@ STRANDED_PROOF = 32
 #: already caught the commuted orders) and the restarts need more of them to find a win.
 COMMUTE = 64
 ALL_PROOFS = CONNECTED_PROOF | UNCOVERABLE_PROOF | FROZEN_PROOF | UNPAIRED_PROOF
+#: ``proofs >> PROOF_PILES_SHIFT``, when not 0, is the largest row (in piles) on which the search
+#: applies its conditions: on longer rows they cost more than they cut (see :mod:`exact.prisoners.solver`).
+PROOF_PILES_SHIFT = 16
 
 
 @jit(inline="always")
@@ -675,6 +678,8 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
     work = np.empty(ranks + 6 * n, dtype=np.int64)
     cycle = ranks >= 3 and (neighbours[0] >> (ranks - 1)) & 1 == 1
     commute = reverse and (proofs & COMMUTE) != 0
+    limit = proofs >> PROOF_PILES_SHIFT  # the conditions run on rows of at most this many piles (0: all)
+    every = proofs & ((1 << PROOF_PILES_SHIFT) - 1)
     scores = np.empty(2 * n, dtype=np.int64)
     right = holders[ranks:2 * ranks]
     total = holders[2 * ranks:3 * ranks]
@@ -703,6 +708,7 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
                     break  # paused before expanding this row; the next call enters it again
                 nodes += 1
                 profile[0, depth] += 1
+                proofs = every if limit == 0 or m <= limit else every & COMMUTE
                 counts[depth] = 0
                 if (proofs & CONNECTED_PROOF) and not _linked(tops, bottoms, m, neighbours, ranks, reverse, holders):
                     disconnected += 1

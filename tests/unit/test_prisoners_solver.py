@@ -700,3 +700,48 @@ def test_search_with_stranded_cards_equals_exhaustive_search(shape, wrap):
 
     assert search_with_proof_equals_exhaustive_search(shape, "physical", wrap, kernel.STRANDED_PROOF,
                                                       kernel._STRANDED) > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), shape=st.sampled_from([(1, 5), (2, 4), (3, 3), (2, 7), (4, 5), (4, 13)]),
+       variant=st.sampled_from(VARIANTS), piles=st.integers(1, 14), node_budget=st.sampled_from([7, 300, 4000]))
+def test_kernel_with_proof_piles_equals_python_search_with_proof_piles(data, shape, variant, piles, node_budget):
+    # The conditions checked on rows of at most `piles` piles only: the kernel (proofs >> PROOF_PILES_SHIFT)
+    # and the reference (Searcher(proof_piles=...)) expand the same rows, cut the same and find the same line.
+    import exact.prisoners.solver_kernel as kernel
+    from exact.prisoners.solver import Searcher
+
+    deck = Deck(*shape)
+    ranks = [deck.rank(c) for c in data.draw(deck_orders(deck))]
+    python = Searcher(deck.ranks, wrap=variant.rules.wrap, reverse=variant.rules.reverse_piles, proof_piles=piles)
+    numba = make_searcher(deck, variant, engine="numba", strategy="dfs")
+    numba.proofs = kernel.ALL_PROOFS | (piles << kernel.PROOF_PILES_SHIFT)
+    assert numba.solve_ranks(ranks, node_budget) == python.solve_ranks(ranks, node_budget)
+
+
+@pytest.mark.parametrize("shape, wrap", [((2, 4), "on"), ((2, 4), "off"), ((3, 3), "on")])
+def test_proof_piles_changes_cuts_never_verdicts(shape, wrap):
+    # Published restarts check the conditions on short rows only (solver.PROOF_PILES): a search that
+    # ends has the exhaustive verdict whatever the limit, and a limit of 1 pile cuts nothing (a row
+    # of one pile is won), where checking every row does cut.
+    import exact.prisoners.solver_kernel as kernel
+    from exact.prisoners.solver import PROOF_PILES
+
+    deck = Deck(*shape)
+    variant = Variant.make("prisoners", moves="published", wrap=wrap)
+    searcher = make_searcher(deck, variant, engine="numba")
+    assert searcher.proofs >> kernel.PROOF_PILES_SHIFT == PROOF_PILES  # the default of the restarts
+    assert make_searcher(deck, variant, engine="numba", strategy="dfs").proofs == kernel.ALL_PROOFS
+    cut_everywhere = cut_limited = 0
+    for seq in list(rank_sequences(deck.suits, deck.ranks))[::7]:
+        won = brute_force_fewest_piles(_order_of(seq, deck), deck, variant) == 1
+        for piles in (0, 1, 3):
+            searcher.proofs = kernel.ALL_PROOFS | (piles << kernel.PROOF_PILES_SHIFT)
+            verdict = searcher.solve_ranks(seq, 10**6)
+            assert verdict.status == (WON if won else LOST), (seq, piles)
+            if piles == 1:
+                assert verdict.cuts == ()
+                cut_limited += 1
+            elif piles == 0:
+                cut_everywhere += sum(n for _, n in verdict.cuts)
+    assert cut_limited and cut_everywhere > 0
