@@ -176,7 +176,7 @@ as a top when the pile is moved).
     52-card rows the Cartesian product forgets what matters: emptying a part means moving its piles
     onto the part to its left, which covers the tops that part shows, and the abstraction lets the
     part show them while the part to its right is empty. It closed none of the 59 dealt rows of seeds
-    1 and 2 the search leaves undecided (8 CPU s each at the cap), and on rows of the search it fires
+    1 and 2 the search leaves undecided (8 to 9 CPU s each, at the cap), and on rows of the search it fires
     only where the search closes them within a few dozen nodes; see benchmarks/README.md. So it is
     applied nowhere by default (``proof_of_loss(row, ..., ("split_row",))`` runs it).
 
