@@ -139,6 +139,47 @@ as a top when the pile is moved).
     search's other cuts leave open are mostly under 1.2%, rows the search closes within a few nodes
     anyway (see benchmarks/README.md).
 
+``split_row`` (``moves=published`` only; not among :data:`CONDITIONS`: see below)
+    Cut the row into *parts*, runs of consecutive piles (the first pile in the first part), and
+    explore each part as a game of its own, with the moves across parts that the other parts may
+    allow: a Cartesian over-approximation, each part's rows kept apart, not the tuples of them. A
+    part's game has its own moves, *departures* (its ``k``-th pile, ``k`` = 0, 1, 2 counted from its
+    left, leaves when its top is adjacent to a rank in ``shown[k]``) and *drops* (its ``e``-th pile
+    from its end, ``e`` = 1, 2, 3, takes a pile of top ``t`` and bottom ``b`` from ``drops[e]`` when
+    ``t`` is adjacent to its top, which becomes ``b``). ``shown[k]``: every rank that, for some choice
+    of an explored row of each part to the left, stands on top of the ``e``-th pile from the end of
+    their concatenation, ``k + e`` in {1, 3}. ``drops[e]`` of a part ``P``: every ``(t, b)`` of the
+    ``k``-th pile of an explored row of a part to the right, ``k + g + e`` in {1, 3}, where ``g`` is
+    the length of some choice of explored rows of the parts between (so ``g`` <= 2). Start with no
+    drops; explore the parts from left to right (each with the ``shown`` of the rows just explored to
+    its left); collect the drops the explored rows offer; repeat until they no longer change. The
+    condition fires when no explored row of the first part is a single pile, or no explored row of
+    another part is empty. *Proof*: moves go left, so a pile only ever moves onto a pile of its own
+    part or of a part to its left, and the first pile never moves. In the joint row (the parts in
+    order) the ``k``-th pile of a part and the ``e``-th pile from the end of the parts left of it, with
+    ``g`` piles of the parts strictly between, are ``k + g + e`` apart, so a move across parts is a
+    departure at ``k`` of the mover's part and a drop at ``e`` on the target's part, ``k + g + e`` = 1
+    or 3, the tops adjacent, the target's new top the mover's bottom. Take a play from the row: at
+    every moment each part's row is one of its explored rows. True at the start; kept by a move inside
+    a part (a move of its game), and by a move across, which is a departure the mover's part allows
+    (the rows left of the mover at that moment are explored, so the target's top is in ``shown[k]``)
+    and a drop the target's part allows (the mover's row and those between are explored, so the
+    mover's ``(top, bottom)`` is in ``drops[e]``). The last drops are those the last exploration used,
+    and each part was explored with the ``shown`` of the last rows to its left, so the explored sets
+    are closed under every move across. In a win every pile but the first moves, so every part but
+    the first ends empty and the first a single pile. :func:`split_row` tries the row cut into runs
+    of 4, 6, 8 and 10 piles (:data:`SPLIT_ROW_SIZES`) within :data:`SPLIT_ROW_CAP` rows explored in
+    all; past that, no proof. On small decks it closes many lost rows the conditions above leave open
+    (in samples of 1,500 lost rows of each deck, of the rows the others leave open: 2x4 1,066 of
+    1,066 with wrap, 499 of 748 without; 3x3 with wrap 204 of 258; 1x7 752 of 834 and 287 of 291; 2x5
+    with wrap 634 of 938; never a winnable row; tested), but on
+    52-card rows the Cartesian product forgets what matters: emptying a part means moving its piles
+    onto the part to its left, which covers the tops that part shows, and the abstraction lets the
+    part show them while the part to its right is empty. It closed none of the 59 dealt rows of seeds
+    1 and 2 the search leaves undecided (8 to 9 CPU s each, at the cap), and on rows of the search it fires
+    only where the search closes them within a few dozen nodes; see benchmarks/README.md. So it is
+    applied nowhere by default (``proof_of_loss(row, ..., ("split_row",))`` runs it).
+
 The solver's cut during the search, in the numba engine (:mod:`exact.prisoners.solver_kernel`), is
 the same conditions ``disconnected`` (which contains ``isolated_pile``), ``uncoverable_cards``,
 ``frozen_piles`` and ``unpaired_tops``, on bit masks and rank counts (the kernel also has
@@ -356,6 +397,123 @@ def proof_of_loss(row, neighbours, reverse: bool, conditions=CONDITIONS) -> str 
     return None
 
 
+
+
+#: The most rows :func:`split_row` explores, over every part and every way of cutting tried, before it
+#: gives up (no proof).
+SPLIT_ROW_CAP = 200_000
+#: The part sizes :func:`split_row` tries by default (the row cut into runs of that many piles).
+SPLIT_ROW_SIZES = (4, 6, 8, 10)
+#: A move across parts: (k, e), the mover's index ``k`` in its part (0 = leftmost), and ``e``, the
+#: target's place from the end of the piles left of the mover's part (1 = the nearest); ``k + e`` is
+#: the move's distance, 1 or 3.
+_ACROSS = ((0, 1), (0, 3), (1, 2), (2, 1))
+
+
+def _part_rows(start, adjacent, shown, drops, budget):
+    """Every row of one part reachable by its own moves, its *departures* (its ``k``-th pile, ``k <
+    3``, leaves when its top is adjacent to a rank of ``shown[k]``) and its *drops* (its ``e``-th pile
+    from its end takes a pile ``(t, b)`` of ``drops[e]`` when ``t`` is adjacent to its top, which
+    becomes ``b``), or ``None`` once ``budget[0]`` (counted down) runs out (see :func:`split_row`)."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        row = todo.pop()
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        m = len(row)
+        new = []
+        for i in range(1, m):
+            for d in (1, 3):
+                j = i - d
+                if j >= 0 and adjacent(row[i][1], row[j][1]):
+                    new.append(row[:j] + ((row[j][0], row[i][0]),) + row[j + 1:i] + row[i + 1:])
+        for k in range(min(3, m)):
+            if any(adjacent(row[k][1], s) for s in shown[k]):
+                new.append(row[:k] + row[k + 1:])
+        for e in range(1, min(3, m) + 1):
+            j = m - e
+            for top, bottom in drops[e]:
+                if adjacent(top, row[j][1]):
+                    new.append(row[:j] + ((row[j][0], bottom),) + row[j + 1:])
+        for child in new:
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return seen
+
+
+def split_cut(row, neighbours, cuts, budget) -> bool | None:
+    """Whether :func:`split_row`'s argument proves the row lost with the row cut before each pile of
+    ``cuts`` (increasing, each in ``1 .. len(row) - 1``); ``None``: past the budget, no proof."""
+    def adjacent(a, b):
+        return b in neighbours[a]
+
+    bounds = [0, *cuts, len(row)]
+    parts = [tuple(row[a:b]) for a, b in zip(bounds, bounds[1:])]
+    n = len(parts)
+    drops = [{e: frozenset() for e in (1, 2, 3)} for _ in parts]
+    while True:
+        explored = []
+        left_tops: dict[int, set] = {e: set() for e in (1, 2, 3)}  # S(e): ranks at place e from the end
+        for i, part in enumerate(parts):
+            shown = {k: set().union(*(left_tops[e] for kk, e in _ACROSS if kk == k)) for k in range(3)}
+            rows = _part_rows(part, adjacent, shown, drops[i], budget)
+            if rows is None:
+                return None
+            explored.append(rows)
+            # the piles left of the next part: this part's rows, then (where a row is short) those before
+            nxt: dict[int, set] = {e: set() for e in (1, 2, 3)}
+            for r in rows:
+                for e in (1, 2, 3):
+                    if e <= len(r):
+                        nxt[e].add(r[-e][1])
+                    else:
+                        nxt[e] |= left_tops[e - len(r)]
+            left_tops = nxt
+        new = []
+        for j in range(n):
+            got: dict[int, set] = {e: set() for e in (1, 2, 3)}
+            between = {0}  # the piles the parts strictly between j and i may hold (at most 2 matter)
+            for i in range(j + 1, n):
+                for r in explored[i]:
+                    for k, d in ((k, d) for k in range(min(3, len(r))) for d in (1, 3)):
+                        for gap in between:
+                            e = d - k - gap
+                            if 1 <= e <= 3:
+                                got[e].add((r[k][1], r[k][0]))
+                between = {a + len(r) for a in between for r in explored[i] if a + len(r) <= 2}
+                if not between:
+                    break
+            new.append({e: frozenset(v) for e, v in got.items()})
+        if new == drops:
+            break
+        drops = new
+    return (not any(len(r) == 1 for r in explored[0])
+            or any(() not in rows for rows in explored[1:]))
+
+
+def split_row(row, neighbours, reverse: bool, sizes=SPLIT_ROW_SIZES, cap: int | None = None) -> bool:
+    """Whether cutting a published row into runs of piles proves it lost (see the module docstring);
+    always ``False`` with ``moves=physical``. Tries the row cut into runs of each of ``sizes`` piles
+    (the first run shorter), all within ``cap`` rows explored (default :data:`SPLIT_ROW_CAP`)."""
+    if not reverse or len(row) <= 1:
+        return False
+    budget = [SPLIT_ROW_CAP if cap is None else cap]
+    m = len(row)
+    for size in sizes:
+        cuts = list(range(m - size, 0, -size))[::-1]
+        if not cuts:
+            cuts = [m - 1]
+        found = split_cut(row, neighbours, cuts, budget)
+        if found:
+            return True
+        if budget[0] <= 0:
+            return False
+    return False
+
+
 _CHECKS = {"isolated_pile": isolated_pile, "disconnected": disconnected, "uncoverable_cards": uncoverable_cards,
            "frozen_piles": frozen_piles, "unpaired_tops": unpaired_tops, "immovable_piles": immovable_piles,
-           "stranded_cards": stranded_cards}
+           "stranded_cards": stranded_cards, "split_row": split_row}

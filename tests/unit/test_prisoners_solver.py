@@ -745,3 +745,89 @@ def test_proof_piles_changes_cuts_never_verdicts(shape, wrap):
             elif piles == 0:
                 cut_everywhere += sum(n for _, n in verdict.cuts)
     assert cut_limited and cut_everywhere > 0
+
+
+# --- split_row (the published rule's parts explored one at a time, the moves across over-approximated) --
+
+def _sample_rows(fewest, count, seed):
+    """Up to ``count`` winnable and ``count`` lost rows of ``fewest``, drawn with a fixed seed."""
+    import random
+
+    rng = random.Random(seed)
+    rows = sorted(fewest)
+    won = [row for row in rows if fewest[row] == 1]
+    lost = [row for row in rows if fewest[row] > 1]
+    return rng.sample(won, min(count, len(won))) + rng.sample(lost, min(count, len(lost)))
+
+
+@pytest.mark.parametrize("shape, wrap", [((2, 4), "on"), ((2, 4), "off"), ((3, 3), "on"), ((1, 7), "on"),
+                                         ((1, 7), "off")])
+def test_split_row_never_fires_on_a_winnable_row_and_closes_rows_the_others_cannot(shape, wrap):
+    # Soundness against exhaustive search on a sample of the reachable rows (every row: the slow test
+    # below), and rows it closes that no condition of CONDITIONS closes.
+    variant = Variant.make("prisoners", moves="published", wrap=wrap)
+    searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
+    fired = extra = 0
+    for row in _sample_rows(fewest, 600, seed=1):
+        if proofs.split_row(row, searcher.neighbours, True):
+            assert fewest[row] > 1, row
+            fired += 1
+            extra += proofs.proof_of_loss(row, searcher.neighbours, True) is None
+    assert fired > 0 and extra > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", [(2, 4), (3, 3), (1, 7)])
+@pytest.mark.parametrize("wrap", ["on", "off"])
+def test_split_row_never_fires_on_a_winnable_row_every_row(shape, wrap):
+    variant = Variant.make("prisoners", moves="published", wrap=wrap)
+    searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
+    for row, piles in fewest.items():
+        if piles == 1:
+            assert not proofs.split_row(row, searcher.neighbours, True), row
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), wrap=st.sampled_from(["on", "off"]))
+def test_split_cut_never_proves_a_winnable_row_whatever_the_cuts(data, wrap):
+    # The argument holds for any cuts, not only the runs split_row tries: a winnable row of 2x4 or
+    # 1x7, cut anywhere, is never proved lost.
+    shape = data.draw(st.sampled_from([(2, 4), (1, 7)]))
+    searcher, fewest = _every_row_cached(shape, wrap)
+    won = sorted(row for row, piles in fewest.items() if piles == 1 and len(row) >= 2)
+    row = data.draw(st.sampled_from(won))
+    cuts = sorted(data.draw(st.sets(st.integers(1, len(row) - 1), min_size=1)))
+    assert proofs.split_cut(row, searcher.neighbours, cuts, [10**6]) is False
+
+
+_EVERY_ROW: dict = {}
+
+
+def _every_row_cached(shape, wrap):
+    if (shape, wrap) not in _EVERY_ROW:
+        variant = Variant.make("prisoners", moves="published", wrap=wrap)
+        _EVERY_ROW[shape, wrap] = fewest_piles_of_every_row(Deck(*shape), variant)
+    return _EVERY_ROW[shape, wrap]
+
+
+def test_split_row_by_hand():
+    neighbours = [[1], [0, 2], [1, 3], [2, 4], [3, 5], [4, 6], [5]]  # seven ranks, no wrap
+    assert not proofs.split_row((0, 1, 2), neighbours, False)  # never on a physical row
+    assert not proofs.split_row(((1, 1),), neighbours, True)  # a single pile is won
+    # (0,2) (3,3) (6,6) (5,4), cut before the last pile: the left part can only put 3 onto 2
+    # (leaving (0,3) (6,6)), and never takes the last pile, whose top 4 meets the 3 at distance 2 only;
+    # the last pile never leaves, so the row is lost, though every top has a partner shown and the
+    # tops pair up (no condition of CONDITIONS closes it).
+    row = ((0, 2), (3, 3), (6, 6), (5, 4))
+    assert proofs.split_cut(row, neighbours, [3], [10**6]) is True
+    assert proofs.split_cut(row, neighbours, [1], [10**6]) is False  # cut there, it sees nothing
+    assert proofs.split_row(row, neighbours, True)
+    assert proofs.proof_of_loss(row, neighbours, True) is None
+    # A winnable row (1 0 1 2: the 2 onto the first 1 at distance 3, the other 1 onto the 0, then that
+    # pile onto the first) is never closed, however it is cut.
+    won = ((1, 1), (0, 0), (1, 1), (2, 2))
+    for cuts in ([1], [2], [3], [1, 2], [1, 3], [2, 3], [1, 2, 3]):
+        assert proofs.split_cut(won, neighbours, cuts, [10**6]) is False
+    # Past the cap there is no proof.
+    assert proofs.split_cut(row, neighbours, [3], [1]) is None
+    assert not proofs.split_row(row, neighbours, True, cap=1)
