@@ -719,16 +719,17 @@ def test_kernel_with_proof_piles_equals_python_search_with_proof_piles(data, sha
     assert numba.solve_ranks(ranks, node_budget) == python.solve_ranks(ranks, node_budget)
 
 
+@pytest.mark.parametrize("moves", ["published", "physical"])
 @pytest.mark.parametrize("shape, wrap", [((2, 4), "on"), ((2, 4), "off"), ((3, 3), "on")])
-def test_proof_piles_changes_cuts_never_verdicts(shape, wrap):
-    # Published restarts check the conditions on short rows only (solver.PROOF_PILES): a search that
+def test_proof_piles_changes_cuts_never_verdicts(shape, wrap, moves):
+    # The restarts check the conditions on short rows only (solver.PROOF_PILES): a search that
     # ends has the exhaustive verdict whatever the limit, and a limit of 1 pile cuts nothing (a row
     # of one pile is won), where checking every row does cut.
     import exact.prisoners.solver_kernel as kernel
     from exact.prisoners.solver import PROOF_PILES
 
     deck = Deck(*shape)
-    variant = Variant.make("prisoners", moves="published", wrap=wrap)
+    variant = Variant.make("prisoners", moves=moves, wrap=wrap)
     searcher = make_searcher(deck, variant, engine="numba")
     assert searcher.proofs >> kernel.PROOF_PILES_SHIFT == PROOF_PILES  # the default of the restarts
     assert make_searcher(deck, variant, engine="numba", strategy="dfs").proofs == kernel.ALL_PROOFS
