@@ -60,26 +60,26 @@ and its tables reach the whole of it (with 16 cards to come, the windows of thre
 cards), that whole set is the one row over more than 12 cards: it is kept apart, one ``uint64`` row
 per window (``AF``), and the rest of the table is ``uint32`` (:func:`_split_row`; the split sum
 reads that row only as the child's whole set, the first part it visits, so its inner loop is
-unchanged). A window's kept ``B(a)`` rows over sets of at most :data:`SHORT_SET_CARDS` (8) cards
-are ``uint16`` (``8! < 2**16``), in an array apart from its other kept rows (:func:`_short_index`:
-one index per set, shared by the group, says which array and which row), in every group but the top
+unchanged). A window's kept ``B(a)`` rows over sets of at most :data:`SHORT_SET_CARDS` (8) cards are
+``uint16`` (``8! < 2**16``), in an array apart from its other kept rows (:func:`_short_index`: one
+index per set, shared by the group, says which array and which row), in every group but the top
 window's (whose ``B`` the forward pass reads as it is): with 16 cards to come these are 93% of the
-rows of the windows of three cards to come's kept ``B`` (over 12 cards) and 87% of a depth's
-``(r_i, a, b)`` (13 cards, ``uint64`` beside them); the split sum reads that index only where a
-child hands back ``S2(y)``, not on every step. Each group's vectors have ``end`` slots for its own largest set (``cap // 2 + 1``: 7 for
-the windows of three cards to come with 16 left, not the 9 of the whole position) and each window
-only its own ``S1`` and ``S2`` slots (its ``w1``'s and ``w2``'s mates in its universe, about half the
-largest suit's count). A window keeps ``B(y)`` only for the ``y`` of ``w3``'s suit that do not match
-``w1`` (the others end the phase at once, ``S1(y)`` or ``R1`` over the empty set: the split sum adds
-that count itself, ``p_ret <= -2``), but for the top window ``R_i``, whose ``B`` the forward pass
-reads by ``r_i``'s mates. The pairs' maps (``p_inv``, ``p_fwd``) are ``int32``. A window's kept
-``B(a)`` vectors are read only by its own split sums, so they are freed once its group is filled (a
-parent reads its children's ``A`` only); a depth's groups (the windows ``(r_i, a, b)``, then
-``(r_{i-1}, r_i, a)``, then ``R_i``, each the children of the next) are freed as soon as the next is
-filled, ``R_i``'s once its states are dealt. The peak is the windows of three cards to come while
-they fill, or their ``A`` tables with one depth's groups (:func:`phase_table_bytes`); with the
-``uint16`` rows mostly the latter (74 of 80 random positions with 16 left, seeds 1-4 of
-``benchmarks/bench_odds.py --estimate``).
+rows of the windows of three cards to come's kept ``B`` (over 12 cards) and 87% of a depth's ``(r_i,
+a, b)`` (13 cards, ``uint64`` beside them); the split sum reads that index only where a child hands
+back ``S2(y)``, not on every step. Each group's vectors have ``end`` slots for its own largest set
+(``cap // 2 + 1``: 7 for the windows of three cards to come with 16 left, not the 9 of the whole
+position) and each window only its own ``S1`` and ``S2`` slots (its ``w1``'s and ``w2``'s mates in
+its universe, about half the largest suit's count). A window keeps ``B(y)`` only for the ``y`` of
+``w3``'s suit that do not match ``w1`` (the others end the phase at once, ``S1(y)`` or ``R1`` over
+the empty set: the split sum adds that count itself, ``p_ret <= -2``), but for the top window
+``R_i``, whose ``B`` the forward pass reads by ``r_i``'s mates. The pairs' maps (``p_inv``,
+``p_fwd``) are ``int32``. A window's kept ``B(a)`` vectors are read only by its own split sums, so
+they are freed once its group is filled (a parent reads its children's ``A`` only); a depth's groups
+(the windows ``(r_i, a, b)``, then ``(r_{i-1}, r_i, a)``, then ``R_i``, each the children of the
+next) are freed as soon as the next is filled, ``R_i``'s once its states are dealt. The peak is the
+windows of three cards to come while they fill, or their ``A`` tables with one depth's groups
+(:func:`phase_table_bytes`); with the ``uint16`` rows mostly the latter (74 of 80 random positions
+with 16 left, seeds 1-4 of ``benchmarks/bench_odds.py --estimate``).
 
 Cost (why this does not reach 16 cards left in seconds): the windows made of three cards still to
 come, ``(a, b, c)``, are reachable from every position (deal three cards that match nothing), there
@@ -95,18 +95,22 @@ The play itself leaves no room for a coarser state: from the positions of
 reached grow about 3.5-fold a card (87,556 and 76,299 with 9 left, 294,511 and 259,233 with 10),
 about ``5 * 10^8`` with 16 by extrapolation, and the full states ``(row, cards to come)`` about
 7-fold (2.4-2.6 million with 10). The symmetry gains what the position has: little where the cards
-to come have 2 relabellings, several-fold where they have dozens. It overtakes the memoised search
-of :func:`exact.one_handed.odds.position_counts` (whose cost grows about ``m``-fold per card) from
-12 cards left; see ``benchmarks/bench_odds.py``. Where the time goes (one 52-card position with 14
-left, 39.1 CPU s, 30 row depths reached, 2 relabellings, ``bench_odds.py --profile``): the depths'
-windows ``(r_i, a, b)`` 53%, ``(r_{i-1}, r_i, a)`` 16%, ``R_i`` 6%, the windows of three cards to
-come 20%, building the groups' maps in Python 4%, the forward pass 1%; so it is the row depths, not
-the windows of three cards to come, that a faster engine would have to cut first. A depth's
-``(r_i, a, b)`` tables depend on ``r_i`` only through its matches with ``U``, so a later depth with
-the same matches (or matches related by a relabelling of ``U``) could reuse a group filled higher
-up: measured on 7 positions with 13-15 left, that would save 2-23% of the time, for holding a
-group (35-53 MB with 14 left, 240-480 MB with 16) across the depths between; not done
-(``benchmarks/README.md``).
+to come have 2 relabellings, several-fold where they have dozens. Sharing entries under any
+relabelling of a window and its set alone (a local isomorphism, not one of all the cards to come)
+would not change that: such classes are few only among small sets, and weighted by the split sums'
+work the pairs of the windows of three cards to come with 16 left are 8.1 times their classes on a
+position whose own relabellings already give 4 (``benchmarks/bench_odds_classes.py``). The engine
+overtakes the memoised search of :func:`exact.one_handed.odds.position_counts` (whose cost grows
+about ``m``-fold per card) from 12 cards left; see ``benchmarks/bench_odds.py``. Where the time goes
+(one 52-card position with 14 left, 39.1 CPU s, 30 row depths reached, 2 relabellings,
+``bench_odds.py --profile``): the depths' windows ``(r_i, a, b)`` 53%, ``(r_{i-1}, r_i, a)`` 16%,
+``R_i`` 6%, the windows of three cards to come 20%, building the groups' maps in Python 4%, the
+forward pass 1%; so it is the row depths, not the windows of three cards to come, that a faster
+engine would have to cut first. A depth's ``(r_i, a, b)`` tables depend on ``r_i`` only through its
+matches with ``U``, so a later depth with the same matches (or matches related by a relabelling of
+``U``) could reuse a group filled higher up: measured on 7 positions with 13-15 left, that would
+save 2-23% of the time, for holding a group (35-53 MB with 14 left, 240-480 MB with 16) across the
+depths between; not done (``benchmarks/README.md``).
 
 ``final=once`` is not counted (the phase tables say how a phase ends, not which check the last card
 made, :mod:`exact.one_handed.phase`); the caller refuses it.
