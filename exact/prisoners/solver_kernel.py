@@ -8,8 +8,9 @@ The same search as the Python reference, on arrays:
 * the transposition table of rows proven lost is open addressing over a 64-bit hash of the reduced
   row (top ranks, or (top, bottom) ranks with ``moves=published``), and every slot also stores the
   **whole reduced row**, compared in full on lookup: a hash collision can only miss, never turn a
-  win into a loss. When the table is three-quarters full it is emptied (dropping entries of a
-  table of lost rows loses pruning, never correctness);
+  win into a loss. It has twice as many slots as the node budget (:func:`table_slots`, up to
+  :data:`MAX_TABLE_BYTES`), so it never fills; a fuller one is emptied when three-quarters full
+  (dropping entries of a table of lost rows loses pruning, never correctness);
 * with the ``COMMUTE`` bit (``moves=published``, off by default) the search makes only moves from
   the last move's target rightwards and the table stores each row with that bound, as an end mark
   after its codes (:func:`_insert_bounded`; the reduction is proved in :mod:`exact.prisoners.solver`);
@@ -56,13 +57,36 @@ def neighbour_masks(ranks: int, wrap: bool) -> np.ndarray:
                      for r in range(ranks)], dtype=np.int64)
 
 
-def new_table(cards: int, ranks: int, node_budget: int, max_slots: int = 1 << 21):
-    """An empty lost-row table sized for ``node_budget`` expansions: ``(hashes, keys)``."""
+#: Memory of one search's lost-row table (hashes and rows) at most: 4 GiB, 67,108,864 slots of a
+#: 52-card deck, so that searches of up to 33,554,432 nodes never empty it (see :func:`new_table`).
+MAX_TABLE_BYTES = 4 * 2**30
+
+
+def _key_dtype(cards: int, ranks: int):
+    return np.uint8 if ranks * ranks + cards <= 255 else np.uint16  # codes, and the end marks of _insert_bounded
+
+
+def table_slots(cards: int, ranks: int, node_budget: int, max_bytes: int = MAX_TABLE_BYTES) -> int:
+    """The slots of a lost-row table for ``node_budget`` expansions: the least power of two (at least
+    1,024) of twice the budget, so that it is never three-quarters full (a search inserts at most one
+    row a node), or the most that fit in ``max_bytes``. A full table is emptied, and the search
+    then forgets every lost row it held (sound, but on a long search it redoes their subtrees
+    again and again: with the 2,097,152 slots that were the limit before, published 52-card decks
+    left undecided at 10,000,000 nodes are lost at 3.2 to 6.5 million with a table that holds them)."""
+    per_slot = 8 + cards * np.dtype(_key_dtype(cards, ranks)).itemsize
     slots = 1 << 10
-    while slots < 2 * node_budget and slots < max_slots:
+    while slots < 2 * node_budget and 2 * slots * per_slot <= max_bytes:
         slots <<= 1
-    dtype = np.uint8 if ranks * ranks + cards <= 255 else np.uint16  # codes, and the end marks of _insert_bounded
-    return np.zeros(slots, dtype=np.uint64), np.zeros((slots, cards), dtype=dtype)
+    return slots
+
+
+def new_table(cards: int, ranks: int, node_budget: int, max_slots: int | None = None):
+    """An empty lost-row table sized for ``node_budget`` expansions (:func:`table_slots`), or of at
+    most ``max_slots`` slots: ``(hashes, keys)``."""
+    slots = table_slots(cards, ranks, node_budget)
+    if max_slots is not None:
+        slots = min(slots, max(1 << 10, 1 << (max_slots.bit_length() - 1)))
+    return np.zeros(slots, dtype=np.uint64), np.zeros((slots, cards), dtype=_key_dtype(cards, ranks))
 
 
 @jit(inline="always")

@@ -584,6 +584,32 @@ def test_restarts_carry_the_fill_of_the_lost_row_table(moves):
         assert verdict.status in (WON, LOST, UNDECIDED) and verdict.nodes <= budget
 
 
+@settings(max_examples=200)
+@given(st.integers(1, 10**9), st.integers(2, 62), st.integers(1, 62), st.integers(2**16, 2**34))
+def test_lost_row_table_holds_the_budget_within_its_memory(budget, cards, ranks, max_bytes):
+    # Twice the budget in slots (a search stores at most one lost row a node, so the table is never
+    # three-quarters full and never emptied, which made long searches forget what they had proved),
+    # unless that passes the memory limit: then the most slots that fit.
+    import exact.prisoners.solver_kernel as kernel
+
+    slots = kernel.table_slots(cards, ranks, budget, max_bytes)
+    per_slot = 8 + cards * (1 if ranks * ranks + cards <= 255 else 2)
+    assert slots >= 1 << 10 and slots & (slots - 1) == 0
+    assert slots >= 2 * budget or (slots == 1 << 10 or 2 * slots * per_slot > max_bytes)
+    assert slots == 1 << 10 or slots * per_slot <= max_bytes
+    assert slots == 1 << 10 or slots < 4 * budget  # no larger than the budget needs
+
+
+def test_lost_row_table_default_is_sized_for_long_searches():
+    import exact.prisoners.solver_kernel as kernel
+
+    # 52 cards: budgets of up to 33,554,432 nodes fit the default 4 GiB without emptying
+    assert kernel.table_slots(52, 13, 33_554_432) >= 2 * 33_554_432
+    assert kernel.table_slots(52, 13, 10**9) * 60 <= kernel.MAX_TABLE_BYTES
+    hashes, keys = kernel.new_table(52, 13, 3_000)
+    assert len(hashes) == len(keys) == 8192 and keys.dtype == np.uint8
+
+
 # --- immovable_piles (the published rule's least fixpoint of the piles that may ever move) ----------
 
 @pytest.mark.parametrize("shape, wrap", [((2, 4), "on"), ((3, 3), "on"), ((2, 4), "off")])
