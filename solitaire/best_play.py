@@ -21,12 +21,13 @@ from .stored import DEFAULT_CHECKPOINT_SECONDS
 def best_play_identity(deck: Deck, variant: Variant, *, seed: int | None, decks: int, node_budget: int,
                        time_budget: float | None, strategy: str) -> dict:
     """What makes two best-play runs over random decks the same (resumed, or served from the store)."""
+    from exact.prisoners.solver import SOLVER_VERSION
     from sim.games import get_game
 
     return {"kind": "best_play", "game": variant.game, "variant": str(variant), "suits": deck.suits,
             "ranks": deck.ranks, "seed": seed, "decks": decks, "node_budget": node_budget,
             "time_budget": time_budget, "strategy": strategy, "package_version": provenance.package_version(),
-            "engine_version": get_game(variant.game).engine_version}
+            "engine_version": get_game(variant.game).engine_version, "solver_version": SOLVER_VERSION}
 
 
 def estimate_best_play_stored(store, deck: Deck, variant: Variant, *, decks: int, seed: int | None,

@@ -124,6 +124,14 @@ from sim.variant import Variant
 
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
 
+#: Version of the search's verdicts, part of what identifies a stored verdict or best-play run
+#: (:mod:`solitaire.best_play`), so that one stored by a weaker search is not served as the answer of
+#: this one. Bump it whenever the verdicts for the same deck and budgets can change (a stronger search
+#: or proof), never for changes that keep every verdict. Records without it are version 1; 2: the
+#: lost-row table is sized for the whole node budget (it held at most 2,097,152 rows, which long
+#: searches overflowed, emptying it and forgetting the rows they had proved lost).
+SOLVER_VERSION = 2
+
 #: The conditions applied to every expanded row (``isolated_pile`` is contained in ``disconnected``).
 SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops")
 
@@ -155,6 +163,7 @@ class SolveResult:
     cuts: tuple[tuple[str, int], ...] = ()  #: rows cut during the search, per condition
     seconds: float = 0.0  #: CPU seconds spent searching
     time_budget: float | None = None  #: CPU seconds allowed (None: nodes only)
+    solver_version: int = SOLVER_VERSION  #: the search that gave it (:data:`SOLVER_VERSION`)
     provenance: dict = field(default_factory=dict, compare=False)
 
     kind: ClassVar[str] = "solve"
@@ -173,6 +182,7 @@ class SolveResult:
                    nodes=int(record["nodes"]), node_budget=int(record["node_budget"]), proof=record.get("proof"),
                    cuts=tuple((str(k), int(v)) for k, v in (record.get("cuts") or {}).items()),
                    seconds=float(record.get("seconds", 0.0)), time_budget=record.get("time_budget"),
+                   solver_version=int(record.get("solver_version", 1)),
                    provenance=dict(record.get("provenance", {})))
 
     def to_dict(self) -> dict:
@@ -180,7 +190,8 @@ class SolveResult:
                 "variant": str(self.variant), "order": list(self.order), "status": self.status,
                 "line": [list(m) for m in self.line] if self.line is not None else None,
                 "proof": self.proof, "cuts": dict(self.cuts), "nodes": self.nodes,
-                "node_budget": self.node_budget, "seconds": self.seconds, "time_budget": self.time_budget}
+                "node_budget": self.node_budget, "seconds": self.seconds, "time_budget": self.time_budget,
+                "solver_version": self.solver_version}
 
 
 def check_variant(variant) -> Variant:

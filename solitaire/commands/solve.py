@@ -82,6 +82,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         random_orders,
     )
     from exact.prisoners.solver import (
+        SOLVER_VERSION,
         SolveResult,
         check_node_budget,
         check_time_budget,
@@ -175,7 +176,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     else:
         cards = random_orders(deck, 1, check_seed(seed))[0].tolist()
     found = stored_verdict(store, SolveResult.kind, deck, variant, order=[int(c) for c in cards], node_budget=budget,
-                           time_budget=time_budget) if store is not None else None
+                           time_budget=time_budget, solver_version=SOLVER_VERSION) if store is not None else None
     if found is not None:  # the verdict depends on the order and the budgets only: served from the store
         notify(f"this deck order's verdict is already in {store.path} as {found[0]}: shown from there")
         result, name = SolveResult.from_record(found[1]), found[0]

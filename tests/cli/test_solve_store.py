@@ -156,3 +156,24 @@ def test_a_full_disk_ends_the_run_in_one_line_and_keeps_the_last_checkpoint(cli_
     assert code == 0 and "3 of 12 decks already done" in err
     code, reference, _ = cli_run(*ARGS, "--seed", "3", "--json")
     assert _without_time(json.loads(out)) == _without_time(json.loads(reference))
+
+
+def test_what_an_older_search_stored_is_not_served(cli_run, tmp_path, monkeypatch):
+    # A verdict or a run stored by an earlier version of the search (SOLVER_VERSION) may be weaker
+    # ("undecided" where the search now decides): asked for again, it is solved again and stored beside.
+    import exact.prisoners.solver as solver
+
+    path = str(tmp_path / "s.h5")
+    one = ("solve", "--suits", "2", "--ranks", "4", "--order", "AS 2S 3S 4S AH 2H 3H 4H", "--out", path, "--json")
+    run = (*ARGS, "--seed", "3", "--out", path, "--json")
+    for args, kind in ((one, "solve"), (run, "best_play")):
+        code, first, err = cli_run(*args)
+        assert code == 0 and "shown from there" not in err, err
+        assert cli_run(*args)[2].count("shown from there") == 1
+        monkeypatch.setattr(solver, "SOLVER_VERSION", solver.SOLVER_VERSION + 1)
+        code, again, err = cli_run(*args)
+        assert code == 0 and "shown from there" not in err, err
+        assert len(ResultsStore(path).names(kind=kind)) == 2
+        monkeypatch.undo()
+        if kind == "solve":  # a verdict names the search that gave it
+            assert json.loads(first)["solver_version"] == solver.SOLVER_VERSION
