@@ -360,14 +360,16 @@ def _prisoners_section(store, lines: list[str]) -> None:
         lines += ["### Best play (`solitaire solve`)", "",
                   "Whether some sequence of legal moves wins each random deck, decided by the solver within a node "
                   "budget: *won* (a replayable line), *lost* (search exhausted) or *undecided*; the 95% bracket "
-                  "counts undecided decks as lost at its low end and as won at its high end.", "",
-                  "| variant | deck | decks | won | lost | undecided | 95% bracket | node budget | provenance |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+                  "counts undecided decks as lost at its low end and as won at its high end. *search*: the "
+                  "version of the solver (`exact.prisoners.solver.SOLVER_VERSION`; v2 keeps every lost row of a "
+                  "long search, v1 forgot them past 1,572,864), whose verdicts may decide more decks.", "",
+                  "| variant | deck | decks | won | lost | undecided | 95% bracket | node budget | search | provenance |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         for r in sorted(best, key=lambda r: (r["variant"], -r["decks"])):
             low, high = r["ci95"]
             lines.append(f"| `{r['variant']}` | {r['suits']}x{r['ranks']} | {r['decks']:,} | {r['won']:,} | "
                          f"{r['lost']:,} | {r['undecided']:,} | [{_pct(low, 2)}, {_pct(high, 2)}] | "
-                         f"{r['node_budget']:,} | {_prov(r, seed=True)} |")
+                         f"{r['node_budget']:,} | v{r.get('solver_version', 1)} | {_prov(r, seed=True)} |")
         lines.append("")
 
 

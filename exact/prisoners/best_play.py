@@ -16,6 +16,7 @@ from typing import ClassVar
 from exact.prisoners.limits import DEFAULT_NODE_BUDGET
 from exact.prisoners.solver import (
     LOST,
+    SOLVER_VERSION,
     UNDECIDED,
     WON,
     Searcher,
@@ -50,6 +51,7 @@ class BestPlayEstimate:
     time_budget: float | None = None  #: CPU seconds allowed per deck (None: nodes only)
     lost_by: tuple[tuple[str, int], ...] = ()  #: lost decks per proof (static condition or "exhaustion")
     strategy: str = "restarts"
+    solver_version: int = SOLVER_VERSION  #: the search that gave the verdicts (records without it: 1)
     provenance: dict = field(default_factory=dict, compare=False)
 
     kind: ClassVar[str] = "best_play"
@@ -67,7 +69,8 @@ class BestPlayEstimate:
                    node_budget=int(record["node_budget"]), ci95=tuple(record["ci95"]), nodes=int(record["nodes"]),
                    seconds=float(record["seconds"]), time_budget=record.get("time_budget"),
                    lost_by=tuple((str(k), int(v)) for k, v in (record.get("lost_by") or {}).items()),
-                   strategy=str(record.get("strategy", "dfs")), provenance=dict(record.get("provenance", {})))
+                   strategy=str(record.get("strategy", "dfs")), solver_version=int(record.get("solver_version", 1)),
+                   provenance=dict(record.get("provenance", {})))
 
     def to_dict(self) -> dict:
         return {"game": "prisoners", "suits": self.deck.suits, "ranks": self.deck.ranks,
@@ -76,7 +79,7 @@ class BestPlayEstimate:
                 "time_budget": self.time_budget, "ci95": list(self.ci95), "nodes": self.nodes,
                 "seconds": self.seconds, "seconds_per_deck": self.seconds / self.decks,
                 "decided_share": self.decided / self.decks, "lost_by": dict(self.lost_by),
-                "strategy": self.strategy,
+                "strategy": self.strategy, "solver_version": self.solver_version,
                 "decks_per_second": self.decks / self.seconds if self.seconds > 0 else None}
 
 
