@@ -2,7 +2,7 @@
 
     python benchmarks/bench_prisoners.py [--games 2000000] [--decks 100] [--seed 7] [--node-budget N]
         [--time-budget S] [--strategy beam|restarts|dfs] [--engine numba|python] [--ordering K]
-        [--before DIR] [--skip-kernel] [--profile [--commute] [--rules R ...]] [--json FILE]
+        [--before DIR] [--skip-kernel] [--profile [--curve] [--commute] [--rules R ...]] [--json FILE]
 
 One thread. The kernel figure times the Monte Carlo ``chunk_runner`` (shuffle + play, one policy, unpaired) after
 compilation. The best-play figure runs ``estimate_best_play`` on ``--decks`` random 52-card decks
@@ -15,6 +15,12 @@ searches that stay undecided spend their nodes: per depth (moves made from the d
 ``52 - depth`` piles) the rows expanded, the rows found in the lost-row table and the mean number of
 legal moves of an expanded row, summed over the undecided decks, and for each deck its verdict,
 nodes, CPU seconds and the fewest piles its search reached.
+
+``--curve`` (with ``--profile``): also print the decided share and the CPU seconds a deck at every
+smaller budget (a tenth of ``--node-budget`` to all of it), from the one run: a search that decides a
+deck within ``N`` nodes decides it within any budget of at least ``N`` (the restart schedule does not
+depend on the budget, and the lost-row table is sized for the whole budget, never emptied), and an
+undecided deck's CPU seconds at a smaller budget are scaled from its own rate.
 
 ``--commute`` (with ``--profile``) turns on the commuting-move reduction of ``moves=published``
 (``exact/prisoners/solver.py``; off by default); ``--rules published`` profiles one rule only.
@@ -119,8 +125,26 @@ def profile(moves: str, args) -> dict:
         if total[0, depth]:
             print(f"{depth:>5} {deck.size - depth:>5} {total[0, depth]:>10} {total[1, depth]:>10} "
                   f"{total[2, depth] / total[0, depth]:>9.2f}")
+    if args.curve:
+        print(f"{moves}: {'node budget':>12} {'decided':>8} {'won':>5} {'CPU s a deck':>13}")
+        for budget in sorted({int(args.node_budget * f) for f in (0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0)}):
+            print(f"{moves}: {budget:>12,} {decided_share(decks, budget):>8.1%} "
+                  f"{sum(d['status'] == 'won' and d['nodes'] <= budget for d in decks):>5} "
+                  f"{cpu_per_deck(decks, budget):>13.3f}")
     return {"decks": decks, "expanded": total[0].tolist(), "table_hits": total[1].tolist(),
             "moves": total[2].tolist()}
+
+
+def decided_share(decks: list[dict], budget: int) -> float:
+    """The share of ``decks`` (``profile``'s per-deck results) decided within ``budget`` nodes."""
+    return sum(d["status"] != "undecided" and d["nodes"] <= budget for d in decks) / len(decks)
+
+
+def cpu_per_deck(decks: list[dict], budget: int) -> float:
+    """CPU seconds a deck at ``budget`` nodes: a deck decided within it as measured, any other its own
+    rate (seconds a node) times the budget."""
+    return sum(d["seconds"] if d["status"] != "undecided" and d["nodes"] <= budget
+               else d["seconds"] / max(d["nodes"], 1) * budget for d in decks) / len(decks)
 
 
 def before(directory: str, args) -> dict:
@@ -144,6 +168,8 @@ def main(argv=None):
     parser.add_argument("--ordering", type=int, default=0)
     parser.add_argument("--strategy", choices=["beam", "restarts", "dfs"], default=None)
     parser.add_argument("--profile", action="store_true", help="where the undecided searches spend their nodes")
+    parser.add_argument("--curve", action="store_true",
+                        help="with --profile: the decided share and CPU s a deck at every smaller budget")
     parser.add_argument("--commute", action="store_true",
                         help="with --profile: the commuting-move reduction (published; off by default)")
     parser.add_argument("--rules", nargs="+", choices=RULES, default=list(RULES), help="with --profile: these rules")
