@@ -23,7 +23,11 @@ this lemma by brute force over interleaved plays on small decks.
 
 The search
 ----------
-Depth-first search over rows, with a transposition table of rows already proven lost. A row is
+Depth-first search over rows, with a transposition table of rows already proven lost (twice the node
+budget in slots, up to 4 GiB, so a search never has to forget one: until :data:`SOLVER_VERSION` 2 it
+held at most about 1.5 million and was emptied when full, and the searches past that redid the
+subtrees of the rows they had proved lost; published 52-card decks undecided at 40 million nodes then
+are lost within 3 to 7 million now, see ``benchmarks/README.md``). A row is
 reduced to what decides its future (each step is exact, i.e. it maps rows with equal futures onto
 one key):
 
