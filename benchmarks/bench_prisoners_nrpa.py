@@ -1,12 +1,14 @@
 """Prisoner's Patience best play: NRPA (``strategy="nrpa"``) against the restarts, same decks, one core.
 
     python benchmarks/bench_prisoners_nrpa.py compare --seed 1 --decks 200 \
-        --runs restarts:1500000 restarts:3000000 nrpa:3000000 [--moves published] [--time-budget S]
+        --runs restarts:1500000 restarts:3000000 nrpa:3000000 nrpa@0.8:3000000 [--moves published]
+        [--time-budget S]
     python benchmarks/bench_prisoners_nrpa.py alone --seed 1 --deck-list 0,15,99 --level 2 --cpu 15
 
 ``compare``: solve the same random 52-card decks with each ``strategy:node_budget`` in turn (one
 process, one thread) and print won / lost / undecided, the decided share, the nodes and the CPU
 seconds a deck (the searching thread's), then the decks whose verdict differs between runs.
+``nrpa@S`` gives the restarts the share ``S`` of the node budget (default ``NRPA_PLAN``).
 
 ``alone``: NRPA by itself (:func:`exact.prisoners.nrpa_kernel._nrpa`, 100 iterations a level, a
 fresh seed per search) on the listed decks of a seed, until a win or ``--cpu`` CPU seconds: whether
@@ -34,7 +36,10 @@ def compare(args) -> dict:
     out = {}
     for spec in args.runs:
         strategy, budget = spec.split(":")
+        strategy, _, share = strategy.partition("@")
         searcher = make_searcher(DECK, variant, strategy=strategy)
+        if share:  # nrpa@0.8: the restarts get 80% of the node budget
+            searcher.nrpa_plan["restart_share"] = float(share)
         searcher.solve_ranks([r % 13 for r in range(52)], 1000)  # compile
         verdicts, nodes, seconds = [], 0, 0.0
         for order in orders:

@@ -101,7 +101,11 @@ counting as one node. NRPA samples whole games from weights over the moves ``(mo
 named by their bottom cards, and adapts the weights toward the best game found, over nested levels;
 like a beam it only ever finds wins (its line is replayed like every other), so a deck the restarts
 leave undecided stays undecided when it finds none. On 52-card ``moves=published`` decks it wins
-decks whose restarts stay undecided at many times the budget (see benchmarks/README.md).
+some decks the restarts leave undecided at twice the budget (200 decks each of seeds 1 and 2: 3 of
+the 55 left undecided at 3,000,000 nodes, each in under 0.7 CPU s), but at equal CPU it is only
+ahead at large budgets (3,000,000 nodes: 277 against 275 won, 1 deck more decided per seed; at
+1,500,000 and 500,000 nodes as many or fewer decided: the share it takes from the restarts costs
+decks they close late), so it is not the default (see benchmarks/README.md).
 
 :meth:`KernelSearcher.profile` says where the last search spent its nodes, per depth (rows
 expanded, rows found in the lost-row table, legal moves generated); ``benchmarks/bench_prisoners.py
@@ -335,7 +339,8 @@ STRATEGIES = ("beam", "restarts", "dfs", "nrpa")
 #: level (Rosin's ``alpha``), each from a fresh seed, spend the rest, ``step_cost`` NRPA steps
 #: counting as one node (a step, a move played or replayed, costs about that fraction of a
 #: depth-first node's CPU time; see benchmarks/README.md).
-NRPA_PLAN = {"restart_share": 0.5, "level": 2, "iterations": 100, "alpha": 1.0, "step_cost": 8}
+#: A share of 0.8 decided more decks than 0.5 at 3,000,000 nodes (seed 2: 140 against 138 won of 200).
+NRPA_PLAN = {"restart_share": 0.8, "level": 2, "iterations": 100, "alpha": 1.0, "step_cost": 8}
 #: The beams of ``strategy="beam"``: each is allowed this share of the node budget (its width is
 #: that share over the number of cards, the rows a beam expands per width unit).
 BEAM_SHARES = (0.1, 0.4)
@@ -380,6 +385,8 @@ class KernelSearcher:
         self.neighbour_lists = _neighbour_lists(ranks, wrap)
         self._table = None
         self._adjacency = None  # the NRPA kernel's adjacency matrix (``strategy="nrpa"``)
+        #: ``strategy="nrpa"``'s plan (a copy of :data:`NRPA_PLAN`, to vary in benchmarks)
+        self.nrpa_plan = dict(NRPA_PLAN)
         self._state = kernel.new_state(cards, ranks)
         #: the kernel's conditions and options (bits of :data:`exact.prisoners.solver_kernel.ALL_PROOFS`;
         #: ``| COMMUTE`` turns on the commuting-move reduction of ``moves=published``; the bits from
@@ -427,7 +434,7 @@ class KernelSearcher:
 
         import exact.prisoners.nrpa_kernel as nk
 
-        plan = NRPA_PLAN
+        plan = self.nrpa_plan
         if self._adjacency is None:
             self._adjacency = nk.adjacency_from_masks(self.neighbours)
         steps_left = node_allowance * plan["step_cost"]
@@ -484,7 +491,7 @@ class KernelSearcher:
                     return Verdict(UNDECIDED, None, nodes, None, (), time.thread_time() - t0)
         left = node_budget - nodes
         if self.strategy == "nrpa":
-            left = max(1, int(NRPA_PLAN["restart_share"] * node_budget))
+            left = max(1, int(self.nrpa_plan["restart_share"] * node_budget))
         if self.strategy == "dfs":
             runs = [(self.ordering, 0, left)]
         else:

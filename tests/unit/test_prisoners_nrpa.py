@@ -81,10 +81,11 @@ def test_steps_are_counted_and_the_budget_stops_the_search():
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=str)
 @pytest.mark.parametrize("shape", [(2, 4), (2, 3), (1, 7)])
-def test_strategy_nrpa_equals_brute_force(shape, variant):
+def test_strategy_nrpa_equals_brute_force(shape, variant, monkeypatch):
     # A budget so small (8 nodes: 4 for the restarts, 32 NRPA steps) that the restarts leave many
     # orders undecided and the NRPA searches run (their wins are replayed by solve): a decided
     # verdict equals brute force, the same call gives the same result, and a full budget decides.
+    monkeypatch.setitem(NRPA_PLAN, "restart_share", 0.5)
     deck = Deck(*shape)
     orders = list(itertools.permutations(deck.cards()))
     searcher = make_searcher(deck, variant, strategy="nrpa")
@@ -105,9 +106,10 @@ def test_strategy_nrpa_equals_brute_force(shape, variant):
         assert by_nrpa >= 1  # some wins came from the NRPA searches, not the restarts
 
 
-def test_strategy_nrpa_wins_a_deck_the_restarts_leave_undecided():
+def test_strategy_nrpa_wins_a_deck_the_restarts_leave_undecided(monkeypatch):
     # Deck 99 of seed 1 (published): the restarts leave it undecided at 3,000,000 nodes (the
     # benchmark); here at 40,000 nodes, while the NRPA searches win it after 20,000 nodes of restarts.
+    monkeypatch.setitem(NRPA_PLAN, "restart_share", 0.5)
     deck = Deck(4, 13)
     variant = Variant.make("prisoners", moves="published")
     order = random_orders(deck, 100, seed=1)[99].tolist()
