@@ -1,7 +1,7 @@
 """Prisoner's Patience speed: games per CPU-second of each policy, and best play on 52-card decks.
 
     python benchmarks/bench_prisoners.py [--games 2000000] [--decks 100] [--seed 7] [--node-budget N]
-        [--time-budget S] [--strategy beam|restarts|dfs] [--engine numba|python] [--ordering K]
+        [--time-budget S] [--strategy beam|restarts|dfs|nrpa] [--engine numba|python] [--ordering K]
         [--before DIR] [--skip-kernel] [--profile [--curve] [--commute] [--rules R ...]] [--json FILE]
 
 One thread. The kernel figure times the Monte Carlo ``chunk_runner`` (shuffle + play, one policy, unpaired) after
@@ -166,7 +166,7 @@ def main(argv=None):
     parser.add_argument("--time-budget", type=float, default=None)
     parser.add_argument("--engine", choices=["numba", "python"], default="numba")
     parser.add_argument("--ordering", type=int, default=0)
-    parser.add_argument("--strategy", choices=["beam", "restarts", "dfs"], default=None)
+    parser.add_argument("--strategy", choices=["beam", "restarts", "dfs", "nrpa"], default=None)
     parser.add_argument("--profile", action="store_true", help="where the undecided searches spend their nodes")
     parser.add_argument("--curve", action="store_true",
                         help="with --profile: the decided share and CPU s a deck at every smaller budget")

@@ -97,6 +97,19 @@ most promising distinct rows, scored by the piles with no partner to their right
 wins of mid-size decks much faster (4x11, physical: 13 of 40 random decks won in 0.05 CPU s a deck,
 where the restarts need 0.4 s for 12), but on 52 cards it found no win that the restarts miss and
 costs more time per node, so it is not the default.
+``strategy="nrpa"`` runs the restarts with a share of the node budget (:data:`NRPA_PLAN`) and, when
+they leave the deck undecided, Nested Rollout Policy Adaptation searches
+(:mod:`exact.prisoners.nrpa_kernel`, Rosin 2011; plain reference :mod:`exact.prisoners.nrpa`) with the
+rest, each from a fixed seed of its own, a fixed number of NRPA steps (moves played or replayed)
+counting as one node. NRPA samples whole games from weights over the moves ``(mover, target)``, piles
+named by their bottom cards, and adapts the weights toward the best game found, over nested levels;
+like a beam it only ever finds wins (its line is replayed like every other), so a deck the restarts
+leave undecided stays undecided when it finds none. On 52-card ``moves=published`` decks it wins
+some decks the restarts leave undecided at twice the budget (200 decks each of seeds 1 and 2: 3 of
+the 55 left undecided at 3,000,000 nodes, each in under 0.7 CPU s), but at equal CPU it is only
+ahead at large budgets (3,000,000 nodes: 277 against 275 won, 1 deck more decided per seed; at
+1,500,000 and 500,000 nodes as many or fewer decided: the share it takes from the restarts costs
+decks they close late), so it is not the default (see benchmarks/README.md).
 
 :meth:`KernelSearcher.profile` says where the last search spent its nodes, per depth (rows
 expanded, rows found in the lost-row table, legal moves generated); ``benchmarks/bench_prisoners.py
@@ -333,8 +346,16 @@ class Searcher:
 
 
 #: Search strategies of the numba engine: beams then restarts, restarts in random move orders, or
-#: one depth-first run.
-STRATEGIES = ("beam", "restarts", "dfs")
+#: one depth-first run; ``"nrpa"``: the restarts with a share of the budget, then NRPA searches for
+#: a win with the rest (:data:`NRPA_PLAN`).
+STRATEGIES = ("beam", "restarts", "dfs", "nrpa")
+#: ``strategy="nrpa"`` (:mod:`exact.prisoners.nrpa_kernel`): the restarts get ``restart_share`` of the
+#: node budget; when they leave the deck undecided, NRPA searches of ``level`` with ``iterations`` a
+#: level (Rosin's ``alpha``), each from a fresh seed, spend the rest, ``step_cost`` NRPA steps
+#: counting as one node (a step, a move played or replayed, costs about that fraction of a
+#: depth-first node's CPU time; see benchmarks/README.md).
+#: A share of 0.8 decided more decks than 0.5 at 3,000,000 nodes (seed 2: 140 against 138 won of 200).
+NRPA_PLAN = {"restart_share": 0.8, "level": 2, "iterations": 100, "alpha": 1.0, "step_cost": 8}
 #: The beams of ``strategy="beam"``: each is allowed this share of the node budget (its width is
 #: that share over the number of cards, the rows a beam expands per width unit).
 BEAM_SHARES = (0.1, 0.4)
@@ -378,6 +399,9 @@ class KernelSearcher:
         self.neighbours = kernel.neighbour_masks(ranks, wrap)
         self.neighbour_lists = _neighbour_lists(ranks, wrap)
         self._table = None
+        self._adjacency = None  # the NRPA kernel's adjacency matrix (``strategy="nrpa"``)
+        #: ``strategy="nrpa"``'s plan (a copy of :data:`NRPA_PLAN`, to vary in benchmarks)
+        self.nrpa_plan = dict(NRPA_PLAN)
         self._state = kernel.new_state(cards, ranks)
         #: the kernel's conditions and options (bits of :data:`exact.prisoners.solver_kernel.ALL_PROOFS`;
         #: ``| COMMUTE`` turns on the commuting-move reduction of ``moves=published``; the bits from
@@ -417,6 +441,33 @@ class KernelSearcher:
         return verdict, int(scalars[k._NODES]), (int(scalars[k._DISCONNECTED]), int(scalars[k._UNCOVERABLE]),
                                                  int(scalars[k._FROZEN]), int(scalars[k._UNPAIRED]))
 
+    def _nrpa(self, tops, line, node_allowance: int, clock):
+        """NRPA searches (:data:`NRPA_PLAN`) from the dealt row ``tops`` within ``node_allowance``
+        nodes of ``step_cost`` steps each, a fresh seed per search (the clock is looked at between
+        searches): ``(won, nodes charged)``; a win's moves are in ``line``."""
+        import numpy as np
+
+        import exact.prisoners.nrpa_kernel as nk
+
+        plan = self.nrpa_plan
+        if self._adjacency is None:
+            self._adjacency = nk.adjacency_from_masks(self.neighbours)
+        steps_left = node_allowance * plan["step_cost"]
+        steps, run, won = 0, 0, False
+        start_policy = np.zeros(len(tops) * len(tops), dtype=np.float64)
+        while steps_left > 0:
+            code, _, used = nk._nrpa(tops, self._adjacency, self.reverse, plan["level"], plan["iterations"],
+                                     plan["alpha"], nk.run_seed(run), steps_left, start_policy, line)
+            steps += used
+            steps_left -= used
+            run += 1
+            if code == nk.NRPA_WON:
+                won = True
+                break
+            if clock():
+                break
+        return won, -(-steps // plan["step_cost"])
+
     def solve_ranks(self, rank_sequence, node_budget: int, time_budget: float | None = None) -> Verdict:
         """The verdict on the row dealt from ``rank_sequence`` (static proofs first, then the search)."""
         import numpy as np
@@ -454,6 +505,8 @@ class KernelSearcher:
                 if nodes >= node_budget or clock():
                     return Verdict(UNDECIDED, None, nodes, None, (), time.thread_time() - t0)
         left = node_budget - nodes
+        if self.strategy == "nrpa":
+            left = max(1, int(self.nrpa_plan["restart_share"] * node_budget))
         if self.strategy == "dfs":
             runs = [(self.ordering, 0, left)]
         else:
@@ -469,6 +522,11 @@ class KernelSearcher:
             cut = [a + b for a, b in zip(cut, run_cuts)]
             if verdict != k.UNDECIDED_CODE or clock():
                 break
+        if self.strategy == "nrpa" and verdict == k.UNDECIDED_CODE and not clock() and nodes < node_budget:
+            won, used = self._nrpa(tops, line, node_budget - nodes, clock)
+            nodes += used
+            if won:
+                verdict = k.WON_CODE
         seconds = time.thread_time() - t0
         cuts = _cuts(dict(zip(SEARCH_CONDITIONS, cut)))
         if verdict == k.WON_CODE:
@@ -524,7 +582,8 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     engine : "auto" (numba when the deck fits), "numba" or "python" (the reference search)
     ordering : move order of a depth-first run of the numba engine (0: the reference's)
     strategy : "restarts" (the numba engine's default), "beam" (beam searches for a win first, then
-        the restarts) or "dfs" (one run in ``ordering``; the python engine's only strategy)
+        the restarts), "nrpa" (the restarts with a share of the budget, then NRPA searches for a win)
+        or "dfs" (one run in ``ordering``; the python engine's only strategy)
 
     Examples
     --------
