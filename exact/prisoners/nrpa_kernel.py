@@ -113,6 +113,21 @@ def _reset(ids, top, bottom_rank, n):
         top[p] = bottom_rank[p]
 
 
+@jit(inline="always")
+def _softmax_weights(policy, mv_code, k, weights):
+    """``weights[c] = exp(policy[code c] - max)`` for the ``k`` legal moves (the max subtracted for
+    range); returns their sum (a move's probability is its weight over it)."""
+    best = policy[mv_code[0]]
+    for c in range(1, k):
+        if policy[mv_code[c]] > best:
+            best = policy[mv_code[c]]
+    total = 0.0
+    for c in range(k):
+        weights[c] = np.exp(policy[mv_code[c]] - best)
+        total += weights[c]
+    return total
+
+
 @jit
 def _playout(policy, bottom_rank, adj, reverse, rng, ids, top, mv_i, mv_j, mv_code, weights, seq_i, seq_j):
     """One playout from the dealt row sampled from ``policy``; the moves go to ``seq_i/seq_j``
@@ -125,14 +140,7 @@ def _playout(policy, bottom_rank, adj, reverse, rng, ids, top, mv_i, mv_j, mv_co
         k = _legal(ids, m, top, adj, n, mv_i, mv_j, mv_code)
         if k == 0:
             break
-        best = policy[mv_code[0]]
-        for c in range(1, k):
-            if policy[mv_code[c]] > best:
-                best = policy[mv_code[c]]
-        total = 0.0
-        for c in range(k):
-            weights[c] = np.exp(policy[mv_code[c]] - best)
-            total += weights[c]
+        total = _softmax_weights(policy, mv_code, k, weights)
         u = _next_uniform(rng) * total
         pick = k - 1
         acc = 0.0
@@ -158,14 +166,7 @@ def _adapt(policy, new_policy, length, seq_i, seq_j, alpha, bottom_rank, adj, re
     m = n
     for s in range(length):
         k = _legal(ids, m, top, adj, n, mv_i, mv_j, mv_code)
-        best = policy[mv_code[0]]
-        for c in range(1, k):
-            if policy[mv_code[c]] > best:
-                best = policy[mv_code[c]]
-        total = 0.0
-        for c in range(k):
-            weights[c] = np.exp(policy[mv_code[c]] - best)
-            total += weights[c]
+        total = _softmax_weights(policy, mv_code, k, weights)
         chosen = ids[seq_i[s]] * n + ids[seq_j[s]]
         new_policy[chosen] += alpha
         for c in range(k):
