@@ -19,10 +19,10 @@ seed and index) and each number ``k`` of cards left it enumerates every pair of 
 
 and prints, by the size of ``X``, the pairs, their classes and the ratio, then the ratio weighted by
 the split sum's work of an entry (``|X| 2^(|X|-1)``: where the engine's time goes) and the number of
-relabellings of ``U`` (suit permutations with rank permutations of the ranks present in ``U``, what
-the engine may use). A class is found by a canonical form: for each of the 24 suit permutations, the
-column of each rank (which suits hold a card of ``X``, ``w1``, ``w2`` or ``w3``) coded as a number,
-the codes sorted (ranks may be permuted freely), the least sequence over the suit permutations.
+relabellings of ``U`` the engine shares tables under (its own ``_automorphisms``). A class is found
+by a canonical form: for each of the 24 suit permutations, the column of each rank (which suits hold
+a card of ``X``, ``w1``, ``w2`` or ``w3``) coded as a number, the codes sorted (ranks may be
+permuted freely), the least sequence over the suit permutations.
 
 Cost: ``ccc`` with 16 left is 27.5 million pairs (about a minute and 0.8 GiB). The table goes in
 benchmarks/README.md.
@@ -31,9 +31,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import time
-from collections import Counter
 
 import numpy as np
 from numba import njit
@@ -91,28 +89,21 @@ def _window_pairs(w_suits, w_ranks, u_suits, u_ranks, perms, sizes, keys, start)
     return start + (1 << nu)
 
 
-def _relabellings(cards) -> int:
-    """Relabellings of suits and ranks mapping the set of (suit, rank) ``cards`` onto itself, counted
-    on the cards (ranks absent from the set are not counted)."""
-    columns = lambda perm: Counter(frozenset(perm[s] for s, r in cards if r == rank)  # noqa: E731
-                                   for rank in {r for _, r in cards})
-    mine = columns(range(4))
-    per_suit_perm = math.prod(math.factorial(v) for v in mine.values())
-    present = sorted({s for s, _ in cards})
-    on_cards = {tuple(perm[s] for s in present) for perm in itertools.permutations(range(4))
-                if columns(perm) == mine}  # suit permutations that differ only off the set count once
-    return per_suit_perm * len(on_cards)
+def _relabellings(row, undealt) -> int:
+    """The relabellings of the cards to come the engine shares tables under (its own
+    :func:`exact.one_handed.odds_phase._automorphisms`, suits the two-type labels)."""
+    from exact.one_handed.odds_phase import _automorphisms, _Cards
+
+    return len(_automorphisms(_Cards(row, undealt, True)))
 
 
 def count(k: int, seed: int, index: int, family: str, depths: int | None) -> list[str]:
-    _, row, undealt = bench_odds._position(k, seed, index)[:3]
-    deck = bench_odds._position(k, seed, index)[0]
-    label = lambda c: (deck.suit(c), deck.rank(c))  # noqa: E731
-    cards = [label(c) for c in undealt]
+    _, row, undealt, labels = bench_odds._position(k, seed, index)
+    cards, row_cards = labels(undealt), labels(row)
     if family == "ccc":
         windows = [(w, [c for c in cards if c not in w]) for w in itertools.permutations(cards, 3)]
     else:
-        tops = [label(c) for c in row][::-1][:depths]
+        tops = row_cards[::-1][:depths]
         windows = [((r, a, b), [c for c in cards if c not in (a, b)])
                    for r in tops for a, b in itertools.permutations(cards, 2)]
     nu = len(windows[0][1])
@@ -125,7 +116,7 @@ def count(k: int, seed: int, index: int, family: str, depths: int | None) -> lis
                               np.array([s for s, _ in universe]), np.array([r for _, r in universe]),
                               SUIT_PERMS, sizes, keys, start)
     lines = [f"{k} left, seed {seed} position {index}, `{family}`: row of {len(row)}, {len(windows):,} windows, "
-             f"{pairs:,} pairs, relabellings of U: {_relabellings(cards)} ({time.process_time() - t0:.0f} CPU s)",
+             f"{pairs:,} pairs, relabellings of U: {_relabellings(row_cards, cards)} ({time.process_time() - t0:.0f} CPU s)",
              "", "| size of X | pairs | classes | pairs / classes |", "|---:|---:|---:|---:|"]
     work_pairs = work_classes = all_classes = 0
     for size in range(nu + 1):

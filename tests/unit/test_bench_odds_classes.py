@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from bench_odds_classes import SUIT_PERMS, _canonical, _relabellings  # noqa: E402
+from bench_odds_classes import SUIT_PERMS, _canonical  # noqa: E402
 
 CARDS = [(s, r) for s in range(4) for r in range(5)]
 
@@ -42,12 +42,3 @@ def test_same_form_exactly_when_relabelled(a, b, suit_perm, rank_perm, relabel):
         b = [(suit_perm[s], rank_perm[r], lab) for s, r, lab in a]
     assert (_form(a) == _form(b)) == _isomorphic(a, b)
 
-
-def test_relabellings_of_a_set():
-    # two suits with the same ranks {0, 1}: swap the suits or not, swap the ranks or not
-    assert _relabellings([(0, 0), (0, 1), (1, 0), (1, 1)]) == 4
-    # a lone card: only the identity (permuting suits or ranks the set lacks moves none of its cards)
-    assert _relabellings([(2, 7)]) == 1
-    # an L: only the identity; with (2, 1) added, swapping suits 1 and 2 and the two ranks keeps it
-    assert _relabellings([(0, 0), (0, 1), (1, 0)]) == 1
-    assert _relabellings([(0, 0), (0, 1), (1, 0), (2, 1)]) == 2
