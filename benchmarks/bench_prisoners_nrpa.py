@@ -66,9 +66,10 @@ def compare(args) -> dict:
 
 def alone(args) -> dict:
     import exact.prisoners.nrpa_kernel as nk
+    from exact.prisoners.solver_kernel import neighbour_masks
 
     variant = Variant.make("prisoners", moves=args.moves)
-    adjacency = nk.adjacency(DECK.ranks, variant.rules.wrap)
+    adjacency = neighbour_masks(DECK.ranks, variant.rules.wrap)
     reverse = variant.rules.reverse_piles
     decks = [int(d) for d in args.deck_list.split(",")]
     orders = random_orders(DECK, max(decks) + 1, args.seed)

@@ -54,14 +54,6 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 _UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
 
 
-def adjacency(ranks: int, wrap: bool) -> np.ndarray:
-    """``adj[a, b]``: 1 when ranks ``a`` and ``b`` are adjacent (the rules' adjacency)."""
-    from sim.rules.prisoners import adjacent_ranks
-
-    return np.array([[1 if adjacent_ranks(a, b, ranks, wrap) else 0 for b in range(ranks)]
-                     for a in range(ranks)], dtype=np.uint8)
-
-
 @jit(inline="always")
 def _next_uniform(state):
     """The next number in [0, 1) of the splitmix64 stream ``state`` (a uint64 array of one)."""
@@ -82,13 +74,13 @@ def _legal(ids, m, top, adj, n, mv_i, mv_j, mv_code):
     for i in range(1, m):
         ti = top[ids[i]]
         j = i - 1
-        if adj[ti, top[ids[j]]]:
+        if (adj[ti] >> top[ids[j]]) & 1:
             mv_i[k] = i
             mv_j[k] = j
             mv_code[k] = ids[i] * n + ids[j]
             k += 1
         j = i - 3
-        if j >= 0 and adj[ti, top[ids[j]]]:
+        if j >= 0 and (adj[ti] >> top[ids[j]]) & 1:
             mv_i[k] = i
             mv_j[k] = j
             mv_code[k] = ids[i] * n + ids[j]
@@ -176,7 +168,9 @@ def _adapt(policy, new_policy, length, seq_i, seq_j, alpha, bottom_rank, adj, re
 
 @jit
 def _nrpa(bottom_rank, adj, reverse, level, iterations, alpha, seed, step_stop, start_policy, line):
-    """One NRPA search of ``level`` (>= 1) from the dealt row ``bottom_rank`` (its ranks in deal order).
+    """One NRPA search of ``level`` (>= 1) from the dealt row ``bottom_rank`` (its ranks in deal order);
+    ``adj`` is the rules' adjacency as the depth-first kernel has it
+    (:func:`exact.prisoners.solver_kernel.neighbour_masks`: bit ``b`` of ``adj[a]`` for ranks ``a, b``).
 
     Returns ``(code, best score, steps)``: ``NRPA_WON`` with the winning moves in ``line[:n - 1]``
     (positions ``(source, target)``), ``NRPA_FAILED`` when the search ended without a win (``line``
@@ -253,12 +247,6 @@ def _nrpa(bottom_rank, adj, reverse, level, iterations, alpha, seed, step_stop, 
         steps += best_len[lv]
         its[lv] += 1
     return (NRPA_OUT_OF_STEPS if out_of_steps else NRPA_FAILED), n - overall, steps
-
-
-def adjacency_from_masks(masks) -> np.ndarray:
-    """The adjacency matrix of :func:`adjacency` from the depth-first kernel's neighbour bit masks."""
-    ranks = len(masks)
-    return np.array([[(int(masks[a]) >> b) & 1 for b in range(ranks)] for a in range(ranks)], dtype=np.uint8)
 
 
 def run_seed(run: int) -> np.uint64:

@@ -399,7 +399,6 @@ class KernelSearcher:
         self.neighbours = kernel.neighbour_masks(ranks, wrap)
         self.neighbour_lists = _neighbour_lists(ranks, wrap)
         self._table = None
-        self._adjacency = None  # the NRPA kernel's adjacency matrix (``strategy="nrpa"``)
         #: ``strategy="nrpa"``'s plan (a copy of :data:`NRPA_PLAN`, to vary in benchmarks)
         self.nrpa_plan = dict(NRPA_PLAN)
         self._state = kernel.new_state(cards, ranks)
@@ -450,13 +449,11 @@ class KernelSearcher:
         import exact.prisoners.nrpa_kernel as nk
 
         plan = self.nrpa_plan
-        if self._adjacency is None:
-            self._adjacency = nk.adjacency_from_masks(self.neighbours)
         steps_left = node_allowance * plan["step_cost"]
         steps, run, won = 0, 0, False
         start_policy = np.zeros(len(tops) * len(tops), dtype=np.float64)
         while steps_left > 0:
-            code, _, used = nk._nrpa(tops, self._adjacency, self.reverse, plan["level"], plan["iterations"],
+            code, _, used = nk._nrpa(tops, self.neighbours, self.reverse, plan["level"], plan["iterations"],
                                      plan["alpha"], nk.run_seed(run), steps_left, start_policy, line)
             steps += used
             steps_left -= used

@@ -11,6 +11,7 @@ import exact.prisoners.nrpa_kernel as nk
 from exact.prisoners.best_play import random_orders
 from exact.prisoners.nrpa import SplitMix64, nrpa_reference
 from exact.prisoners.solver import LOST, NRPA_PLAN, UNDECIDED, WON, make_searcher, replay, solve
+from exact.prisoners.solver_kernel import neighbour_masks
 from sim import Deck, Variant
 
 from ..naive import brute_force_fewest_piles
@@ -22,7 +23,7 @@ def _kernel(order, deck, variant, level, iterations, seed, step_stop, policy=Non
     ranks = np.array([deck.rank(c) for c in order], dtype=np.int64)
     line = np.zeros((max(deck.size - 1, 1), 2), dtype=np.int64)
     start = np.zeros(deck.size ** 2) if policy is None else np.asarray(policy, dtype=np.float64)
-    code, score, steps = nk._nrpa(ranks, nk.adjacency(deck.ranks, variant.rules.wrap), variant.rules.reverse_piles,
+    code, score, steps = nk._nrpa(ranks, neighbour_masks(deck.ranks, variant.rules.wrap), variant.rules.reverse_piles,
                                   level, iterations, 1.0, np.uint64(seed), step_stop, start, line)
     return code == nk.NRPA_WON, int(score), int(steps), [tuple(map(int, m)) for m in line[:deck.size - score]]
 
