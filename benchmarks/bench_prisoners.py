@@ -3,7 +3,7 @@
     python benchmarks/bench_prisoners.py [--games 2000000] [--decks 100] [--seed 7] [--node-budget N]
         [--time-budget S] [--strategy beam|restarts|dfs|nrpa] [--engine numba|python] [--ordering K]
         [--before DIR] [--skip-kernel] [--rules R ...] [--profile [--curve] [--commute] [--commute-after N]]
-        [--json FILE]
+        [--deck-list I,J,...] [--json FILE]
 
 One thread. The kernel figure times the Monte Carlo ``chunk_runner`` (shuffle + play, one policy, unpaired) after
 compilation. The best-play figure runs ``estimate_best_play`` on ``--decks`` random 52-card decks
@@ -23,7 +23,8 @@ deck within ``N`` nodes decides it within any budget of at least ``N`` (the rest
 depend on the budget, and the lost-row table is sized for the whole budget, never emptied), and an
 undecided deck's CPU seconds at a smaller budget are scaled from its own rate.
 
-``--commute`` (with ``--profile``) turns on the commuting-move reduction of ``moves=published``
+``--deck-list 32,61,43`` (with ``--profile``) solves only those decks of the ``--decks`` (their rows
+expanded a CPU second compare kernels on the same searches). ``--commute`` (with ``--profile``) turns on the commuting-move reduction of ``moves=published``
 (``exact/prisoners/solver.py``) from the first node; ``--commute-after N`` from node ``N`` (the
 solver's default is its ``COMMUTE_AFTER`` of the rule; ``-1``: never, the search before that). ``--rules published`` runs (or profiles) one rule only.
 
@@ -110,18 +111,21 @@ def profile(moves: str, args) -> dict:
     searcher.solve_ranks([r % 13 for r in range(52)], 1000)  # compile
     total = np.zeros((3, deck.size), dtype=np.int64)
     decks = []
-    for order in random_orders(deck, args.decks, args.seed):
+    for index, order in enumerate(random_orders(deck, args.decks, args.seed)):
+        if args.deck_list is not None and index not in args.deck_list:
+            continue
         verdict = searcher.solve_ranks([deck.rank(c) for c in order], args.node_budget, args.time_budget)
         expanded, hits, generated = searcher.profile()
         deepest = int(np.nonzero(expanded)[0].max()) if expanded.any() else 0
-        decks.append({"status": verdict.status, "nodes": verdict.nodes, "seconds": round(verdict.seconds, 3),
+        decks.append({"deck": index, "status": verdict.status, "nodes": verdict.nodes, "seconds": round(verdict.seconds, 3),
                       "fewest_piles_reached": deck.size - deepest, "proof": verdict.proof})
         if verdict.status == "undecided":
             total += np.array([expanded, hits, generated])
     undecided = [d for d in decks if d["status"] == "undecided"]
     tally = {status: sum(d["status"] == status for d in decks) for status in ("won", "lost", "undecided")}
     print(f"{moves}: won / lost / undecided {tally['won']} / {tally['lost']} / {tally['undecided']}, "
-          f"{sum(d['nodes'] for d in decks):,} nodes, {sum(d['seconds'] for d in decks) / len(decks):.3f} CPU s a deck")
+          f"{sum(d['nodes'] for d in decks):,} nodes, {sum(d['seconds'] for d in decks) / len(decks):.3f} CPU s a deck, "
+          f"{sum(d['nodes'] for d in decks) / max(sum(d['seconds'] for d in decks), 1e-9):,.0f} rows a CPU second")
     print(f"{moves}: {len(undecided)} of {len(decks)} decks undecided; fewest piles their searches reached: "
           f"{sorted(d['fewest_piles_reached'] for d in undecided)}")
     print(f"{'depth':>5} {'piles':>5} {'expanded':>10} {'table hits':>10} {'moves/row':>9}")
@@ -179,6 +183,8 @@ def main(argv=None):
     parser.add_argument("--commute-after", type=int, default=None, metavar="N",
                         help="with --profile: the restarts turn on the commuting-move reduction after N nodes "
                              "(default: the solver's COMMUTE_AFTER of the rule; -1: never)")
+    parser.add_argument("--deck-list", type=lambda text: {int(x) for x in text.split(",")}, default=None,
+                        metavar="I,J,...", help="with --profile: only these decks (indices among the --decks)")
     parser.add_argument("--rules", nargs="+", choices=RULES, default=list(RULES), help="these rules only")
     parser.add_argument("--before", metavar="DIR", default=None,
                         help="source tree of an earlier version to run the same decks through")

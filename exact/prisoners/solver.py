@@ -59,10 +59,10 @@ row with the least bound it was searched from and lost, and a row is known lost 
 bound at most its own (fewer first moves allowed). At bound 0 (the dealt row) that is the row's
 true verdict. A row stored lost by a search without the reduction is lost from every bound, so the
 table of a search that turns the reduction on midway stays sound (never the other way round).
-*When it pays*: on the lost decks it expands about as many rows as the plain search (the lost-row
-table already catches the rows reached in other orders, but at the price of a lookup each) and
-about 10% more, yet each row has fewer moves to look up, so it runs more than twice as many rows a
-CPU second (published 52-card decks lost at 3 to 5 million nodes: 2.2 against 0.93 million). Its
+*When it pays*: on the lost decks it expands about 10% more rows than the plain search (whose
+lost-row table already catches the rows reached in other orders, but at the price of a lookup
+each), yet each row has fewer moves to look up, so it runs more than twice as many rows a CPU
+second (published 52-card decks lost at 3 to 5 million nodes: 1.75 against 0.71 million). Its
 restarts, though, need about twice the rows to find a win (a random dive meets far fewer winning
 lines when only one order of each set of commuting moves is allowed). Most wins are found within
 the first million or two of nodes and most decks still undecided after that are lost, so the

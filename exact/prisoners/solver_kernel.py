@@ -19,11 +19,11 @@ The same search as the Python reference, on arrays:
   row straight from the parent (:func:`_find_child`); only a child not found is made and entered.
   A slot's hash and row share one 64-byte record (:func:`new_table`), so a lookup fetches one
   cache line, and the table is emptied for the next deck by a generation byte in each hash word
-  (:func:`next_generation`), not by writing every slot. Together these made the search 1.7 to 2
+  (:func:`next_generation`), not by writing every slot. Together these made the search 1.6 to 1.9
   times as fast on published 52-card decks, with the same nodes and verdicts (see
   ``benchmarks/README.md``);
-* with the ``COMMUTE`` bit (either rule; the solver's restarts of ``moves=published`` set it after
-  :data:`exact.prisoners.solver.COMMUTE_AFTER` nodes) the search makes only moves from the last
+* with the ``COMMUTE`` bit (either rule; the solver's restarts set it after
+  :data:`exact.prisoners.solver.COMMUTE_AFTER` nodes, at once under ``moves=physical``) the search makes only moves from the last
   move's target rightwards and the table stores each row with that bound, as an end mark after its
   codes (:func:`_insert_bounded`; a row stored without one, end ``0``, is lost from every bound; the
   reduction is proved in :mod:`exact.prisoners.solver`);
@@ -753,7 +753,7 @@ STRANDED_PROOF = 32
 #: :mod:`exact.prisoners.solver`): after a move onto pile ``j`` only moves from piles ``j`` and right
 #: of it, and the lost-row table stores each row with the least such bound it was proven lost from.
 #: Its searches expand about as many rows on lost decks at less than half the CPU time a row, but
-#: find wins in more rows, so the solver sets it only after :data:`exact.prisoners.solver.COMMUTE_AFTER`.
+#: find wins in more rows: the solver's restarts set it after :data:`exact.prisoners.solver.COMMUTE_AFTER`.
 COMMUTE = 64
 ALL_PROOFS = CONNECTED_PROOF | UNCOVERABLE_PROOF | FROZEN_PROOF | UNPAIRED_PROOF
 #: ``proofs >> PROOF_PILES_SHIFT``, when not 0, is the largest row (in piles) on which the search
