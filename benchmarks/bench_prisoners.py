@@ -24,9 +24,10 @@ depend on the budget, and the lost-row table is sized for the whole budget, neve
 undecided deck's CPU seconds at a smaller budget are scaled from its own rate.
 
 ``--deck-list 32,61,43`` (with ``--profile``) solves only those decks of the ``--decks`` (their rows
-expanded a CPU second compare kernels on the same searches). ``--commute`` (with ``--profile``) turns on the commuting-move reduction of ``moves=published``
-(``exact/prisoners/solver.py``) from the first node; ``--commute-after N`` from node ``N`` (the
-solver's default is its ``COMMUTE_AFTER`` of the rule; ``-1``: never, the search before that). ``--rules published`` runs (or profiles) one rule only.
+expanded a CPU second compare kernels on the same searches). ``--commute`` (with ``--profile``)
+turns on the commuting-move reduction (``exact/prisoners/solver.py``) from the first node; ``--commute-after N`` from node ``N`` (the solver's default is its ``COMMUTE_AFTER``
+of the rule; ``-1``: never, the search before that). ``--rules published`` runs (or profiles) one
+rule only.
 
 ``--before DIR``: also run the same decks, in a subprocess, through an earlier version of the
 project whose source tree is ``DIR`` (for example ``git archive c866356 | tar -x -C DIR``), with its
@@ -179,7 +180,7 @@ def main(argv=None):
     parser.add_argument("--curve", action="store_true",
                         help="with --profile: the decided share and CPU s a deck at every smaller budget")
     parser.add_argument("--commute", action="store_true",
-                        help="with --profile: the commuting-move reduction (published; off by default)")
+                        help="with --profile: the commuting-move reduction from the first node")
     parser.add_argument("--commute-after", type=int, default=None, metavar="N",
                         help="with --profile: the restarts turn on the commuting-move reduction after N nodes "
                              "(default: the solver's COMMUTE_AFTER of the rule; -1: never)")

@@ -23,10 +23,10 @@ The same search as the Python reference, on arrays:
   times as fast on published 52-card decks, with the same nodes and verdicts (see
   ``benchmarks/README.md``);
 * with the ``COMMUTE`` bit (either rule; the solver's restarts set it after
-  :data:`exact.prisoners.solver.COMMUTE_AFTER` nodes, at once under ``moves=physical``) the search makes only moves from the last
-  move's target rightwards and the table stores each row with that bound, as an end mark after its
-  codes (:func:`_insert_bounded`; a row stored without one, end ``0``, is lost from every bound; the
-  reduction is proved in :mod:`exact.prisoners.solver`);
+  :data:`exact.prisoners.solver.COMMUTE_AFTER` nodes, at once under ``moves=physical``) the search
+  makes only moves from the last move's target rightwards and the table stores each row with that
+  bound, as an end mark after its codes (:func:`_insert_bounded`; a row stored without one, end
+  ``0``, is lost from every bound; the reduction is proved in :mod:`exact.prisoners.solver`);
 * the connectivity cut is the reference's, on bit masks (piles holding each rank);
 * ``ordering=0`` tries moves in the reference's order (rightmost source first, distance 1 before
   3), so nodes, verdicts and winning lines equal the reference's exactly (a test checks this);
@@ -126,8 +126,8 @@ def _row_code(tops, bottoms, p, ranks, reverse):
 
 @jit(inline="always")
 def _mix(h):
-    """The finaliser of a row's hash (splitmix64's): every bit of the polynomial sum reaches the low
-    bits that pick the slot; never 0 (0 marks an empty slot)."""
+    """The finaliser of a row's hash (splitmix64's): every bit of the polynomial sum reaches the bits
+    that pick the slot; never 0."""
     h ^= h >> np.uint64(30)
     h *= np.uint64(0xBF58476D1CE4E5B9)
     h ^= h >> np.uint64(27)
@@ -188,13 +188,13 @@ def _row_hash(tops, bottoms, m, ranks, reverse):
 @jit(inline="always")
 def _child_hashes(tops, bottoms, m, ranks, reverse, out, count, prefix, hashes, hashes_out, offset, generation):
     """The hash (:func:`_row_hash`, tagged with the ``generation``) of the child of each move
-    ``out[:count]`` (``source * 4 + distance``), written to ``hashes_out[offset + a]``, without making
-    the moves: with ``prefix[k]``
-    the polynomial sum of the first ``k`` piles, deleting pile ``i`` divides the sum of the piles
-    right of it by ``BASE`` (odd, so invertible modulo ``2**64``) and the move changes one code left
-    of it. Each child's slot of the lost-row table ``hashes`` is read here, all of them one after the
-    other, so that the memory fetches overlap instead of waiting one by one when each child is
-    entered. Returns the xor of the words read (kept by the caller, so the reads are not dropped)."""
+    ``out[:count]`` (``source * 4 + distance``), written to ``hashes_out[offset + a]``, without
+    making the moves: with ``prefix[k]`` the polynomial sum of the first ``k`` piles, deleting pile
+    ``i`` divides the sum of the piles right of it by ``BASE`` (odd, so invertible modulo ``2**64``)
+    and the move changes one code left of it. Each child's slot of the lost-row table ``hashes`` is
+    read here, all of them one after the other, so that the memory fetches overlap instead of
+    waiting one by one when each child is entered. Returns the xor of the words read (kept by the
+    caller, so the reads are not dropped)."""
     total = np.uint64(0)
     for p in range(m):
         prefix[p] = total
