@@ -25,9 +25,9 @@ undecided deck's CPU seconds at a smaller budget are scaled from its own rate.
 
 ``--deck-list 32,61,43`` (with ``--profile``) solves only those decks of the ``--decks`` (their rows
 expanded a CPU second compare kernels on the same searches). ``--commute`` (with ``--profile``)
-turns on the commuting-move reduction (``exact/prisoners/solver.py``) from the first node; ``--commute-after N`` from node ``N`` (the solver's default is its ``COMMUTE_AFTER``
-of the rule; ``-1``: never, the search before that). ``--rules published`` runs (or profiles) one
-rule only.
+turns on the commuting-move reduction (``exact/prisoners/solver.py``) from the first node;
+``--commute-after N`` from node ``N`` (the solver's default is its ``COMMUTE_AFTER`` of the rule;
+``-1``: never, the search before that). ``--rules published`` runs (or profiles) one rule only.
 
 ``--before DIR``: also run the same decks, in a subprocess, through an earlier version of the
 project whose source tree is ``DIR`` (for example ``git archive c866356 | tar -x -C DIR``), with its
