@@ -2,7 +2,8 @@
 
     python benchmarks/bench_prisoners.py [--games 2000000] [--decks 100] [--seed 7] [--node-budget N]
         [--time-budget S] [--strategy beam|restarts|dfs|nrpa] [--engine numba|python] [--ordering K]
-        [--before DIR] [--skip-kernel] [--profile [--curve] [--commute] [--rules R ...]] [--json FILE]
+        [--before DIR] [--skip-kernel] [--rules R ...] [--profile [--curve] [--commute] [--commute-after N]]
+        [--deck-list I,J,...] [--json FILE]
 
 One thread. The kernel figure times the Monte Carlo ``chunk_runner`` (shuffle + play, one policy, unpaired) after
 compilation. The best-play figure runs ``estimate_best_play`` on ``--decks`` random 52-card decks
@@ -22,8 +23,11 @@ deck within ``N`` nodes decides it within any budget of at least ``N`` (the rest
 depend on the budget, and the lost-row table is sized for the whole budget, never emptied), and an
 undecided deck's CPU seconds at a smaller budget are scaled from its own rate.
 
-``--commute`` (with ``--profile``) turns on the commuting-move reduction of ``moves=published``
-(``exact/prisoners/solver.py``; off by default); ``--rules published`` profiles one rule only.
+``--deck-list 32,61,43`` (with ``--profile``) solves only those decks of the ``--decks`` (their rows
+expanded a CPU second compare kernels on the same searches). ``--commute`` (with ``--profile``)
+turns on the commuting-move reduction (``exact/prisoners/solver.py``) from the first node;
+``--commute-after N`` from node ``N`` (the solver's default is its ``COMMUTE_AFTER`` of the rule;
+``-1``: never, the search before that). ``--rules published`` runs (or profiles) one rule only.
 
 ``--before DIR``: also run the same decks, in a subprocess, through an earlier version of the
 project whose source tree is ``DIR`` (for example ``git archive c866356 | tar -x -C DIR``), with its
@@ -99,6 +103,8 @@ def profile(moves: str, args) -> dict:
     deck = Deck(4, 13)
     searcher = make_searcher(deck, Variant.make("prisoners", moves=moves), engine="numba", ordering=args.ordering,
                              strategy=args.strategy)
+    if args.commute_after is not None:
+        searcher.commute_after = None if args.commute_after < 0 else args.commute_after
     if args.commute:
         from exact.prisoners.solver_kernel import COMMUTE
 
@@ -106,18 +112,21 @@ def profile(moves: str, args) -> dict:
     searcher.solve_ranks([r % 13 for r in range(52)], 1000)  # compile
     total = np.zeros((3, deck.size), dtype=np.int64)
     decks = []
-    for order in random_orders(deck, args.decks, args.seed):
+    for index, order in enumerate(random_orders(deck, args.decks, args.seed)):
+        if args.deck_list is not None and index not in args.deck_list:
+            continue
         verdict = searcher.solve_ranks([deck.rank(c) for c in order], args.node_budget, args.time_budget)
         expanded, hits, generated = searcher.profile()
         deepest = int(np.nonzero(expanded)[0].max()) if expanded.any() else 0
-        decks.append({"status": verdict.status, "nodes": verdict.nodes, "seconds": round(verdict.seconds, 3),
+        decks.append({"deck": index, "status": verdict.status, "nodes": verdict.nodes, "seconds": round(verdict.seconds, 3),
                       "fewest_piles_reached": deck.size - deepest, "proof": verdict.proof})
         if verdict.status == "undecided":
             total += np.array([expanded, hits, generated])
     undecided = [d for d in decks if d["status"] == "undecided"]
     tally = {status: sum(d["status"] == status for d in decks) for status in ("won", "lost", "undecided")}
     print(f"{moves}: won / lost / undecided {tally['won']} / {tally['lost']} / {tally['undecided']}, "
-          f"{sum(d['nodes'] for d in decks):,} nodes, {sum(d['seconds'] for d in decks) / len(decks):.3f} CPU s a deck")
+          f"{sum(d['nodes'] for d in decks):,} nodes, {sum(d['seconds'] for d in decks) / len(decks):.3f} CPU s a deck, "
+          f"{sum(d['nodes'] for d in decks) / max(sum(d['seconds'] for d in decks), 1e-9):,.0f} rows a CPU second")
     print(f"{moves}: {len(undecided)} of {len(decks)} decks undecided; fewest piles their searches reached: "
           f"{sorted(d['fewest_piles_reached'] for d in undecided)}")
     print(f"{'depth':>5} {'piles':>5} {'expanded':>10} {'table hits':>10} {'moves/row':>9}")
@@ -148,7 +157,7 @@ def cpu_per_deck(decks: list[dict], budget: int) -> float:
 
 
 def before(directory: str, args) -> dict:
-    spec = json.dumps({"rules": list(RULES), "decks": args.decks, "seed": args.seed,
+    spec = json.dumps({"rules": list(args.rules), "decks": args.decks, "seed": args.seed,
                        "node_budget": args.node_budget})
     done = subprocess.run([sys.executable, "-c", _BEFORE, spec], cwd=directory, capture_output=True, text=True, check=False,
                           env={"PYTHONPATH": directory, "NUMBA_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})
@@ -171,8 +180,13 @@ def main(argv=None):
     parser.add_argument("--curve", action="store_true",
                         help="with --profile: the decided share and CPU s a deck at every smaller budget")
     parser.add_argument("--commute", action="store_true",
-                        help="with --profile: the commuting-move reduction (published; off by default)")
-    parser.add_argument("--rules", nargs="+", choices=RULES, default=list(RULES), help="with --profile: these rules")
+                        help="with --profile: the commuting-move reduction from the first node")
+    parser.add_argument("--commute-after", type=int, default=None, metavar="N",
+                        help="with --profile: the restarts turn on the commuting-move reduction after N nodes "
+                             "(default: the solver's COMMUTE_AFTER of the rule; -1: never)")
+    parser.add_argument("--deck-list", type=lambda text: {int(x) for x in text.split(",")}, default=None,
+                        metavar="I,J,...", help="with --profile: only these decks (indices among the --decks)")
+    parser.add_argument("--rules", nargs="+", choices=RULES, default=list(RULES), help="these rules only")
     parser.add_argument("--before", metavar="DIR", default=None,
                         help="source tree of an earlier version to run the same decks through")
     parser.add_argument("--skip-kernel", action="store_true", help="best play only")
@@ -187,7 +201,7 @@ def main(argv=None):
             with open(args.json, "w") as f:
                 json.dump(report, f, indent=1)
         return
-    for moves in RULES:
+    for moves in args.rules:
         if args.before_only:
             report["rules"][moves] = {}
             continue
@@ -197,7 +211,7 @@ def main(argv=None):
             entry["games_per_cpu_second"] = round(kernel_rate(Deck(4, 13), moves, args.games))
     if args.before:
         old = before(args.before, args)
-        for moves in RULES:
+        for moves in args.rules:
             report["rules"][moves]["before"] = old[moves]
     print(f"{'rule':<10} {'version':<7} {'won':>4} {'lost':>4} {'undec':>5} {'decided':>8} {'CPU s/deck':>10}")
     for moves, entry in report["rules"].items():

@@ -357,11 +357,15 @@ def _prisoners_section(store, lines: list[str]) -> None:
                          f"{_pct(r['p_win'], 5)} | [{_pct(low, 5)}, {_pct(high, 5)}] | {_prov(r, seed=True)} |")
         lines.append("")
     if best:
+        from exact.prisoners.solver import COMMUTE_AFTER
+
         lines += ["### Best play (`solitaire solve`)", "",
                   "Whether some sequence of legal moves wins each random deck, decided by the solver within a node "
                   "budget: *won* (a replayable line), *lost* (search exhausted) or *undecided*; the 95% bracket "
                   "counts undecided decks as lost at its low end and as won at its high end. *search*: the "
-                  "version of the solver (`exact.prisoners.solver.SOLVER_VERSION`; v2 keeps every lost row of a "
+                  "version of the solver (`exact.prisoners.solver.SOLVER_VERSION`; v3 turns on the commuting-move "
+                  f"reduction after {COMMUTE_AFTER['published']:,} nodes (published) or at once (physical), v2 keeps "
+                  "every lost row of a "
                   "long search, v1 forgot them past 1,572,864), whose verdicts may decide more decks.", "",
                   "| variant | deck | decks | won | lost | undecided | 95% bracket | node budget | search | provenance |",
                   "|---|---|---|---|---|---|---|---|---|---|"]

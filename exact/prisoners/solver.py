@@ -36,8 +36,9 @@ one key):
   (physical) or to the bottom of ``i`` (published, reversed); the bottom of ``j`` is unchanged; the
   cards in between never come back. So a pile is its top rank (physical) or ``(bottom, top)`` ranks.
 
-**Commuting moves** (an option, off by default: ``Searcher(commute=True)``, and the kernel's
-``COMMUTE`` bit, ``moves=published`` only): after a move onto pile ``j``, the search only tries
+**Commuting moves** (``Searcher(commute=True)``, and the kernel's ``COMMUTE`` bit, under both rules;
+the restarts turn it on after :data:`COMMUTE_AFTER` nodes, at once for ``moves=physical``): after a move
+onto pile ``j``, the search only tries
 moves whose source is ``j`` or right of it. *Proof that no win is lost.* Name each pile by its
 bottom card (bottoms never change, and piles never change order), and a move by the piles it joins,
 mover ``I`` onto target ``J``; it *spans* the piles from ``J`` to ``I``. Two moves whose spans are
@@ -51,17 +52,23 @@ lexicographic order: it never has a move ``A`` followed at once by a move ``B`` 
 wholly left of ``A``'s, as swapping them would give a line first in that order. ``B`` lies wholly
 left of ``A`` exactly when ``B``'s source is left of ``A``'s target ``j`` (which keeps its position
 after ``A``). So every winnable row has a winning line that the reduced search tries. The same
-argument holds for the moves of ``moves=physical`` (only the new top differs; the reference
-searcher accepts ``commute=True`` under both rules, the kernel under the published one). With the reduction, the search from a row decides whether
+argument holds for the moves of ``moves=physical`` (only the new top differs). With the reduction,
+the search from a row decides whether
 a row is won *from bound* ``b`` (first move from a source ``>= b``): the lost-row table stores each
 row with the least bound it was searched from and lost, and a row is known lost when found with a
 bound at most its own (fewer first moves allowed). At bound 0 (the dealt row) that is the row's
-true verdict. *Why it is off*: on 52-card decks (published, 1,500,000 nodes) it expands about as
-many rows as the plain search on the lost decks (the lost-row table already caught the rows reached
-in other orders, at the price of a lookup each), runs 1.3 to 1.8 times as many rows per CPU second,
-but its restarts need about twice the rows to find a win (a random dive meets far fewer winning
-lines when only one order of each set of commuting moves is allowed), so it decided fewer decks at
-equal nodes and at equal CPU time (see benchmarks/README.md).
+true verdict. A row stored lost by a search without the reduction is lost from every bound, so the
+table of a search that turns the reduction on midway stays sound (never the other way round).
+*When it pays*: on the lost decks it expands about 10% more rows than the plain search (whose
+lost-row table already catches the rows reached in other orders, but at the price of a lookup
+each), yet each row has fewer moves to look up, so it runs more than twice as many rows a CPU
+second (published 52-card decks lost at 3 to 5 million nodes: 1.75 against 0.71 million). Its
+restarts, though, need about twice the rows to find a win (a random dive meets far fewer winning
+lines when only one order of each set of commuting moves is allowed). Most wins are found within
+the first million or two of nodes and most decks still undecided after that are lost, so the
+restarts of ``moves=published`` run without it for :data:`COMMUTE_AFTER` nodes, then with it; those
+of ``moves=physical``, whose decided decks are nearly all lost, with it from the start (see
+benchmarks/README.md).
 
 **Proofs of loss** (:mod:`exact.prisoners.proofs`, each proved there): the dealt row is checked
 against every static condition first (a lost verdict then names it); during the search every
@@ -146,8 +153,9 @@ WON, LOST, UNDECIDED = "won", "lost", "undecided"
 #: this one. Bump it whenever the verdicts for the same deck and budgets can change (a stronger search
 #: or proof), never for changes that keep every verdict. Records without it are version 1; 2: the
 #: lost-row table is sized for the whole node budget (it held at most 2,097,152 rows, which long
-#: searches overflowed, emptying it and forgetting the rows they had proved lost).
-SOLVER_VERSION = 2
+#: searches overflowed, emptying it and forgetting the rows they had proved lost); 3: the restarts of
+#: ``moves=published`` turn on the commuting-move reduction after :data:`COMMUTE_AFTER` nodes.
+SOLVER_VERSION = 3
 
 #: The conditions applied to every expanded row (``isolated_pile`` is contained in ``disconnected``).
 SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops")
@@ -370,6 +378,15 @@ RESTART_SCHEDULE = {"published": (1_000, 1.2), "physical": (5_000, 1.5)}
 #: on rows of at most this many piles: on 52-card decks they cut almost nothing on longer rows and cost
 #: about 30% of a node there (see the module docstring). ``strategy="dfs"`` checks every row.
 PROOF_PILES = 24
+#: The restarts (of every strategy but ``"dfs"``) turn on the commuting-move reduction once this many
+#: nodes are spent, per rule (the kernel's ``COMMUTE`` bit; sound, see the module docstring, and the
+#: rows proven lost before stay lost from every bound). With it a node costs less than half the CPU
+#: time (fewer moves to look up) and the lost decks need about as many; without it the published
+#: restarts find wins in fewer nodes, and most published decks still undecided after a million are
+#: lost. ``moves=physical``, whose decided decks are nearly all lost, has it from the start (40
+#: decks of seed 1 at 5,000,000 nodes: 2 won / 11 lost at 2.15 CPU s a deck against 1 / 11 at 3.57;
+#: see benchmarks/README.md). ``None``: never.
+COMMUTE_AFTER = {"published": 1_000_000, "physical": 0}
 #: Nodes the kernel expands between two looks at the clock.
 _CLOCK_SLICE = 16_384
 
@@ -399,6 +416,10 @@ class KernelSearcher:
         self.neighbours = kernel.neighbour_masks(ranks, wrap)
         self.neighbour_lists = _neighbour_lists(ranks, wrap)
         self._table = None
+        self._generation = 0  # of the lost-row table (exact.prisoners.solver_kernel.next_generation)
+        #: nodes after which the restarts turn on the commuting-move reduction (:data:`COMMUTE_AFTER`;
+        #: ``None``: never, 0: from the start)
+        self.commute_after = None if strategy == "dfs" else COMMUTE_AFTER["published" if reverse else "physical"]
         #: ``strategy="nrpa"``'s plan (a copy of :data:`NRPA_PLAN`, to vary in benchmarks)
         self.nrpa_plan = dict(NRPA_PLAN)
         self._state = kernel.new_state(cards, ranks)
@@ -420,17 +441,18 @@ class KernelSearcher:
         row = tuple((r, r) for r in rank_sequence) if self.reverse else tuple(rank_sequence)
         return proofs.proof_of_loss(row, self.neighbour_lists, self.reverse)
 
-    def _run(self, tops, bottoms, line, ordering, seed, node_stop, clock):
+    def _run(self, tops, bottoms, line, ordering, seed, node_stop, clock, proofs):
         """One depth-first run within ``node_stop`` nodes: ``(verdict code, nodes, cut counts)``;
         ``clock()`` says whether the time budget is spent (looked at every :data:`_CLOCK_SLICE` nodes)."""
         k = self.kernel
         hashes, keys = self._table[0]
-        self.kernel.start(self._state, len(tops), seed, filled=int(self._state[0][k._FILLED]))
+        self.kernel.start(self._state, len(tops), seed, filled=int(self._state[0][k._FILLED]),
+                          generation=self._generation)
         scalars = self._state[0]
         while True:
             stop = min(node_stop, int(scalars[k._NODES]) + _CLOCK_SLICE)
             verdict = k._search(tops, bottoms, self.neighbours, self.ranks, self.reverse, ordering, hashes, keys,
-                                line, *self._state, stop, self.proofs)
+                                line, *self._state, stop, proofs)
             if verdict != k.PAUSED_CODE:
                 break
             if stop >= node_stop or clock():
@@ -475,7 +497,7 @@ class KernelSearcher:
         k = self.kernel
         if self._table is None or self._table[1] != node_budget:
             self._table = (k.new_table(self.cards, self.ranks, node_budget), node_budget)
-        self._table[0][0][:] = 0
+        self._generation = k.next_generation(self._table[0][0], self._generation)  # the table is empty
         self._state[0][k._FILLED] = 0  # the table is empty: restarts carry its fill from here on
         self._state[6][:] = 0  # the profile of this deck's search (see :func:`profile`)
         tops = np.array(list(rank_sequence), dtype=np.int64)
@@ -514,7 +536,9 @@ class KernelSearcher:
                 allowance *= growth
                 run += 1
         for ordering, seed, allowance in runs:
-            verdict, used, run_cuts = self._run(tops, bottoms, line, ordering, seed, allowance, clock)
+            commute = self.commute_after is not None and nodes >= self.commute_after
+            verdict, used, run_cuts = self._run(tops, bottoms, line, ordering, seed, allowance, clock,
+                                                self.proofs | k.COMMUTE if commute else self.proofs)
             nodes += used
             cut = [a + b for a, b in zip(cut, run_cuts)]
             if verdict != k.UNDECIDED_CODE or clock():

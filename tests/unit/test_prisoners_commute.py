@@ -75,35 +75,41 @@ def test_kernel_bounded_table_keeps_the_least_bound():
     # 1 lowers its bound; the dealt row (as long as the deck) is stored from 0.
     cards, ranks = 8, 4
     hashes, keys = kernel.new_table(cards, ranks, 100)
+
+    def tagged(tops, bottoms, m):  # the row's hash in the table's generation 1, as a uint64
+        return np.uint64(kernel._tag(np.uint64(kernel._row_hash(tops, bottoms, m, ranks, True)), 1))
+
     tops = np.array([0, 1, 2, 3, 0, 1, 0, 0], dtype=np.int64)
     bottoms = np.array([1, 1, 3, 3, 2, 1, 0, 0], dtype=np.int64)
     m = 6
-    h = kernel._row_hash(tops, bottoms, m, ranks, True)
-    assert not kernel._lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, 5)
-    filled = kernel._insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, 3, 0)
+    h = tagged(tops, bottoms, m)
+    assert not kernel._lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 5)
+    filled = kernel._insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 3, 0)
     assert filled == 1
-    assert [kernel._lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, b) for b in range(6)] == [
+    assert [kernel._lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, b) for b in range(6)] == [
         False, False, False, True, True, True]
-    assert kernel._insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, 1, filled) == 1  # updated in place
-    assert kernel._lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, 1)
-    assert kernel._insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, 4, filled) == 1  # keeps 1
-    assert kernel._lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, 1)
+    assert kernel._insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 1, filled) == 1  # updated in place
+    assert kernel._lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 1)
+    assert kernel._insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 4, filled) == 1  # keeps 1
+    assert kernel._lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 1)
     # a shorter row with the same first piles is another row
-    h5 = kernel._row_hash(tops, bottoms, 5, ranks, True)
-    assert not kernel._lookup_bounded(hashes, keys, h5, tops, bottoms, 5, ranks, 5)
+    h5 = tagged(tops, bottoms, 5)
+    assert not kernel._lookup_bounded(hashes, keys, h5, tops, bottoms, 5, ranks, True, 5)
     dealt = np.array([0, 1, 2, 3, 0, 1, 2, 3], dtype=np.int64)
-    hd = kernel._row_hash(dealt, dealt, cards, ranks, True)
-    kernel._insert_bounded(hashes, keys, hd, dealt, dealt, cards, ranks, 0, filled)
-    assert kernel._lookup_bounded(hashes, keys, hd, dealt, dealt, cards, ranks, 0)
+    hd = tagged(dealt, dealt, cards)
+    kernel._insert_bounded(hashes, keys, hd, dealt, dealt, cards, ranks, True, 0, filled)
+    assert kernel._lookup_bounded(hashes, keys, hd, dealt, dealt, cards, ranks, True, 0)
 
 
+@pytest.mark.parametrize("moves", ["published", "physical"])
 @pytest.mark.parametrize("wrap", ["on", "off"])
 @pytest.mark.parametrize("shape", [(2, 4), (3, 3)])
-def test_kernel_reduced_search_equals_exhaustive_search_in_every_order(shape, wrap):
-    # The kernel with the reduction (the COMMUTE bit, published only) from every dealt row, in the
-    # reference's and in random move orders, with a table kept across rows and orders.
+def test_kernel_reduced_search_equals_exhaustive_search_in_every_order(shape, wrap, moves):
+    # The kernel with the reduction (the COMMUTE bit) from every dealt row, in the reference's and in
+    # random move orders, with a table kept across rows and orders.
     deck = Deck(*shape)
-    variant = Variant.make("prisoners", moves="published", wrap=wrap)
+    variant = Variant.make("prisoners", moves=moves, wrap=wrap)
+    reverse = variant.rules.reverse_piles
     reference, fewest = fewest_piles_of_every_row(deck, variant)
     masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
     hashes, keys = kernel.new_table(deck.size, deck.ranks, 10**5)
@@ -112,28 +118,70 @@ def test_kernel_reduced_search_equals_exhaustive_search_in_every_order(shape, wr
         won = fewest[reference.start_row(seq)] == 1
         for ordering, seed in ((0, 0), (2, 1), (2, 2), (4, 0)):
             tops = np.array(seq, dtype=np.int64)
-            verdict, _, _ = kernel.search_row(tops, tops.copy(), masks, deck.ranks, True, 10**6, ordering, hashes,
-                                              keys, line, seed, kernel.ALL_PROOFS | kernel.COMMUTE)
+            verdict, _, _ = kernel.search_row(tops, tops.copy(), masks, deck.ranks, reverse, 10**6, ordering,
+                                              hashes, keys, line, seed, kernel.ALL_PROOFS | kernel.COMMUTE)
             assert verdict == (kernel.WON_CODE if won else kernel.LOST_CODE), (seq, ordering)
 
 
-def test_the_reduction_is_off_by_default():
+def test_the_restarts_turn_the_reduction_on_after_commute_after():
+    from exact.prisoners.solver import COMMUTE_AFTER
+
     deck = Deck(4, 5)
     published = Variant.make("prisoners", moves="published")
     assert not make_searcher(deck, published, engine="python").commute
     searcher = make_searcher(deck, published, engine="numba")
+    assert searcher.commute_after == COMMUTE_AFTER["published"] > 0
     assert searcher.proofs & kernel.ALL_PROOFS == kernel.ALL_PROOFS  # (above them: solver.PROOF_PILES)
-    assert not searcher.proofs & kernel.COMMUTE
+    assert not searcher.proofs & kernel.COMMUTE  # the restarts add it run by run
+    assert make_searcher(deck, published, engine="numba", strategy="dfs").commute_after is None
+    assert make_searcher(deck, Variant.make("prisoners", moves="physical"), engine="numba").commute_after == 0
+
+
+@pytest.mark.parametrize("moves", ["published", "physical"])
+@pytest.mark.parametrize("shape, wrap", [((2, 4), "on"), ((3, 3), "on"), ((2, 4), "off"), ((4, 3), "on")])
+def test_restarts_that_turn_the_reduction_on_midway_are_exact(shape, wrap, moves, monkeypatch):
+    # The rows proven lost before the switch are read after it as lost from every bound: every dealt
+    # row's verdict must still be exact, whenever the switch comes (never, at once, after a few nodes).
+    # Runs of a few nodes each, so that small decks switch midway.
+    from exact.prisoners import solver
+
+    monkeypatch.setattr(solver, "RESTART_SCHEDULE", {"published": (2, 1.3), "physical": (2, 1.3)})
+    deck = Deck(*shape)
+    variant = Variant.make("prisoners", moves=moves, wrap=wrap)
+    reference, fewest = fewest_piles_of_every_row(deck, variant)
+    switched = {}
+    searchers = {after: make_searcher(deck, variant, engine="numba") for after in (None, 0, 3, 40)}
+    for after, searcher in searchers.items():
+        searcher.commute_after = after
+        plain_run = searcher._run
+
+        def run(*args, searcher=searcher, plain_run=plain_run):
+            modes = switched.setdefault(id(searcher), [])
+            modes.append(bool(args[-1] & kernel.COMMUTE))
+            return plain_run(*args)
+
+        searcher._run = run
+    midway = 0
+    for seq in list(rank_sequences(deck.suits, deck.ranks))[:300]:
+        truth = WON if fewest[reference.start_row(seq)] == 1 else LOST
+        for after, searcher in searchers.items():
+            switched.clear()
+            verdict = searcher.solve_ranks(seq, 10**6)
+            assert verdict.status == truth, (seq, after)
+            modes = switched.get(id(searcher), [])
+            assert all(modes) if after == 0 else not any(modes) if after is None else modes == sorted(modes)
+            midway += False in modes and True in modes
+    assert midway > 20  # many searches did switch midway
 
 
 @settings(max_examples=40, deadline=None)
 @given(data=st.data(), shape=st.sampled_from([(2, 4), (3, 3), (4, 3), (2, 7), (4, 5), (4, 13)]),
-       wrap=st.sampled_from(["on", "off"]), node_budget=st.sampled_from([1, 7, 300, 4000]))
-def test_kernel_reduction_equals_the_reference_reduction(data, shape, wrap, node_budget):
+       wrap=st.sampled_from(["on", "off"]), node_budget=st.sampled_from([1, 7, 300, 4000]), reverse=st.booleans())
+def test_kernel_reduction_equals_the_reference_reduction(data, shape, wrap, node_budget, reverse):
     # Same move order (the reference's), same cuts, same bounded table: same verdict, nodes and line.
     deck = Deck(*shape)
     ranks = [deck.rank(c) for c in data.draw(deck_orders(deck))]
-    reference = Searcher(deck.ranks, wrap=wrap == "on", reverse=True, commute=True)
+    reference = Searcher(deck.ranks, wrap=wrap == "on", reverse=reverse, commute=True)
     python = reference.solve_ranks(ranks, node_budget)
     if python.proof in proofs.CONDITIONS:
         return  # closed on the dealt row, before any search
@@ -141,8 +189,8 @@ def test_kernel_reduction_equals_the_reference_reduction(data, shape, wrap, node
     hashes, keys = kernel.new_table(deck.size, deck.ranks, node_budget)
     line = np.zeros((deck.size - 1, 2), dtype=np.int64)
     tops = np.array(ranks, dtype=np.int64)
-    verdict, nodes, _ = kernel.search_row(tops, tops.copy(), masks, deck.ranks, True, node_budget, 0, hashes, keys,
-                                          line, 0, kernel.ALL_PROOFS | kernel.COMMUTE)
+    verdict, nodes, _ = kernel.search_row(tops, tops.copy(), masks, deck.ranks, reverse, node_budget, 0, hashes,
+                                          keys, line, 0, kernel.ALL_PROOFS | kernel.COMMUTE)
     assert {kernel.WON_CODE: WON, kernel.LOST_CODE: LOST, kernel.UNDECIDED_CODE: UNDECIDED}[verdict] == python.status
     assert nodes == python.nodes
     if verdict == kernel.WON_CODE:

@@ -580,7 +580,8 @@ def test_restarts_carry_the_fill_of_the_lost_row_table(moves):
     for order in random_orders(deck, 3, seed=2):
         verdict = searcher.solve_ranks([deck.rank(c) for c in order], budget)
         hashes = searcher._table[0][0]
-        assert searcher._state[0][kernel._FILLED] == np.count_nonzero(hashes) <= 3 * len(hashes) // 4
+        live = np.count_nonzero((hashes & np.uint64(0xFF)) == searcher._generation)  # this search's rows
+        assert searcher._state[0][kernel._FILLED] == live <= 3 * len(hashes) // 4
         assert verdict.status in (WON, LOST, UNDECIDED) and verdict.nodes <= budget
 
 
@@ -593,7 +594,7 @@ def test_lost_row_table_holds_the_budget_within_its_memory(budget, cards, ranks,
     import exact.prisoners.solver_kernel as kernel
 
     slots = kernel.table_slots(cards, ranks, budget, max_bytes)
-    per_slot = 8 + cards * (1 if ranks * ranks + cards <= 255 else 2)
+    per_slot = 8 * -(-(8 + cards * (1 if ranks * ranks + cards <= 255 else 2)) // 8)  # whole 64-bit words
     assert slots >= 1 << 10 and slots & (slots - 1) == 0
     assert slots >= 2 * budget or (slots == 1 << 10 or 2 * slots * per_slot > max_bytes)
     assert slots == 1 << 10 or slots * per_slot <= max_bytes
@@ -605,9 +606,14 @@ def test_lost_row_table_default_is_sized_for_long_searches():
 
     # 52 cards: budgets of up to 33,554,432 nodes fit the default 4 GiB without emptying
     assert kernel.table_slots(52, 13, 33_554_432) >= 2 * 33_554_432
-    assert kernel.table_slots(52, 13, 10**9) * 60 <= kernel.MAX_TABLE_BYTES
+    assert kernel.table_slots(52, 13, 10**9) * 64 <= kernel.MAX_TABLE_BYTES
     hashes, keys = kernel.new_table(52, 13, 3_000)
-    assert len(hashes) == len(keys) == 8192 and keys.dtype == np.uint8
+    assert len(hashes) == len(keys) == 8192 and keys.dtype == np.uint8 and keys.shape[1] == 52
+    # one 64-byte record a slot: the hash, then the row, in the same cache line
+    assert hashes.base is not None and hashes.strides == (64,) and keys.strides == (64, 1)
+    hashes[5] = 7
+    keys[5, :] = 9
+    assert hashes[5] == 7 and (keys[5] == 9).all() and hashes[4] == hashes[6] == 0
 
 
 # --- immovable_piles (the published rule's least fixpoint of the piles that may ever move) ----------
@@ -858,3 +864,62 @@ def test_split_row_by_hand():
     # Past the cap there is no proof.
     assert proofs.split_cut(row, neighbours, [3], [1]) is None
     assert not proofs.split_row(row, neighbours, True, cap=1)
+
+
+# --- the lost-row table's hashes and lookups made from the parent row -------------------------------
+
+@settings(max_examples=200)
+@given(st.data(), st.integers(2, 62), st.integers(1, 20), st.booleans(), st.booleans())
+def test_kernel_child_hashes_and_lookups_equal_those_of_the_moved_row(data, m, ranks, reverse, stored):
+    # The search hashes each child from its parent's prefix sums and looks it up before making the
+    # move (_child_hashes, _find_child): both must equal hashing and looking up the row after the move.
+    import exact.prisoners.solver_kernel as kernel
+
+    n = data.draw(st.integers(m, 62))
+    tops = np.array(data.draw(st.lists(st.integers(0, ranks - 1), min_size=n, max_size=n)), dtype=np.int64)
+    bottoms = np.array(data.draw(st.lists(st.integers(0, ranks - 1), min_size=n, max_size=n)), dtype=np.int64)
+    codes = np.array([4 * i + d for i in range(1, m) for d in (1, 3) if i - d >= 0], dtype=np.int64)
+    out = np.zeros(4 * n, dtype=np.int64)
+    out[:len(codes)] = codes
+    hashes, keys = kernel.new_table(n, ranks, 64)
+    generation = data.draw(st.integers(1, kernel.GENERATIONS))
+    kernel._child_hashes(tops, bottoms, m, ranks, reverse, out, len(codes), np.empty(n + 1, np.uint64), hashes,
+                         out, 2 * n, generation)
+    for a, code in enumerate(codes):
+        i, j = code // 4, code // 4 - code % 4
+        child_t = np.concatenate([tops[:i], tops[i + 1:], [0]])
+        child_b = np.concatenate([bottoms[:i], bottoms[i + 1:], [0]])
+        child_t[j] = bottoms[i] if reverse else tops[i]
+        h = np.uint64(kernel._tag(np.uint64(kernel._row_hash(child_t, child_b, m - 1, ranks, reverse)), generation))
+        assert np.uint64(out[2 * n + a]) == h
+        if stored:
+            kernel._insert(hashes, keys, h, child_t, child_b, m - 1, ranks, reverse, 0)
+        elif ranks > 1:  # another row under the same hash (a collision) must not be taken for it
+            other = child_t.copy()
+            k = data.draw(st.integers(0, m - 2))
+            other[k] = (other[k] + 1) % ranks
+            kernel._insert(hashes, keys, h, other, child_b, m - 1, ranks, reverse, 0)
+        new_top = bottoms[i] if reverse else tops[i]
+        assert (kernel._find_child(hashes, keys, h, tops, bottoms, m, ranks, reverse, False, i, j, new_top) >= 0) \
+            == stored == kernel._lookup(hashes, keys, h, child_t, child_b, m - 1, ranks, reverse)
+        hashes[:] = 0
+
+
+def test_kernel_table_generations_empty_the_table():
+    # A new search moves the table to its next generation: the rows of the last one are gone, without
+    # writing the slots; after GENERATIONS searches the slots are written to zero and it starts again.
+    import exact.prisoners.solver_kernel as kernel
+
+    hashes, keys = kernel.new_table(6, 4, 100)
+    tops = np.array([0, 1, 2, 3, 2, 1], dtype=np.int64)
+    raw = np.uint64(kernel._row_hash(tops, tops, 6, 4, True))
+    tag = [np.uint64(kernel._tag(raw, g)) for g in range(kernel.GENERATIONS + 1)]
+    assert kernel._insert(hashes, keys, tag[1], tops, tops, 6, 4, True, 0) == 1
+    assert kernel._lookup(hashes, keys, tag[1], tops, tops, 6, 4, True)
+    generation = kernel.next_generation(hashes, 1)
+    assert generation == 2 and np.count_nonzero(hashes) == 1  # not written ...
+    assert not kernel._lookup(hashes, keys, tag[2], tops, tops, 6, 4, True)  # ... yet empty
+    kernel._insert(hashes, keys, tag[2], tops, tops, 6, 4, True, 0)  # reuses the slot of generation 1
+    assert np.count_nonzero(hashes) == 1 and kernel._lookup(hashes, keys, tag[2], tops, tops, 6, 4, True)
+    assert kernel.next_generation(hashes, kernel.GENERATIONS) == 1 and not hashes.any()
+    assert not kernel._lookup(hashes, keys, tag[1], tops, tops, 6, 4, True)
