@@ -118,10 +118,16 @@ def new_table(cards: int, ranks: int, node_budget: int, max_slots: int | None = 
 
 
 @jit(inline="always")
-def _row_code(tops, bottoms, p, ranks, reverse):
+def _code(top, bottom, ranks, reverse):
+    """The code of a pile in the lost-row table: its top (physical), or top and bottom (published)."""
     if reverse:
-        return tops[p] * ranks + bottoms[p] + 1
-    return tops[p] + 1
+        return top * ranks + bottom + 1
+    return top + 1
+
+
+@jit(inline="always")
+def _row_code(tops, bottoms, p, ranks, reverse):
+    return _code(tops[p], bottoms[p], ranks, reverse)
 
 
 @jit(inline="always")
@@ -206,10 +212,7 @@ def _child_hashes(tops, bottoms, m, ranks, reverse, out, count, prefix, hashes, 
         i = out[a] // 4
         j = i - out[a] % 4
         old = np.uint64(_row_code(tops, bottoms, j, ranks, reverse))
-        saved = tops[j]
-        tops[j] = bottoms[i] if reverse else tops[i]
-        new = np.uint64(_row_code(tops, bottoms, j, ranks, reverse))
-        tops[j] = saved
+        new = np.uint64(_code(bottoms[i] if reverse else tops[i], bottoms[j], ranks, reverse))
         raw = prefix[i] + (new - old) * _POWERS[j] + (total - prefix[i + 1]) * _BASE_INVERSE
         h = _tag(_mix(raw), generation)
         hashes_out[offset + a] = np.int64(h)
@@ -228,8 +231,13 @@ def _same_row(keys, slot, tops, bottoms, m, ranks, reverse, bounded):
     for p in range(m):
         if keys[slot, p] != _row_code(tops, bottoms, p, ranks, reverse):
             return False
-    if m == n:
-        return True
+    return m == n or _row_ends(keys, slot, m, ranks, bounded)
+
+
+@jit(inline="always")
+def _row_ends(keys, slot, m, ranks, bounded):
+    """Whether the row stored in ``keys[slot]`` ends after ``m`` piles (a row shorter than the deck):
+    ``0``, or with ``bounded`` also an end mark of :func:`_insert_bounded`."""
     return keys[slot, m] == 0 or (bounded and keys[slot, m] >= ranks * ranks + 1)
 
 
@@ -252,7 +260,7 @@ def _same_child(keys, slot, tops, bottoms, m, ranks, reverse, i, j, new_top):
     for p in range(j):
         if keys[slot, p] != _row_code(tops, bottoms, p, ranks, reverse):
             return False
-    if keys[slot, j] != (new_top * ranks + bottoms[j] + 1 if reverse else new_top + 1):
+    if keys[slot, j] != _code(new_top, bottoms[j], ranks, reverse):
         return False
     for p in range(j + 1, i):
         if keys[slot, p] != _row_code(tops, bottoms, p, ranks, reverse):
@@ -269,10 +277,9 @@ def _find_child(hashes, keys, h, tops, bottoms, m, ranks, reverse, bounded, i, j
     without making the move."""
     mask = np.uint64(hashes.shape[0] - 1)
     slot = _home(h, mask)
-    end = ranks * ranks + 1
     while _live(hashes[slot], h):
         if (hashes[slot] == h and _same_child(keys, slot, tops, bottoms, m, ranks, reverse, i, j, new_top)
-                and (keys[slot, m - 1] == 0 or (bounded and keys[slot, m - 1] >= end))):
+                and _row_ends(keys, slot, m - 1, ranks, bounded)):
             return np.int64(slot)
         slot = (slot + np.uint64(1)) & mask
     return np.int64(-1)
