@@ -407,3 +407,49 @@ def test_short_b_rows_on_a_52_card_position(short):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(odds_phase, "SHORT_SET_CARDS", short)
         _estimate_is_the_peak()
+
+
+@settings(max_examples=15, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), two_suit=st.booleans(),
+       left=st.integers(3, 8), workers=st.integers(2, 3), runs=st.integers(1, 5))
+def test_threads_count_as_one(data, deck, two_suit, left, workers, runs):
+    """Filled in threads (every layer of every group of more than one window split into runs of whole
+    windows, however small: PARALLEL_MIN_SETS and THREADS_FROM_CARDS 0; the marks written between the
+    layers), the tables
+    give the same counts as in one call, and as the search."""
+    from exact.one_handed import odds_phase
+
+    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+    order = data.draw(deck_orders(deck))
+    left = min(left, deck.size)
+    row, _ = settled_position(order[:deck.size - left], deck, variant)
+    undealt = order[deck.size - left:]
+    args = labels(row, deck), labels(undealt, deck)
+    one = position_phase_counts(*args, two_suit=two_suit, progress=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(odds_phase, "PARALLEL_MIN_SETS", 0)
+        patch.setattr(odds_phase, "THREADS_FROM_CARDS", 0)
+        patch.setattr(odds_phase, "RUNS_PER_THREAD", runs)
+        threaded = position_phase_counts(*args, two_suit=two_suit, workers=workers, progress=False)
+    assert threaded == one
+    n = deck.size
+    search = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
+    assert ((list(one[0]) + [0] * (n + 1))[:n + 1], one[1]) == tuple(search)
+
+
+def test_threads_on_a_52_card_position():
+    """The same on a 52-card position with 11 cards left, whose large layers (default limit) run in
+    threads, through the public odds (workers=2), against one worker."""
+    from exact.one_handed import odds_phase
+
+    deck = Deck(4, 13)
+    order = np.random.default_rng(7).permutation(52).tolist()
+    one = odds(order[:41], deck, method="exact", engine="phase", workers=1, progress=False)
+    tasks, real = [], odds_phase.delayed
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(odds_phase, "THREADS_FROM_CARDS", 11)
+        patch.setattr(odds_phase, "delayed", lambda f: tasks.append(f) or real(f))
+        two = odds(order[:41], deck, method="exact", engine="phase", workers=2, progress=False)
+    assert tasks  # some layers ran in threads
+    assert two.score_counts == one.score_counts and two.p_win == one.p_win
+    assert sum(one.score_counts) == math.factorial(11)
