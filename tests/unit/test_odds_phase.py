@@ -28,6 +28,15 @@ def labels(cards, deck):
     return [(deck.suit(c), deck.rank(c)) for c in cards]
 
 
+def random_position(data, deck, two_suit, left):
+    """A random position of ``deck`` with ``min(left, deck.size)`` cards to come: (settled row, cards to come)."""
+    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+    order = data.draw(deck_orders(deck))
+    left = min(left, deck.size)
+    row, _ = settled_position(order[:deck.size - left], deck, variant)
+    return row, order[deck.size - left:]
+
+
 def both_engines(row, undealt, deck, two_suit, stats=None):
     """(search, phase numba) as (counts padded to the deck, emptied)."""
     n = deck.size
@@ -43,14 +52,10 @@ def both_engines(row, undealt, deck, two_suit, stats=None):
 @given(data=st.data(), deck=decks(max_cards=24, max_suits=5, max_ranks=8), two_suit=st.booleans(),
        left=st.integers(0, 7))
 def test_phase_engine_equals_search_on_random_positions(data, deck, two_suit, left):
-    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
-    order = data.draw(deck_orders(deck))
-    left = min(left, deck.size)
-    row, _ = settled_position(order[:deck.size - left], deck, variant)
-    undealt = order[deck.size - left:]
+    row, undealt = random_position(data, deck, two_suit, left)
     search, phase = both_engines(row, undealt, deck, two_suit)
     assert phase == tuple(search)
-    assert sum(phase[0]) == math.factorial(left)
+    assert sum(phase[0]) == math.factorial(len(undealt))
 
 
 @settings(max_examples=20, deadline=None)
@@ -58,11 +63,7 @@ def test_phase_engine_equals_search_on_random_positions(data, deck, two_suit, le
        left=st.integers(0, 5))
 def test_phase_reference_equals_search(data, deck, two_suit, left):
     """The plain reference (memoised Python over PhaseReference) is the third witness."""
-    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
-    order = data.draw(deck_orders(deck))
-    left = min(left, deck.size)
-    row, _ = settled_position(order[:deck.size - left], deck, variant)
-    undealt = order[deck.size - left:]
+    row, undealt = random_position(data, deck, two_suit, left)
     hist, emptied = position_phase_reference(labels(row, deck), labels(undealt, deck), two_suit=two_suit)
     counts, search_emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
     assert [hist.get(s, 0) for s in range(deck.size + 1)] == counts
@@ -370,11 +371,7 @@ def test_short_b_rows_count_as_wide(data, deck, two_suit, left, short):
     apart) the same counts as the default (every row of such a position short), and as the search."""
     from exact.one_handed import odds_phase
 
-    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
-    order = data.draw(deck_orders(deck))
-    left = min(left, deck.size)
-    row, _ = settled_position(order[:deck.size - left], deck, variant)
-    undealt = order[deck.size - left:]
+    row, undealt = random_position(data, deck, two_suit, left)
     args = labels(row, deck), labels(undealt, deck)
     default = position_phase_counts(*args, two_suit=two_suit)
     with pytest.MonkeyPatch.context() as patch:
@@ -384,7 +381,7 @@ def test_short_b_rows_count_as_wide(data, deck, two_suit, left, short):
     n = deck.size
     search = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
     assert ((list(default[0]) + [0] * (n + 1))[:n + 1], default[1]) == tuple(search)
-    if left <= 5:  # the plain reference, the third witness (small positions only)
+    if len(undealt) <= 5:  # the plain reference, the third witness (small positions only)
         hist, emptied = position_phase_reference(*args, two_suit=two_suit)
         assert ([hist.get(s, 0) for s in range(n + 1)], emptied) == tuple(search)
 
@@ -415,15 +412,10 @@ def test_short_b_rows_on_a_52_card_position(short):
 def test_threads_count_as_one(data, deck, two_suit, left, workers, runs):
     """Filled in threads (every layer of every group of more than one window split into runs of whole
     windows, however small: PARALLEL_MIN_SETS and THREADS_FROM_CARDS 0; the marks written between the
-    layers), the tables
-    give the same counts as in one call, and as the search."""
+    layers), the tables give the same counts as in one call, and as the search."""
     from exact.one_handed import odds_phase
 
-    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
-    order = data.draw(deck_orders(deck))
-    left = min(left, deck.size)
-    row, _ = settled_position(order[:deck.size - left], deck, variant)
-    undealt = order[deck.size - left:]
+    row, undealt = random_position(data, deck, two_suit, left)
     args = labels(row, deck), labels(undealt, deck)
     one = position_phase_counts(*args, two_suit=two_suit, progress=False)
     with pytest.MonkeyPatch.context() as patch:
