@@ -2,7 +2,7 @@
 engines side by side, one core, each run in a fresh process (so its peak memory is its own).
 
     .venv/bin/python benchmarks/bench_odds.py [--left 10,11,12,13,14,15,16] [--positions 2] [--seed 1]
-        [--budget 120] [--max-gib 3.5] [--search-max-left 13] [--before DIR]
+        [--budget 120] [--max-gib 3.5] [--search-max-left 13] [--before DIR] [--workers N]
     .venv/bin/python benchmarks/bench_odds.py --estimate 20 --left 16 [--seed 1] [--before DIR]
     .venv/bin/python benchmarks/bench_odds.py --profile 0 --left 14 [--seed 1]
 
@@ -19,7 +19,10 @@ the same run:
   a position whose estimate exceeds ``--max-gib`` is not run ("needs X GiB");
 * ``before`` (with ``--before DIR``, a source tree of an earlier version, e.g. from
   ``git archive 183945f | tar -x -C /tmp/before``): that tree's phase engine on the same positions,
-  with that tree's own estimate, in a process whose imports resolve to ``DIR``.
+  with that tree's own estimate, in a process whose imports resolve to ``DIR``;
+* ``threads`` (with ``--workers N``, N > 1): this tree's phase engine with ``workers=N`` threads, timed
+  in wall-clock seconds (its CPU seconds add up over the threads); the ratio ``phase / threads`` is the
+  one-core engine's CPU seconds (its wall-clock seconds, within a few percent) over that.
 
 With ``--estimate N`` nothing is run: for the first ``N`` positions of ``--seed`` it prints the phase
 engine's estimated peak (``phase_table_bytes``, no table allocated) and how many are within
@@ -91,6 +94,7 @@ def _child(engine: str, k: int, seed: int, index: int, max_gib: float) -> None:
 
     deck, row, undealt, labels = _position(k, seed, index)
     out: dict = {}
+    workers = int(engine[len("threads"):]) if engine.startswith("threads") else 1
     if engine == "search":
         position_counts([], list(range(6)), Deck(2, 3))  # load the compiled kernels outside the timing
         t0 = time.process_time()
@@ -103,9 +107,12 @@ def _child(engine: str, k: int, seed: int, index: int, max_gib: float) -> None:
             print(json.dumps(out))
             return
         stats: dict = {}
-        t0 = time.process_time()
-        counts, _ = position_phase_counts(labels(row), labels(undealt), stats=stats)
+        t0, w0 = time.process_time(), time.perf_counter()
+        # (an earlier tree, --before, takes neither workers nor progress: its bar, if any, goes to stderr)
+        counts, _ = position_phase_counts(labels(row), labels(undealt), stats=stats,
+                                          **({"workers": workers, "progress": False} if workers > 1 else {}))
         out["depths"] = stats["depths"]
+        out["wall"] = time.perf_counter() - w0
     out["cpu"] = time.process_time() - t0
     out["rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 2**30  # Linux: KiB
     out["counts"] = (list(counts) + [0] * 53)[:53]
@@ -197,6 +204,8 @@ def main(argv=None) -> None:
     parser.add_argument("--max-gib", type=float, default=3.5)
     parser.add_argument("--search-max-left", type=int, default=13)
     parser.add_argument("--before", type=Path, default=None, help="source tree of an earlier version")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="also time this tree's phase engine with this many threads (wall-clock seconds)")
     parser.add_argument("--estimate", type=int, default=0, metavar="N",
                         help="print the phase engine's estimated peak on N positions, run nothing")
     parser.add_argument("--child", nargs=5, metavar=("ENGINE", "K", "SEED", "INDEX", "MAX_GIB"),
@@ -219,32 +228,35 @@ def main(argv=None) -> None:
         _child(engine, int(k), int(seed), int(index), float(max_gib))
         return
 
-    engines = ["search", "phase"] + (["before"] if args.before else [])
+    engines = ["search", "phase"] + (["before"] if args.before else []) + (["threads"] if args.workers > 1 else [])
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine load average at the start: {load:.1f} on {os.cpu_count()} CPUs")
-    print("| cards left | orders | " + " | ".join(f"{e} (CPU s; peak GiB)" for e in engines)
+    print("| cards left | orders | "
+          + " | ".join(f"{e} ({'wall' if e == 'threads' else 'CPU'} s; peak GiB)" for e in engines)
           + " | search / phase | " + ("before / phase | " if args.before else "")
+          + (f"phase / threads ({args.workers}, wall s) | " if args.workers > 1 else "")
           + "phase tables (GiB, estimated) | row depths reached | same counts |")
-    print("|---|---|" + "---|" * (len(engines) + 4 + bool(args.before)))
+    print("|---|---|" + "---|" * (len(engines) + 4 + bool(args.before) + (args.workers > 1)))
     over = dict.fromkeys(engines, False)
     for k in [int(x) for x in args.left.split(",")]:
         cells = {e: [] for e in engines}
         found = {e: [] for e in engines}
-        gib, depths, ratios, ratios_before, same = [], [], [], [], True
+        gib, depths, ratios, ratios_before, ratios_threads, same = [], [], [], [], [], True
         for index in range(args.positions):
             got = {}
             for e in engines:
                 if over[e] or (e == "search" and k > args.search_max_left):
                     continue
                 tree = args.before if e == "before" else ROOT
-                r = _run("search" if e == "search" else "phase", k, args.seed, index, args.max_gib, tree)
+                kind = {"search": "search", "threads": f"threads{args.workers}"}.get(e, "phase")
+                r = _run(kind, k, args.seed, index, args.max_gib, tree)
                 if "error" in r:
                     cells[e].append(f"error: {r['error'][:60]}")
                 elif "cpu" not in r:
                     cells[e].append(f"needs {r['gib']:.1f} GiB")
                 else:
                     got[e] = r
-                    cells[e].append(f"{r['cpu']:.2f}; {r['rss']:.2f}")
+                    cells[e].append(f"{r['wall' if e == 'threads' else 'cpu']:.2f}; {r['rss']:.2f}")
                     found[e].append(r["cpu"])
                 if e == "phase" and "gib" in r:
                     gib.append(f"{r['gib']:.2f}")
@@ -256,10 +268,13 @@ def main(argv=None) -> None:
                 ratios.append(f"{got['search']['cpu'] / got['phase']['cpu']:.1f}x")
             if "phase" in got and "before" in got:
                 ratios_before.append(f"{got['before']['cpu'] / got['phase']['cpu']:.2f}x")
+            if "phase" in got and "threads" in got:
+                ratios_threads.append(f"{got['phase']['cpu'] / got['threads']['wall']:.2f}x")
         for e in engines:
             over[e] = over[e] or (bool(found[e]) and max(found[e]) > args.budget)
         row = [str(k), f"{math.factorial(k):,}"] + [", ".join(cells[e]) or "skipped" for e in engines]
         row += [", ".join(ratios) or "-"] + ([", ".join(ratios_before) or "-"] if args.before else [])
+        row += [", ".join(ratios_threads) or "-"] if args.workers > 1 else []
         row += [", ".join(gib) or "-", ", ".join(depths) or "-", str(same)]
         print("| " + " | ".join(row) + " |", flush=True)
 

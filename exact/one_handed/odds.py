@@ -60,7 +60,7 @@ import numpy as np
 from exact.invariants import require
 from sim._jit import jit
 from sim.cards import format_cards, parse_cards
-from sim.checks import check_games, check_seed
+from sim.checks import check_games, check_seed, check_workers
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.rules import one_handed as rules
@@ -234,8 +234,11 @@ def choose_engine(left: int, engine: str = "auto", *, final_once: bool = False) 
 
 
 def position_odds(row, undealt, deck: Deck, *, two_suit: bool = True, track_empty: bool = False,
-                  final_once: bool = False, engine: str = "auto") -> tuple[list[int], int, str]:
+                  final_once: bool = False, engine: str = "auto", workers: int = 1,
+                  progress: bool | None = None) -> tuple[list[int], int, str]:
     """:func:`position_counts` by the chosen engine: ``(score_counts, emptied, engine used)``.
+    ``workers`` and ``progress``: the phase engine's threads and progress bar
+    (:func:`exact.one_handed.odds_phase.position_phase_counts`).
 
     The phase engine refuses (one line) a position whose tables would exceed
     :data:`MAX_PHASE_TABLE_BYTES`."""
@@ -252,7 +255,8 @@ def position_odds(row, undealt, deck: Deck, *, two_suit: bool = True, track_empt
         raise UsageError(f"{len(undealt)} cards still to come: the exact phase tables would take "
                          f"{need / 2**30:.1f} GiB (limit {MAX_PHASE_TABLE_BYTES / 2**30:.0f} GiB); "
                          f"use --method simulate (or deal more cards)")
-    hist, emptied = position_phase_counts(row_labels, undealt_labels, two_suit=two_suit)
+    hist, emptied = position_phase_counts(row_labels, undealt_labels, two_suit=two_suit, workers=workers,
+                                          progress=progress)
     counts = [0] * (deck.size + 1)
     for s, c in enumerate(hist):
         if c:
@@ -274,7 +278,8 @@ def settled_position(dealt, deck: Deck, variant: Variant) -> tuple[list[int], bo
     return row, emptied
 
 
-def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto") -> tuple[list[int], int, str]:
+def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto", workers: int = 1,
+           progress: bool | None = None) -> tuple[list[int], int, str]:
     n = deck.size
     two_suit = not variant.rules.reverse
     win_any = variant.rules.win_any
@@ -288,13 +293,14 @@ def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto") -> tuple[l
         wins = 0
         used = engine
         for head in permutations(undealt, need):
-            sub_counts, sub_wins, used = _exact(tuple(dealt) + head, deck, variant, engine)
+            sub_counts, sub_wins, used = _exact(tuple(dealt) + head, deck, variant, engine, workers, progress)
             total = [a + b for a, b in zip(total, sub_counts)]
             wins += sub_wins
         return total, wins, used
     row, emptied_before = settled_position(dealt, deck, variant)
     score_counts, emptied, used = position_odds(row, undealt, deck, two_suit=two_suit, track_empty=win_any,
-                                                final_once=variant.rules.final_once, engine=engine)
+                                                final_once=variant.rules.final_once, engine=engine, workers=workers,
+                                                progress=progress)
     if not win_any:
         return score_counts, score_counts[0], used
     if emptied_before:
@@ -380,7 +386,8 @@ METHODS = ("auto", "exact", "simulate")
 
 
 def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, *, method: str = "auto",
-         games: int = DEFAULT_GAMES, seed: int | None = None, engine: str = "auto") -> OddsResult:
+         games: int = DEFAULT_GAMES, seed: int | None = None, engine: str = "auto", workers: int = 1,
+         progress: bool | None = None) -> OddsResult:
     """The odds from here: final-score distribution and ``p_win`` over every order of the cards still
     to come, given the cards dealt so far (One-Handed Solitaire).
 
@@ -397,6 +404,9 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
     engine : the exact engine from a position: ``"auto"`` (the phase engine from
         :data:`PHASE_FROM_CARDS` cards left, else the search), ``"phase"`` or ``"search"``; the one
         used is ``result.engine``
+    workers : threads of the phase engine (``None``: every core; the same counts whatever the number)
+    progress : the phase engine's progress bar on stderr, by row depth, once it has run a few seconds
+        (``None`` or ``True``; ``False`` never)
 
     Examples
     --------
@@ -410,6 +420,7 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
         raise UsageError(f"unknown odds method {method!r}: choose one of {', '.join(METHODS)}")
     final_once = variant.rules.final_once
     choose_engine(0, engine, final_once=final_once)  # refuses an unknown (or, final=once, the phase) engine first
+    workers = check_workers(workers)
     dealt = parse_cards(dealt, deck, complete=False, what="--dealt")
     k = deck.size - len(dealt)
     # final=once is counted by the search alone, whose cost grows k-fold per card
@@ -428,7 +439,7 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
             raise UsageError(f"{k} cards still to come: exact odds{reading} are computed for at most {max_cards} "
                              f"cards left; use --method simulate (or deal more cards)")
         else:
-            score_counts, wins, used = _exact(dealt, deck, variant, engine)
+            score_counts, wins, used = _exact(dealt, deck, variant, engine, workers, progress)
             if k == 0:
                 used = "outcome"
         from exact.one_handed.parity import check_parity
@@ -461,11 +472,13 @@ def _whole_deck_exact(deck: Deck, variant: Variant) -> bool:
 
 
 def odds_each(order, deck: Deck | None = None, variant: Variant | str | None = None, *, method: str = "auto",
-              games: int = DEFAULT_GAMES, seed: int | None = None, engine: str = "auto") -> list[OddsResult]:
+              games: int = DEFAULT_GAMES, seed: int | None = None, engine: str = "auto", workers: int = 1,
+              progress: bool | None = None) -> list[OddsResult]:
     """The odds after every card of one full deck order (0, 1, ..., all cards dealt): how the chance
     of winning rose and fell during one game. Simulated positions use seeds ``seed, seed + 1, ...``."""
     deck = deck if deck is not None else Deck()
     order = parse_cards(order, deck, complete=True)
     seed = check_seed(seed)
-    return [odds(order[:t], deck, variant, method=method, games=games, seed=seed + t, engine=engine)
+    return [odds(order[:t], deck, variant, method=method, games=games, seed=seed + t, engine=engine, workers=workers,
+                 progress=progress)
             for t in range(deck.size + 1)]

@@ -81,6 +81,19 @@ windows of three cards to come while they fill, or their ``A`` tables with one d
 (:func:`phase_table_bytes`); with the ``uint16`` rows mostly the latter (74 of 80 random positions
 with 16 left, seeds 1-4 of ``benchmarks/bench_odds.py --estimate``).
 
+Threads: with ``workers > 1`` and at least :data:`THREADS_FROM_CARDS` (13) cards to come, each
+group's large layers (at least :data:`PARALLEL_MIN_SETS` pairs of a window and first card with a set)
+are filled by runs of whole windows side by side in threads (the kernels release the GIL): a window's
+rows are written by its own pairs only, and a layer reads only rows of smaller sets, complete before
+it, and the hand-back marks of the layer's size, written between the layers. So the counts are those
+of one call, whatever the number of threads (a property test forces every layer into threads). A
+group of one window (``R_i``, 7% of the time with 16 left), the small layers and the forward pass
+stay on one thread. Measured on 2 cores (``bench_odds.py --workers 2``, position 0 of seed 1): 14
+cards left 38.7 CPU s on one thread, 24.8 s wall-clock on two (1.56x); 16 left 533 and 302 s
+(1.76x); with 13 left about 1.1x, and none below (the layer-by-layer calls cost what the threads
+gain). Each of the two threads runs about a quarter slower than one alone (they share the memory bus
+and the last-level cache).
+
 Cost (why this does not reach 16 cards left in seconds): the windows made of three cards still to
 come, ``(a, b, c)``, are reachable from every position (deal three cards that match nothing), there
 are ``m (m-1) (m-2)`` of them (fewer by the symmetry above), and each table is a subset convolution
@@ -122,6 +135,7 @@ from functools import lru_cache
 from itertools import permutations, product
 
 import numpy as np
+from joblib import Parallel, delayed
 
 from sim._jit import jit
 
@@ -141,6 +155,12 @@ NARROW_SET_CARDS = max(s for s in range(21) if math.factorial(s) < 2**32)
 #: most 8 cards are 93% of the rows over 12 cards, the kept ``B`` of the windows of three cards to come
 #: with 16 left); -1: none
 SHORT_SET_CARDS = max(s for s in range(21) if math.factorial(s) < 2**16)
+#: threads are used from this many cards to come (below, the layer-by-layer calls cost what they gain)
+THREADS_FROM_CARDS = 13
+#: a layer of a group's tables with fewer (pair, set) than this is filled in one call, not in threads
+PARALLEL_MIN_SETS = 20_000
+#: runs of windows a thread, so that threads that finish early take more
+RUNS_PER_THREAD = 4
 #: the largest group of relabellings of the cards to come whose orbits share the tables of the windows
 #: of three cards to come (a larger group is not used: the engine stays exact, only without sharing)
 MAX_SYMMETRY = 5040
@@ -215,7 +235,7 @@ def _compress(mask, drops, g):
 def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits,
             p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, p_fwd, CA, c_ret, c_roff, c_off, c_nm1, c_nm2,
             self_child, vec_width, s1, widths, s2s, r1s, c_widths, c_s1, c_s2s, c_r1s, AF, f_off, full, CF, c_foff,
-            c_full, B16, b_idx, lo_off, n_lo, n_hi, b_split):
+            c_full, B16, b_idx, lo_off, n_lo, n_hi, b_split, k_lo, k_hi, p_lo, p_hi, marks):
     """Fill a group of windows' tables by set size: ``A[g][C]`` for ``|C| <= cap[g]`` and the kept
     ``B(a)`` vectors (``a`` of ``w3``'s two-type mates). The children of the pairs are read from
     ``CA`` (complete, or this group's own ``A`` when ``self_child``: the group holds its children).
@@ -228,16 +248,22 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
     mates in its universe), the children's theirs (``c_*``); the ``end`` slots, ``s1`` of them, are
     common to the group (``c_s1`` to the child group). A window whose ``full[g] >= 0`` keeps the row of
     its whole universe (mask ``full[g]``) in ``AF[f_off[g]:]`` (``uint64``) instead of ``A`` (``uint32``),
-    its children likewise (``CF``, ``c_foff``, ``c_full``)."""
+    its children likewise (``CF``, ``c_foff``, ``c_full``).
+
+    Only the layers ``k_lo <= k < k_hi`` and the pairs ``p_lo <= p < p_hi`` are filled, and the
+    hand-back marks (``ret``) are written only with ``marks``: :meth:`_Group.fill` runs it whole in one
+    call, or layer by layer with the pairs of disjoint runs of windows in threads (a window's rows are
+    written by its own pairs only; a layer reads only rows of smaller sets, complete before it), the
+    marks written between the layers."""
     vec = np.zeros(vec_width, dtype=np.uint64)
     kmax = 0
     for g in range(cap.shape[0]):
         kmax = max(kmax, cap[g])
-    for k in range(kmax):
-        if self_child:
+    for k in range(k_lo, min(k_hi, kmax)):
+        if self_child and marks:
             _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
             _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s)
-        for p in range(p_win.shape[0]):
+        for p in range(p_lo, p_hi):
             g = p_win[p]
             nb = p_nbits[p]
             if k > nb or k + 1 > cap[g]:
@@ -286,8 +312,19 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                 if k == 0:
                     break
                 cm = _next_same_size(cm)
+    if marks and k_hi >= kmax:
+        _final_marks(A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s, self_child)
+
+
+@jit
+def _final_marks(A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s, self_child):
+    """The hand-back marks not written while the layers filled: every size of a group that is not its
+    own child, the largest of one that is (every table is complete now)."""
+    kmax = 0
+    for g in range(cap.shape[0]):
+        kmax = max(kmax, cap[g])
     for k in range(kmax + 1):
-        if k == kmax or not self_child:  # the sizes not marked yet: every table is complete now
+        if k == kmax or not self_child:
             _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
             _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s)
 
@@ -604,7 +641,10 @@ class _Group:
         self.p_inv = chunked(targets)
         self.p_fwd = chunked(forwards)  # the cards to come -> the child's universe
 
-    def fill(self, width, child_group=None):
+    def fill(self, width, child_group=None, pool=None):
+        """Fill the group's tables (its children's, ``child_group``, complete; ``None``: the group holds
+        its own children). ``pool``: a ``joblib.Parallel`` of threads that fills each large layer's
+        runs of windows side by side (the same counts)."""
         child = child_group if child_group is not None else self
         cap = int(self.cap.max()) if len(self.cap) else 0
         self.A = np.zeros(max(self.a_size, 1), dtype=_table_dtype(cap - 1 if self.split else cap))
@@ -617,13 +657,49 @@ class _Group:
         self.ret = np.zeros(max(self.r_size, 1), dtype=np.uint8)
         CA = self.A if child_group is None else child.A
         c_ret = self.ret if child_group is None else child.ret
-        _layers(self.A, self.B, self.ret, self.r_off, self.a_off, self.b_off, self.drops, self.cap, self.nm1,
+        self_child = child_group is None
+        args = (self.A, self.B, self.ret, self.r_off, self.a_off, self.b_off, self.drops, self.cap, self.nm1,
                 self.nm2, self.bpos, self.usize, self.p_win, self.p_a, self.p_bits, self.p_nbits, self.p_child,
                 self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, self.p_fwd, CA, c_ret,
-                child.r_off, child.a_off, child.nm1, child.nm2, child_group is None, width, self.s1, self.widths,
+                child.r_off, child.a_off, child.nm1, child.nm2, self_child, width, self.s1, self.widths,
                 self.s2s, self.r1s, child.widths, child.s1, child.s2s, child.r1s, self.AF, self.f_off, self.full,
-                self.AF if child_group is None else child.AF, child.f_off, child.full, self.B16, self.b_idx,
+                self.AF if self_child else child.AF, child.f_off, child.full, self.B16, self.b_idx,
                 self.lo_off, self.n_lo, self.n_hi, self.b_split)
+        npairs = len(self.p_win)
+        runs = self._runs(pool)
+        large = [k for k in range(cap) if self._layer_sets(k) >= PARALLEL_MIN_SETS] if len(runs) > 1 else []
+        if not large:
+            _layers(*args, 0, cap, 0, npairs, True)
+            return
+        for k in range(cap):
+            if self_child:  # the marks of size k (its rows are complete) before the layer reads them
+                _mark_returns(k, self.A, self.ret, self.usize, self.a_off, self.r_off, self.cap, self.nm2,
+                              self.widths, self.s2s, self.r1s, 0)
+                _mark_full(k, self.AF, self.ret, self.usize, self.r_off, self.f_off, self.full, self.cap,
+                           self.nm2, self.s2s, self.r1s)
+            if k not in large:
+                _layers(*args, k, k + 1, 0, npairs, False)
+            else:
+                pool(delayed(_layers)(*args, k, k + 1, lo, hi, False) for lo, hi in runs)
+        _final_marks(self.A, self.AF, self.ret, self.usize, self.a_off, self.r_off, self.f_off, self.full,
+                     self.cap, self.nm2, self.widths, self.s2s, self.r1s, self_child)
+
+    def _runs(self, pool):
+        """The pairs cut into runs of whole windows (a window's rows are written by its own pairs
+        only), a few a thread: ``[(first pair, end)]``; one run without a pool."""
+        ng = len(self.windows)
+        if pool is None or ng < 2:
+            return [(0, len(self.p_win))]
+        starts = np.searchsorted(self.p_win, np.arange(ng + 1))
+        pieces = min(ng, RUNS_PER_THREAD * pool.n_jobs)
+        cuts = sorted({int(starts[round(t * ng / pieces)]) for t in range(pieces + 1)})
+        return list(zip(cuts[:-1], cuts[1:]))
+
+    def _layer_sets(self, k):
+        """How many (pair, set) the layer of size ``k`` fills (a layer below
+        :data:`PARALLEL_MIN_SETS` runs in one call)."""
+        alive = (self.p_nbits >= k) & (self.cap[self.p_win] >= k + 1) & ((self.p_match == 0) | (k == 0))
+        return sum(math.comb(int(nb), k) for nb in self.p_nbits[alive])
 
     def free_b(self):
         """Drop the kept ``B`` vectors (a parent's split sums read its children's ``A`` only)."""
@@ -775,12 +851,34 @@ def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
     return max(pure_a + pure_b, pure_a + depth) + forward
 
 
-def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | None = None):
+def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | None = None, workers: int = 1,
+                          progress=None):
     """The numba engine: same answer as :func:`position_phase_reference`, as
-    ``(counts list by final row length, emptied orders)``; Python ints."""
+    ``(counts list by final row length, emptied orders)``; Python ints.
+
+    ``workers``: threads that fill the large layers of a group's tables side by side (the same
+    counts whatever the number). ``progress``: a bar on stderr once it has run a few seconds (``None``
+    or ``True``), by row depth (the depths below the deepest the play reaches are passed at once)."""
+    if workers > 1 and len(undealt) >= THREADS_FROM_CARDS:
+        with Parallel(n_jobs=workers, backend="threading") as pool:
+            return _position_phase_counts(row, undealt, two_suit, stats, pool, progress)
+    return _position_phase_counts(row, undealt, two_suit, stats, None, progress)
+
+
+def _position_phase_counts(row, undealt, two_suit, stats, pool, progress):
+    from sim.progress import progress_bar
+
     m = len(undealt)
     require(m <= MAX_PHASE_ODDS_CARDS, f"the phase odds count in uint64: at most {MAX_PHASE_ODDS_CARDS} cards left")
     cards = _Cards(row, undealt, two_suit)
+    with progress_bar(cards.k + 2, progress, desc=f"exact odds, {m} cards to come", unit="depth") as bar:
+        return _phase_counts(cards, stats, pool, bar)
+
+
+def _phase_counts(cards, stats, pool, bar):
+    """:func:`position_phase_counts` of ``cards`` (a :class:`_Cards`), advancing ``bar`` by one for the
+    windows of three cards to come and one a row depth."""
+    m = cards.m
     k = cards.k
     s1, s2, r1, width = _layout(cards)
     pure = None
@@ -789,11 +887,12 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     if m >= 3:
         reps, lookup = _pure_windows(cards)
         pure = _Group(cards, reps, [m - 3] * len(reps), lookup=lookup)
-        pure.fill(width)
+        pure.fill(width, pool=pool)
         split_groups += pure.split
         not_kept += pure.not_kept
         pure_bytes = pure.nbytes()
         pure.free_b()  # a parent's split sums read its children's A only (a window's B only while it fills)
+    bar.update(1)
     maxm = s2 - s1
     fA = np.zeros((k + 1, 1 << m), dtype=np.uint64)
     fB = np.zeros((k + 1, maxm, 1 << m), dtype=np.uint64)
@@ -806,6 +905,7 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
         live_a = np.nonzero(fA[i])[0]
         live_b = np.nonzero(fB[i].any(axis=0))[0]
         if len(live_a) == 0 and len(live_b) == 0:
+            bar.update(1)  # not reached
             continue
         depths += 1
         # set sizes the tables of R_i must cover: A over C, B(a) over C (a's own card not in C)
@@ -827,7 +927,7 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
             caps = [max(cap - size, 0)] * len(wins)
             grp = _Group(cards, wins, caps, child_group=child, lookup=lookup, inner=level > 1) if wins else None
             if grp is not None:
-                grp.fill(width, child_group=child)
+                grp.fill(width, child_group=child, pool=pool)
                 split_groups += grp.split
                 not_kept += grp.not_kept
                 if level > 1:
@@ -857,6 +957,7 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
                  int(top.nm2[0]), int(top.nm3[0]), hist, emp, int(top.widths[0]), top.s1, int(top.s2s[0]),
                  int(top.r1s[0]), m)
         top = None
+        bar.update(1)
     counts = [int(c) for c in hist.tolist()]
     require(sum(counts) == math.factorial(m), "phase odds must add up to m!")
     emptied = sum(int(e) * math.factorial(s) for s, e in enumerate(emp.tolist()))

@@ -35,11 +35,15 @@ MAX_ODDS_GAMES = 10**9
               help="Games per simulated position [default: 1,000,000; with --each 100,000; at most "
                    f"{MAX_ODDS_GAMES:,}, about 20 minutes of one core, since a position's simulation keeps "
                    "nothing if stopped].")
+@click.option("--workers", type=int, default=None,
+              help="Threads of the exact phase engine (default: all cores); the same counts whatever the number. "
+                   "A simulated position runs on one core.")
 @seed_option
 @click.option("--figure", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg",
               help="With --each: draw the chance of winning after every card.")
 @json_option
-def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine, games, seed, figure, as_json):
+def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine, games, workers, seed, figure,
+                 as_json):
     """The odds from here: given the cards dealt so far, the probability of winning and the whole
     distribution of the final score over every order of the cards still to come, exact while
     few cards are left, simulated beyond.
@@ -49,7 +53,10 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
     from exact.one_handed.odds import odds, odds_each
     from sim import Deck, Variant
 
+    from sim.checks import check_workers
+
     deck, variant = Deck(suits, ranks), Variant.from_options(game, variants)
+    workers = check_workers(workers)
     if games is not None:
         from sim.checks import int_in_range
 
@@ -65,7 +72,7 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
         writable_file(figure, option="--figure")  # refused before the odds are computed
     if each_order is not None:
         results = odds_each(each_order, deck, variant, method=method, games=100_000 if games is None else games,
-                            seed=seed, engine=engine)
+                            seed=seed, engine=engine, workers=workers, progress=False)
         rows = [r.to_dict() for r in results]
         if figure is not None:
             from ..figures import odds_curve
@@ -85,7 +92,7 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
             click.echo(f"figure: {figure}")
         return
     result = odds(dealt or "", deck, variant, method=method, games=1_000_000 if games is None else games, seed=seed,
-                  engine=engine)
+                  engine=engine, workers=workers)
     if as_json:
         emit_json(result.to_dict())
         return

@@ -93,6 +93,7 @@ BAD_INVOCATIONS = [
     (["odds", "--dealt", "AS", "--games", "0"], "games"),
     (["odds", "--dealt", "AS", "--games", str(10**12)], "games"),
     (["odds", "--dealt", "ZZ"], "ZZ"),
+    (["odds", "--dealt", "AS", "--workers", "0"], "workers"),
     (["odds", "--variant", "moves=physical"], "moves"),
     (["odds", "--each", "0,1,2,3", "--suits", "1", "--ranks", "4", "--figure", "afile/f.png"], "afile"),
     # runs

@@ -28,6 +28,15 @@ def labels(cards, deck):
     return [(deck.suit(c), deck.rank(c)) for c in cards]
 
 
+def random_position(data, deck, two_suit, left):
+    """A random position of ``deck`` with ``min(left, deck.size)`` cards to come: (settled row, cards to come)."""
+    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+    order = data.draw(deck_orders(deck))
+    left = min(left, deck.size)
+    row, _ = settled_position(order[:deck.size - left], deck, variant)
+    return row, order[deck.size - left:]
+
+
 def both_engines(row, undealt, deck, two_suit, stats=None):
     """(search, phase numba) as (counts padded to the deck, emptied)."""
     n = deck.size
@@ -43,14 +52,10 @@ def both_engines(row, undealt, deck, two_suit, stats=None):
 @given(data=st.data(), deck=decks(max_cards=24, max_suits=5, max_ranks=8), two_suit=st.booleans(),
        left=st.integers(0, 7))
 def test_phase_engine_equals_search_on_random_positions(data, deck, two_suit, left):
-    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
-    order = data.draw(deck_orders(deck))
-    left = min(left, deck.size)
-    row, _ = settled_position(order[:deck.size - left], deck, variant)
-    undealt = order[deck.size - left:]
+    row, undealt = random_position(data, deck, two_suit, left)
     search, phase = both_engines(row, undealt, deck, two_suit)
     assert phase == tuple(search)
-    assert sum(phase[0]) == math.factorial(left)
+    assert sum(phase[0]) == math.factorial(len(undealt))
 
 
 @settings(max_examples=20, deadline=None)
@@ -58,11 +63,7 @@ def test_phase_engine_equals_search_on_random_positions(data, deck, two_suit, le
        left=st.integers(0, 5))
 def test_phase_reference_equals_search(data, deck, two_suit, left):
     """The plain reference (memoised Python over PhaseReference) is the third witness."""
-    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
-    order = data.draw(deck_orders(deck))
-    left = min(left, deck.size)
-    row, _ = settled_position(order[:deck.size - left], deck, variant)
-    undealt = order[deck.size - left:]
+    row, undealt = random_position(data, deck, two_suit, left)
     hist, emptied = position_phase_reference(labels(row, deck), labels(undealt, deck), two_suit=two_suit)
     counts, search_emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
     assert [hist.get(s, 0) for s in range(deck.size + 1)] == counts
@@ -370,11 +371,7 @@ def test_short_b_rows_count_as_wide(data, deck, two_suit, left, short):
     apart) the same counts as the default (every row of such a position short), and as the search."""
     from exact.one_handed import odds_phase
 
-    variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
-    order = data.draw(deck_orders(deck))
-    left = min(left, deck.size)
-    row, _ = settled_position(order[:deck.size - left], deck, variant)
-    undealt = order[deck.size - left:]
+    row, undealt = random_position(data, deck, two_suit, left)
     args = labels(row, deck), labels(undealt, deck)
     default = position_phase_counts(*args, two_suit=two_suit)
     with pytest.MonkeyPatch.context() as patch:
@@ -384,7 +381,7 @@ def test_short_b_rows_count_as_wide(data, deck, two_suit, left, short):
     n = deck.size
     search = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
     assert ((list(default[0]) + [0] * (n + 1))[:n + 1], default[1]) == tuple(search)
-    if left <= 5:  # the plain reference, the third witness (small positions only)
+    if len(undealt) <= 5:  # the plain reference, the third witness (small positions only)
         hist, emptied = position_phase_reference(*args, two_suit=two_suit)
         assert ([hist.get(s, 0) for s in range(n + 1)], emptied) == tuple(search)
 
@@ -407,3 +404,44 @@ def test_short_b_rows_on_a_52_card_position(short):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(odds_phase, "SHORT_SET_CARDS", short)
         _estimate_is_the_peak()
+
+
+@settings(max_examples=15, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), two_suit=st.booleans(),
+       left=st.integers(3, 8), workers=st.integers(2, 3), runs=st.integers(1, 5))
+def test_threads_count_as_one(data, deck, two_suit, left, workers, runs):
+    """Filled in threads (every layer of every group of more than one window split into runs of whole
+    windows, however small: PARALLEL_MIN_SETS and THREADS_FROM_CARDS 0; the marks written between the
+    layers), the tables give the same counts as in one call, and as the search."""
+    from exact.one_handed import odds_phase
+
+    row, undealt = random_position(data, deck, two_suit, left)
+    args = labels(row, deck), labels(undealt, deck)
+    one = position_phase_counts(*args, two_suit=two_suit, progress=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(odds_phase, "PARALLEL_MIN_SETS", 0)
+        patch.setattr(odds_phase, "THREADS_FROM_CARDS", 0)
+        patch.setattr(odds_phase, "RUNS_PER_THREAD", runs)
+        threaded = position_phase_counts(*args, two_suit=two_suit, workers=workers, progress=False)
+    assert threaded == one
+    n = deck.size
+    search = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
+    assert ((list(one[0]) + [0] * (n + 1))[:n + 1], one[1]) == tuple(search)
+
+
+def test_threads_on_a_52_card_position():
+    """The same on a 52-card position with 11 cards left, whose large layers (default limit) run in
+    threads, through the public odds (workers=2), against one worker."""
+    from exact.one_handed import odds_phase
+
+    deck = Deck(4, 13)
+    order = np.random.default_rng(7).permutation(52).tolist()
+    one = odds(order[:41], deck, method="exact", engine="phase", workers=1, progress=False)
+    tasks, real = [], odds_phase.delayed
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(odds_phase, "THREADS_FROM_CARDS", 11)
+        patch.setattr(odds_phase, "delayed", lambda f: tasks.append(f) or real(f))
+        two = odds(order[:41], deck, method="exact", engine="phase", workers=2, progress=False)
+    assert tasks  # some layers ran in threads
+    assert two.score_counts == one.score_counts and two.p_win == one.p_win
+    assert sum(one.score_counts) == math.factorial(11)
