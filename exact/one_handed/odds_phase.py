@@ -246,6 +246,20 @@ def _compress(mask, drops, g):
     return mask
 
 
+@jit(inline="always")
+def _pair_set(p_bits, p, x):
+    """The set of pair ``p``'s cards (``p_bits[p]``, cards to come) picked by the bits of ``x``, in the
+    cards-to-come coordinates."""
+    cset = np.int64(0)
+    t = 0
+    while x:
+        if x & 1:
+            cset |= np.int64(1) << p_bits[p, t]
+        x >>= 1
+        t += 1
+    return cset
+
+
 @jit
 def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits,
             p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, p_fwd, CA, c_ret, c_roff, c_off, c_nm1, c_nm2,
@@ -295,14 +309,7 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
             cm = (np.int64(1) << k) - 1
             limit = np.int64(1) << nb
             while cm < limit:
-                cset = np.int64(0)  # the set in the cards-to-come coordinates
-                x = cm
-                t = 0
-                while x:
-                    if x & 1:
-                        cset |= np.int64(1) << p_bits[p, t]
-                    x >>= 1
-                    t += 1
+                cset = _pair_set(p_bits, p, cm)
                 own = _compress(cset, drops, g)
                 if use_need and need[r_off[g] + own] == 0:  # no row the play reads is over this set
                     if k == 0:
@@ -376,14 +383,7 @@ def _child_need(need, r_off, drops, p_win, p_bits, p_nbits, p_match, p_child, p_
         nb = p_nbits[p]
         j = p_child[p]
         for x in range(np.int64(1) << nb):
-            cset = np.int64(0)
-            y = x
-            t = 0
-            while y:
-                if y & 1:
-                    cset |= np.int64(1) << p_bits[p, t]
-                y >>= 1
-                t += 1
+            cset = _pair_set(p_bits, p, x)
             if need[r_off[g] + _compress(cset, drops, g)]:
                 c_need[c_roff[j] + _map(p_fwd, p, cset)] = 1
 
