@@ -81,6 +81,18 @@ windows of three cards to come while they fill, or their ``A`` tables with one d
 (:func:`phase_table_bytes`); with the ``uint16`` rows mostly the latter (74 of 80 random positions
 with 16 left, seeds 1-4 of ``benchmarks/bench_odds.py --estimate``).
 
+Needed sets: a depth's groups (``R_i`` and the windows ``(r_{i-1}, r_i, a)`` and ``(r_i, a, b)`` below
+it) fill only the rows the play reads (:data:`NEEDED_SETS_ONLY`, :func:`_needed_sets`). The forward
+pass knows, before a depth's tables are filled, the sets of cards to come with which the play
+reaches ``R_i`` (``live``); ``R_i``'s rows are read over their subsets only, each lower group's over
+the sets its parent's pairs read it (:func:`_child_need`, through the same maps as the split sums,
+relabellings included), and each family is closed under subsets, so a row that is filled reads only
+rows that are. The top depth needs every set, the deeper ones fewer and fewer (on position 0 of seed
+2 with 13 left, a fifth to a half of the sets up to the depth's largest below its tenth depth). On
+position 0 of seed 1 (``bench_odds.py --before``, one core): 14 cards left 36.8 -> 23.8 CPU s (1.55x),
+16 left 535 -> 312 (1.72x); 13 left 1.7x, 12 left 1.3x on position 0 of seed 2. The windows of three
+cards to come are filled before any depth is reached, over every set.
+
 Threads: with ``workers > 1`` and at least :data:`THREADS_FROM_CARDS` (13) cards to come, each
 group's large layers (at least :data:`PARALLEL_MIN_SETS` pairs of a window and first card with a set)
 are filled by runs of whole windows side by side in threads (the kernels release the GIL): a window's
@@ -88,10 +100,10 @@ rows are written by its own pairs only, and a layer reads only rows of smaller s
 it, and the hand-back marks of the layer's size, written between the layers. So the counts are those
 of one call, whatever the number of threads (a property test forces every layer into threads). A
 group of one window (``R_i``, 7% of the time with 16 left), the small layers and the forward pass
-stay on one thread. Measured on 2 cores (``bench_odds.py --workers 2``, position 0 of seed 1): 14
-cards left 38.7 CPU s on one thread, 24.8 s wall-clock on two (1.56x); 16 left 533 and 302 s
-(1.76x); with 13 left about 1.1x, and none below (the layer-by-layer calls cost what the threads
-gain). Each of the two threads runs about a quarter slower than one alone (they share the memory bus
+stay on one thread. Measured on 2 cores (``bench_odds.py --workers 2``, position 0 of seed 1), before
+the needed sets: 14 cards left 38.7 CPU s on one thread, 24.8 s wall-clock on two (1.56x); 16 left
+533 and 302 s (1.76x); with 13 left about 1.1x, and none below (the layer-by-layer calls cost what
+the threads gain); with them, 14 left 23.8 and 16.5 s (1.44x), 16 left 312 and 206 s (1.52x). Each of the two threads runs about a quarter slower than one alone (they share the memory bus
 and the last-level cache).
 
 Cost (why this does not reach 16 cards left in seconds): the windows made of three cards still to
@@ -161,6 +173,9 @@ THREADS_FROM_CARDS = 13
 PARALLEL_MIN_SETS = 20_000
 #: runs of windows a thread, so that threads that finish early take more
 RUNS_PER_THREAD = 4
+#: a depth's groups fill only the rows over the sets the play reaches them with (False: every set up to
+#: the largest; the same counts, a test)
+NEEDED_SETS_ONLY = True
 #: the largest group of relabellings of the cards to come whose orbits share the tables of the windows
 #: of three cards to come (a larger group is not used: the engine stays exact, only without sharing)
 MAX_SYMMETRY = 5040
@@ -231,11 +246,25 @@ def _compress(mask, drops, g):
     return mask
 
 
+@jit(inline="always")
+def _pair_set(p_bits, p, x):
+    """The set of pair ``p``'s cards (``p_bits[p]``, cards to come) picked by the bits of ``x``, in the
+    cards-to-come coordinates."""
+    cset = np.int64(0)
+    t = 0
+    while x:
+        if x & 1:
+            cset |= np.int64(1) << p_bits[p, t]
+        x >>= 1
+        t += 1
+    return cset
+
+
 @jit
 def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits,
             p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, p_fwd, CA, c_ret, c_roff, c_off, c_nm1, c_nm2,
             self_child, vec_width, s1, widths, s2s, r1s, c_widths, c_s1, c_s2s, c_r1s, AF, f_off, full, CF, c_foff,
-            c_full, B16, b_idx, lo_off, n_lo, n_hi, b_split, k_lo, k_hi, p_lo, p_hi, marks):
+            c_full, B16, b_idx, lo_off, n_lo, n_hi, b_split, need, use_need, k_lo, k_hi, p_lo, p_hi, marks):
     """Fill a group of windows' tables by set size: ``A[g][C]`` for ``|C| <= cap[g]`` and the kept
     ``B(a)`` vectors (``a`` of ``w3``'s two-type mates). The children of the pairs are read from
     ``CA`` (complete, or this group's own ``A`` when ``self_child``: the group holds its children).
@@ -250,7 +279,9 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
     its whole universe (mask ``full[g]``) in ``AF[f_off[g]:]`` (``uint64``) instead of ``A`` (``uint32``),
     its children likewise (``CF``, ``c_foff``, ``c_full``).
 
-    Only the layers ``k_lo <= k < k_hi`` and the pairs ``p_lo <= p < p_hi`` are filled, and the
+    With ``use_need``, a pair's vector over a set is computed only where ``need`` (laid out like
+    ``ret``) marks the set in the window's universe (:func:`_needed_sets`; the other rows stay 0 and are
+    never read). Only the layers ``k_lo <= k < k_hi`` and the pairs ``p_lo <= p < p_hi`` are filled, and the
     hand-back marks (``ret``) are written only with ``marks``: :meth:`_Group.fill` runs it whole in one
     call, or layer by layer with the pairs of disjoint runs of windows in threads (a window's rows are
     written by its own pairs only; a layer reads only rows of smaller sets, complete before it), the
@@ -278,15 +309,13 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
             cm = (np.int64(1) << k) - 1
             limit = np.int64(1) << nb
             while cm < limit:
-                cset = np.int64(0)  # the set in the cards-to-come coordinates
-                x = cm
-                t = 0
-                while x:
-                    if x & 1:
-                        cset |= np.int64(1) << p_bits[p, t]
-                    x >>= 1
-                    t += 1
+                cset = _pair_set(p_bits, p, cm)
                 own = _compress(cset, drops, g)
+                if use_need and need[r_off[g] + own] == 0:  # no row the play reads is over this set
+                    if k == 0:
+                        break
+                    cm = _next_same_size(cm)
+                    continue
                 fc = _map(p_fwd, p, cset) if p_match[p] == 0 else 0
                 _pair_vector(vec, own, k & 1, fc, p_match[p], p_s1[p], p, CA, c_off[j], c_ret, c_roff[j], c_nm1[j],
                              c_nm2[j], p_term, p_ret, p_inv, A, a_off[g], Bst, b_off[g], half_g, bpos, g,
@@ -337,6 +366,58 @@ def _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s):
         if full[g] < 0 or k != usize[g] or k > cap[g]:
             continue
         ret[r_off[g] + full[g]] = _hands_back(AF, f_off[g], s2s[g], r1s[g], nm2[g])
+
+
+@jit
+def _child_need(need, r_off, drops, p_win, p_bits, p_nbits, p_match, p_child, p_fwd, c_need, c_roff):
+    """Mark in ``c_need`` (laid out like the child group's ``ret``) every set over which a parent's
+    pair reads its child: for each pair (window ``g``, first card ``a``) and each set ``Y`` of its
+    cards that ``need`` marks for ``g``, the child's rows are read at ``Y`` (and its subsets, marked by
+    the same rule as the family is closed under subsets) in the child's coordinates (``p_fwd``: the
+    relabelling onto its representative folded in). A pair whose first card matches ``w1`` reads no
+    child."""
+    for p in range(p_win.shape[0]):
+        if p_match[p] != 0:
+            continue
+        g = p_win[p]
+        nb = p_nbits[p]
+        j = p_child[p]
+        for x in range(np.int64(1) << nb):
+            cset = _pair_set(p_bits, p, x)
+            if need[r_off[g] + _compress(cset, drops, g)]:
+                c_need[c_roff[j] + _map(p_fwd, p, cset)] = 1
+
+
+def _needed_sets(groups, live_a, live_b, m):
+    """The sets over which each of a depth's groups (``groups[level]``: 1 ``R_i``, 2 ``(r_{i-1}, r_i,
+    a)``, 3 ``(r_i, a, b)``, a group ``None`` where it has no window) has rows that the play reads, as
+    arrays laid out like the group's ``ret``: ``R_i``'s every set under a live one (the sets of cards to
+    come with which the play reaches state ``A`` or ``B(a)`` of ``R_i``, ``live_a`` and ``live_b``: the
+    forward pass reads its rows over their subsets, and a row over a set is made of rows over smaller
+    ones); each lower group's the sets its parent's pairs read it over (:func:`_child_need`). Every
+    family is closed under subsets."""
+    live = np.zeros(1 << m, dtype=bool)
+    live[live_a] = True
+    live[live_b] = True
+    needs = {1: _down_closure(live, m).astype(np.uint8)}  # R_i's universe is every card to come, in order
+    for parent, level in ((1, 2), (2, 3)):
+        pg, cg = groups.get(parent), groups.get(level)
+        if pg is None or cg is None:
+            break
+        needs[level] = np.zeros(max(cg.r_size, 1), dtype=np.uint8)
+        _child_need(needs[parent], pg.r_off, pg.drops, pg.p_win, pg.p_bits, pg.p_nbits, pg.p_match, pg.p_child,
+                    pg.p_fwd, needs[level], cg.r_off)
+    return needs
+
+
+def _down_closure(live, m):
+    """The sets under some set of ``live`` (a boolean array over the ``2**m`` sets of cards to come)."""
+    closed = live.copy()
+    idx = np.arange(1 << m)
+    for b in range(m):
+        low = idx[(idx >> b) & 1 == 0]
+        closed[low] |= closed[low | (1 << b)]
+    return closed
 
 
 @jit
@@ -641,10 +722,11 @@ class _Group:
         self.p_inv = chunked(targets)
         self.p_fwd = chunked(forwards)  # the cards to come -> the child's universe
 
-    def fill(self, width, child_group=None, pool=None):
+    def fill(self, width, child_group=None, pool=None, need=None):
         """Fill the group's tables (its children's, ``child_group``, complete; ``None``: the group holds
         its own children). ``pool``: a ``joblib.Parallel`` of threads that fills each large layer's
-        runs of windows side by side (the same counts)."""
+        runs of windows side by side (the same counts). ``need``: only the rows over the sets it marks
+        (laid out like ``ret``, closed under subsets; :func:`_needed_sets`), or every row."""
         child = child_group if child_group is not None else self
         cap = int(self.cap.max()) if len(self.cap) else 0
         self.A = np.zeros(max(self.a_size, 1), dtype=_table_dtype(cap - 1 if self.split else cap))
@@ -664,7 +746,8 @@ class _Group:
                 child.r_off, child.a_off, child.nm1, child.nm2, self_child, width, self.s1, self.widths,
                 self.s2s, self.r1s, child.widths, child.s1, child.s2s, child.r1s, self.AF, self.f_off, self.full,
                 self.AF if self_child else child.AF, child.f_off, child.full, self.B16, self.b_idx,
-                self.lo_off, self.n_lo, self.n_hi, self.b_split)
+                self.lo_off, self.n_lo, self.n_hi, self.b_split,
+                need if need is not None else np.zeros(1, dtype=np.uint8), need is not None)
         npairs = len(self.p_win)
         runs = self._runs(pool)
         large = [k for k in range(cap) if self._layer_sets(k) >= PARALLEL_MIN_SETS] if len(runs) > 1 else []
@@ -915,6 +998,7 @@ def _phase_counts(cards, stats, pool, bar):
         child = pure
         second = None
         # (x3, a, b), then (x2, x3, a), then R_i: each group's children are in the group before
+        groups = {}
         for level, size in ((3, 2), (2, 1), (1, 0)):
             lookup = None
             if level == 3:
@@ -926,8 +1010,14 @@ def _phase_counts(cards, stats, pool, bar):
                 wins = [(x1, x2, x3)]
             caps = [max(cap - size, 0)] * len(wins)
             grp = _Group(cards, wins, caps, child_group=child, lookup=lookup, inner=level > 1) if wins else None
+            groups[level] = grp
+            child = grp if grp is not None else child
+        needs = _needed_sets(groups, live_a, live_b, m) if NEEDED_SETS_ONLY else {}
+        child = pure
+        for level in (3, 2, 1):
+            grp = groups.pop(level)
             if grp is not None:
-                grp.fill(width, child_group=child, pool=pool)
+                grp.fill(width, child_group=child, pool=pool, need=needs.pop(level, None))
                 split_groups += grp.split
                 not_kept += grp.not_kept
                 if level > 1:

@@ -445,3 +445,59 @@ def test_threads_on_a_52_card_position():
     assert tasks  # some layers ran in threads
     assert two.score_counts == one.score_counts and two.p_win == one.p_win
     assert sum(one.score_counts) == math.factorial(11)
+
+
+def test_down_closure_is_every_subset_of_a_live_set():
+    from exact.one_handed.odds_phase import _down_closure
+
+    m = 5
+    live = np.zeros(1 << m, dtype=bool)
+    live[[0b10110, 0b00011]] = True
+    closed = _down_closure(live, m)
+    assert [x for x in range(1 << m) if closed[x]] == sorted(
+        x for x in range(1 << m) if (x & ~0b10110) == 0 or (x & ~0b00011) == 0)
+
+
+@settings(max_examples=20, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), two_suit=st.booleans(),
+       left=st.integers(3, 8))
+def test_needed_sets_count_as_every_set(data, deck, two_suit, left):
+    """A depth's groups filled only over the sets the play reaches them with (NEEDED_SETS_ONLY, the
+    default) give the counts of the groups filled over every set, and of the search."""
+    from exact.one_handed import odds_phase
+
+    row, undealt = random_position(data, deck, two_suit, left)
+    args = labels(row, deck), labels(undealt, deck)
+    needed = position_phase_counts(*args, two_suit=two_suit, progress=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(odds_phase, "NEEDED_SETS_ONLY", False)
+        every = position_phase_counts(*args, two_suit=two_suit, progress=False)
+    assert needed == every
+    n = deck.size
+    search = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True)
+    assert ((list(needed[0]) + [0] * (n + 1))[:n + 1], needed[1]) == tuple(search)
+
+
+def test_needed_sets_on_52_card_positions():
+    """On 52-card positions with 10 cards left (their cards to come with several relabellings, so that
+    the needs cross relabelled windows), some depth's groups skip sets, with the counts of the search."""
+    from exact.one_handed import odds_phase
+
+    deck = Deck(4, 13)
+    fractions = []
+    real = odds_phase._needed_sets
+
+    def spy(*a):
+        needs = real(*a)
+        fractions.extend(float(v.mean()) for v in needs.values())
+        return needs
+
+    for seed in (1, 2, 3):
+        order = np.random.default_rng(seed).permutation(52).tolist()
+        row, _ = settled_position(order[:42], deck, Variant.make("one-handed"))
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(odds_phase, "_needed_sets", spy)
+            counts, emptied = position_phase_counts(labels(row, deck), labels(order[42:], deck), progress=False)
+        search = position_counts(row, order[42:], deck, track_empty=True)
+        assert ((list(counts) + [0] * 53)[:53], emptied) == tuple(search)
+    assert min(fractions) < 0.5
