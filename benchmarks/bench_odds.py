@@ -69,6 +69,14 @@ def _position(k: int, seed: int, index: int):
     return deck, row, order[52 - k:], labels
 
 
+def _quiet(engine) -> dict:
+    """``progress=False`` for an engine that draws a progress bar (an earlier tree's takes no such
+    argument)."""
+    import inspect
+
+    return {"progress": False} if "progress" in inspect.signature(engine).parameters else {}
+
+
 def _warm_up_phase(labels) -> None:
     """Compile the phase engine's kernels for every mix of table types a run may meet (uint32 or
     uint64 tables, children and kept B vectors, a row kept apart) outside the timing: a 7-card
@@ -78,10 +86,11 @@ def _warm_up_phase(labels) -> None:
     from exact.one_handed import odds_phase
 
     default = odds_phase.NARROW_SET_CARDS
+    quiet = _quiet(odds_phase.position_phase_counts)
     try:
         for narrow in (default, -1, 3, 4, 5, 6):
             odds_phase.NARROW_SET_CARDS = narrow
-            odds_phase.position_phase_counts(labels([0, 1, 2]), labels([3, 4, 5, 6, 7, 8, 9]))
+            odds_phase.position_phase_counts(labels([0, 1, 2]), labels([3, 4, 5, 6, 7, 8, 9]), **quiet)
     finally:
         odds_phase.NARROW_SET_CARDS = default
 
@@ -108,9 +117,9 @@ def _child(engine: str, k: int, seed: int, index: int, max_gib: float) -> None:
             return
         stats: dict = {}
         t0, w0 = time.process_time(), time.perf_counter()
-        # (an earlier tree, --before, takes neither workers nor progress: its bar, if any, goes to stderr)
+        # (an earlier tree, --before, may take neither workers nor progress)
         counts, _ = position_phase_counts(labels(row), labels(undealt), stats=stats,
-                                          **({"workers": workers, "progress": False} if workers > 1 else {}))
+                                          **_quiet(position_phase_counts), **({"workers": workers} if workers > 1 else {}))
         out["depths"] = stats["depths"]
         out["wall"] = time.perf_counter() - w0
     out["cpu"] = time.process_time() - t0
@@ -173,7 +182,7 @@ def _profile(k: int, seed: int, index: int) -> None:
     try:
         stats: dict = {}
         t0 = time.process_time()
-        odds_phase.position_phase_counts(labels(row), labels(undealt), stats=stats)
+        odds_phase.position_phase_counts(labels(row), labels(undealt), stats=stats, progress=False)
         total = time.process_time() - t0
     finally:
         odds_phase._Group.fill, odds_phase._Group.__init__ = fill, init
