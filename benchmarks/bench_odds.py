@@ -116,10 +116,10 @@ def _child(engine: str, k: int, seed: int, index: int, max_gib: float) -> None:
             print(json.dumps(out))
             return
         stats: dict = {}
-        t0, w0 = time.process_time(), time.perf_counter()
         # (an earlier tree, --before, may take neither workers nor progress)
-        counts, _ = position_phase_counts(labels(row), labels(undealt), stats=stats,
-                                          **_quiet(position_phase_counts), **({"workers": workers} if workers > 1 else {}))
+        options = {**_quiet(position_phase_counts), **({"workers": workers} if workers > 1 else {})}
+        t0, w0 = time.process_time(), time.perf_counter()
+        counts, _ = position_phase_counts(labels(row), labels(undealt), stats=stats, **options)
         out["depths"] = stats["depths"]
         out["wall"] = time.perf_counter() - w0
     out["cpu"] = time.process_time() - t0

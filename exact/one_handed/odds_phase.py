@@ -103,8 +103,9 @@ group of one window (``R_i``, 7% of the time with 16 left), the small layers and
 stay on one thread. Measured on 2 cores (``bench_odds.py --workers 2``, position 0 of seed 1), before
 the needed sets: 14 cards left 38.7 CPU s on one thread, 24.8 s wall-clock on two (1.56x); 16 left
 533 and 302 s (1.76x); with 13 left about 1.1x, and none below (the layer-by-layer calls cost what
-the threads gain); with them, 14 left 23.8 and 16.5 s (1.44x), 16 left 312 and 206 s (1.52x). Each of the two threads runs about a quarter slower than one alone (they share the memory bus
-and the last-level cache).
+the threads gain); with them, 14 left 23.8 and 16.5 s (1.44x), 16 left 312 and 206 s (1.52x). Each
+of the two threads runs about a quarter slower than one alone (they share the memory bus and the
+last-level cache).
 
 Cost (why this does not reach 16 cards left in seconds): the windows made of three cards still to
 come, ``(a, b, c)``, are reachable from every position (deal three cards that match nothing), there
@@ -295,8 +296,7 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
         kmax = max(kmax, cap[g])
     for k in range(k_lo, min(k_hi, kmax)):
         if self_child and marks:
-            _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
-            _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s)
+            _marks(k, A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s)
         for p in range(p_lo, p_hi):
             g = p_win[p]
             nb = p_nbits[p]
@@ -349,6 +349,14 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
 
 
 @jit
+def _marks(k, A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s):
+    """The hand-back marks (``ret``) of a group's sets of size ``k``: those of its tables
+    (:func:`exact.one_handed.phase_kernel._mark_returns`) and of the rows kept apart (:func:`_mark_full`)."""
+    _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
+    _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s)
+
+
+@jit
 def _final_marks(A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s, self_child):
     """The hand-back marks not written while the layers filled: every size of a group that is not its
     own child, the largest of one that is (every table is complete now)."""
@@ -357,8 +365,7 @@ def _final_marks(A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths,
         kmax = max(kmax, cap[g])
     for k in range(kmax + 1):
         if k == kmax or not self_child:
-            _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
-            _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s)
+            _marks(k, A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s)
 
 
 @jit
@@ -759,10 +766,8 @@ class _Group:
             return
         for k in range(cap):
             if self_child:  # the marks of size k (its rows are complete) before the layer reads them
-                _mark_returns(k, self.A, self.ret, self.usize, self.a_off, self.r_off, self.cap, self.nm2,
-                              self.widths, self.s2s, self.r1s, 0)
-                _mark_full(k, self.AF, self.ret, self.usize, self.r_off, self.f_off, self.full, self.cap,
-                           self.nm2, self.s2s, self.r1s)
+                _marks(k, self.A, self.AF, self.ret, self.usize, self.a_off, self.r_off, self.f_off, self.full,
+                       self.cap, self.nm2, self.widths, self.s2s, self.r1s)
             if k not in large:
                 _layers(*args, k, k + 1, 0, npairs, False)
             else:
