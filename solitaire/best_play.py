@@ -31,15 +31,17 @@ def best_play_identity(deck: Deck, variant: Variant, *, seed: int | None, decks:
 
 
 def estimate_best_play_stored(store, deck: Deck, variant: Variant, *, decks: int, seed: int | None,
-                              node_budget: int, time_budget: float | None = None, progress=None,
-                              resume: bool = True, checkpoint_seconds: float = DEFAULT_CHECKPOINT_SECONDS,
-                              notify=None):
+                              node_budget: int, time_budget: float | None = None, strategy: str | None = None,
+                              progress=None, resume: bool = True,
+                              checkpoint_seconds: float = DEFAULT_CHECKPOINT_SECONDS, notify=None):
     """:func:`exact.prisoners.best_play.estimate_best_play` with its progress saved in ``store`` (a
     :class:`sim.store.ResultsStore`) and its result stored there once (see the module docstring).
 
     ``seed`` None takes the seed of the latest unfinished run with the same parameters (with
     ``resume``), else a fresh one. ``resume=False`` discards that run's progress and solves its decks
-    again (a stored run is still served). ``progress(solved, counts)`` is called after every deck.
+    again (a stored run is still served). ``strategy``: the search's (:data:`exact.prisoners.solver.STRATEGIES`,
+    default the numba engine's "restarts"); another strategy is another run. ``progress(solved, counts)``
+    is called after every deck.
     Returns the :class:`~exact.prisoners.best_play.BestPlayEstimate`, whose provenance names its record.
 
     Examples
@@ -71,7 +73,7 @@ def estimate_best_play_stored(store, deck: Deck, variant: Variant, *, decks: int
     time_budget = check_time_budget(time_budget)
     checkpoint_seconds = non_negative_number("checkpoint_seconds", checkpoint_seconds)
     store.check_writable()
-    strategy = getattr(make_searcher(deck, variant), "strategy", "dfs")
+    strategy = getattr(make_searcher(deck, variant, strategy=strategy), "strategy", "dfs")  # the one that runs
     identity = best_play_identity(deck, variant, seed=None, decks=decks, node_budget=node_budget,
                                   time_budget=time_budget, strategy=strategy)
     if seed is None and resume:

@@ -138,7 +138,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from exact.prisoners import proofs
-from exact.prisoners.limits import DEFAULT_NODE_BUDGET
+from exact.prisoners.limits import DEFAULT_NODE_BUDGET, MAX_KERNEL_CARDS, STRATEGIES
 from sim import provenance
 from sim.checks import check_budget, positive_number
 from sim.deck import Deck
@@ -189,6 +189,8 @@ class SolveResult:
     seconds: float = 0.0  #: CPU seconds spent searching
     time_budget: float | None = None  #: CPU seconds allowed (None: nodes only)
     solver_version: int = SOLVER_VERSION  #: the search that gave it (:data:`SOLVER_VERSION`)
+    #: the strategy that ran (:data:`STRATEGIES`; None in a record stored before strategies were recorded)
+    strategy: str | None = None
     provenance: dict = field(default_factory=dict, compare=False)
 
     kind: ClassVar[str] = "solve"
@@ -207,7 +209,7 @@ class SolveResult:
                    nodes=int(record["nodes"]), node_budget=int(record["node_budget"]), proof=record.get("proof"),
                    cuts=tuple((str(k), int(v)) for k, v in (record.get("cuts") or {}).items()),
                    seconds=float(record.get("seconds", 0.0)), time_budget=record.get("time_budget"),
-                   solver_version=int(record.get("solver_version", 1)),
+                   solver_version=int(record.get("solver_version", 1)), strategy=record.get("strategy"),
                    provenance=dict(record.get("provenance", {})))
 
     def to_dict(self) -> dict:
@@ -216,7 +218,7 @@ class SolveResult:
                 "line": [list(m) for m in self.line] if self.line is not None else None,
                 "proof": self.proof, "cuts": dict(self.cuts), "nodes": self.nodes,
                 "node_budget": self.node_budget, "seconds": self.seconds, "time_budget": self.time_budget,
-                "solver_version": self.solver_version}
+                "solver_version": self.solver_version, "strategy": self.strategy}
 
 
 def check_variant(variant) -> Variant:
@@ -353,10 +355,6 @@ class Searcher:
         return Verdict(LOST, None, nodes, proofs.EXHAUSTION, _cuts(cuts), seconds)
 
 
-#: Search strategies of the numba engine: beams then restarts, restarts in random move orders, or
-#: one depth-first run; ``"nrpa"``: the restarts with a share of the budget, then NRPA searches for
-#: a win with the rest (:data:`NRPA_PLAN`).
-STRATEGIES = ("beam", "restarts", "dfs", "nrpa")
 #: ``strategy="nrpa"`` (:mod:`exact.prisoners.nrpa_kernel`): the restarts get ``restart_share`` of the
 #: node budget; when they leave the deck undecided, NRPA searches of ``level`` with ``iterations`` a
 #: level (Rosin's ``alpha``), each from a fresh seed, spend the rest, ``step_cost`` NRPA steps
@@ -576,9 +574,13 @@ def make_searcher(deck: Deck, variant: Variant, *, engine: str = "auto", orderin
     if engine == "numba" or (engine == "auto" and supports(deck.size, deck.ranks)):
         return KernelSearcher(deck.size, deck.ranks, wrap=wrap, reverse=reverse, ordering=ordering,
                               strategy=strategy or "restarts")
+    if strategy is not None and strategy not in STRATEGIES:
+        raise UsageError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
     if ordering != 0 or strategy not in (None, "dfs"):
-        raise UsageError("the python engine runs one depth-first search in one move order "
-                         "(ordering=0, strategy='dfs')")
+        engine_name = "the python engine" if engine == "python" else \
+            f"deck {deck} is beyond the numba engine's {MAX_KERNEL_CARDS} cards: the python engine"
+        wrong = f"ordering 0 only, got {ordering!r}" if ordering != 0 else f"strategy dfs only, got {strategy!r}"
+        raise UsageError(f"{engine_name} runs one depth-first search in the reference's move order ({wrong})")
     return Searcher(deck.ranks, wrap=wrap, reverse=reverse)
 
 
@@ -624,7 +626,8 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
         check_line(order, deck, variant, verdict.line)
     return SolveResult(deck=deck, variant=variant, order=order, status=verdict.status, line=verdict.line,
                        nodes=verdict.nodes, node_budget=node_budget, proof=verdict.proof, cuts=verdict.cuts,
-                       seconds=verdict.seconds, time_budget=time_budget, provenance=provenance.collect())
+                       seconds=verdict.seconds, time_budget=time_budget,
+                       strategy=getattr(searcher, "strategy", "dfs"), provenance=provenance.collect())
 
 
 def replay(order, deck: Deck, variant: Variant | str | None, line) -> list[list[int]]:

@@ -39,11 +39,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from exact.prisoners.limits import MAX_KERNEL_CARDS, MAX_KERNEL_RANKS  # noqa: F401 (the kernel's limits)
 from sim._jit import jit
-
-#: Largest deck (cards) and rank count the kernel handles (one int64 bit per pile and per rank).
-MAX_KERNEL_CARDS = 62
-MAX_KERNEL_RANKS = 62
 
 #: Move orders: 0 the reference's (rightmost source first), 1 leftmost source first, 2 random (a
 #: seeded stream, for restarts), 3 distance-3 moves before distance-1 moves.

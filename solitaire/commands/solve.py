@@ -5,7 +5,7 @@ import contextlib
 
 import click
 
-from exact.prisoners.limits import DEFAULT_NODE_BUDGET
+from exact.prisoners.limits import DEFAULT_NODE_BUDGET, MAX_KERNEL_CARDS, STRATEGIES
 from sim.errors import UsageError
 
 from ..options import (
@@ -50,6 +50,15 @@ def _parse_order(text: str, deck) -> list[int]:
 @click.option("--time-budget", type=float, default=None, metavar="SECONDS",
               help="CPU seconds of searching per deck before the verdict is 'undecided' [default: none, the node "
                    "budget only; a time budget makes verdicts depend on the machine's speed].")
+@click.option("--strategy", type=click.Choice(sorted(STRATEGIES, key=lambda name: name != "restarts")), default=None,
+              help="How the search spends its node budget [default: restarts]. restarts: depth-first runs in fresh "
+                   "random move orders, each longer, sharing the table of lost rows. beam: beam searches for a "
+                   "win first (10% then 40% of the budget), then the restarts. nrpa: the restarts with part of "
+                   "the budget, then nested rollout policy adaptation for a win with the rest (on 52-card "
+                   "moves=published decks it wins some that the restarts leave undecided). dfs: one depth-first "
+                   "run. Every strategy proves a loss only by exhausting the search or a static condition, and "
+                   "every won line is checked by replay; only undecided verdicts and speed differ. Decks of more "
+                   f"than {MAX_KERNEL_CARDS} cards take dfs only.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it). With "
                    "--decks the run checkpoints there as it goes: a stopped one resumes when the same command is "
@@ -61,8 +70,8 @@ def _parse_order(text: str, deck) -> list[int]:
               help="With --decks: progress bar on stderr (decks solved, won, lost, undecided) once it runs a few "
                    "seconds.")
 @json_option
-def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, node_budget, time_budget, out,
-                  resume, checkpoint_seconds, progress, as_json):
+def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, node_budget, time_budget, strategy,
+                  out, resume, checkpoint_seconds, progress, as_json):
     """Decide best play: whether a deck order can be won (one pile left) by some sequence of legal
     moves, with its evidence: a winning line (checked by replay), the proof that closed a lost deck
     (a static condition, or the exhausted search), or 'undecided' with the nodes and seconds spent.
@@ -86,6 +95,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         SolveResult,
         check_node_budget,
         check_time_budget,
+        make_searcher,
         solve,
     )
     from exact.result import ExactResult
@@ -102,8 +112,13 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     if seed is not None and (order is not None or all_orders):
         raise UsageError(f"--seed has no effect with {'--order' if order is not None else '--all'} (it shuffles "
                          "the deck of a single solve, or the decks of --decks): leave it out")
+    if all_orders and strategy is not None:
+        raise UsageError(f"--strategy {strategy} has no effect with --all (exact best play expands every row): "
+                         "leave it out")
     if all_orders:
         _check_all_orders(deck)
+    else:  # the strategy that runs (a deck beyond the numba engine takes dfs only: refused here, before any work)
+        strategy = getattr(make_searcher(deck, variant, strategy=strategy), "strategy", "dfs")
     if decks is not None:
         check_decks(decks)
         most = MAX_ORDER_BYTES // (8 * deck.size)
@@ -150,18 +165,20 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
 
             if store is not None:
                 result = estimate_best_play_stored(store, deck, variant, decks=decks, seed=seed, node_budget=budget,
-                                                   time_budget=time_budget, progress=on_deck, resume=resume,
-                                                   checkpoint_seconds=checkpoint_seconds, notify=notify)
+                                                   time_budget=time_budget, strategy=strategy, progress=on_deck,
+                                                   resume=resume, checkpoint_seconds=checkpoint_seconds,
+                                                   notify=notify)
             else:
                 result = estimate_best_play(deck, variant, decks=decks, seed=seed, node_budget=budget,
-                                            time_budget=time_budget, progress=on_deck)
+                                            time_budget=time_budget, strategy=strategy, progress=on_deck)
         name = result.provenance.get("stored_as")
         if as_json:
             emit_json(result.to_dict())
             return
         low, high = result.ci95
         click.echo(f"{variant}  deck {deck}  seed {result.seed}  node budget {budget:,}"
-                   + (f"  time budget {time_budget:g} s" if time_budget is not None else ""))
+                   + (f"  time budget {time_budget:g} s" if time_budget is not None else "")
+                   + f"  strategy {result.strategy}")
         click.echo(f"decks {result.decks:,}  won {result.won:,}  lost {result.lost:,}  "
                    f"undecided {result.undecided:,}  decided {result.decided / result.decks:.1%}")
         click.echo(f"best-play win rate 95% CI [{low:.4%}, {high:.4%}] (undecided counted lost, then won)")
@@ -176,12 +193,13 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     else:
         cards = random_orders(deck, 1, check_seed(seed))[0].tolist()
     found = stored_verdict(store, SolveResult.kind, deck, variant, order=[int(c) for c in cards], node_budget=budget,
-                           time_budget=time_budget, solver_version=SOLVER_VERSION) if store is not None else None
+                           time_budget=time_budget, solver_version=SOLVER_VERSION,
+                           strategy=strategy) if store is not None else None
     if found is not None:  # the verdict depends on the order and the budgets only: served from the store
         notify(f"this deck order's verdict is already in {store.path} as {found[0]}: shown from there")
         result, name = SolveResult.from_record(found[1]), found[0]
     else:
-        result = solve(cards, deck, variant, node_budget=budget, time_budget=time_budget)
+        result = solve(cards, deck, variant, node_budget=budget, time_budget=time_budget, strategy=strategy)
         name = _save(store, result)
     from sim.cards import format_cards
     from sim.trace import describe_line, line_tokens
@@ -212,7 +230,8 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
                    "(exact.prisoners.proofs)")
     else:
         spent = "time" if time_budget is not None and result.nodes < budget else "node"
-        click.echo(f"undecided: {spent} budget spent ({result.nodes:,} nodes, {result.seconds:.2f} CPU s)")
+        click.echo(f"undecided: {spent} budget spent ({result.nodes:,} nodes, {result.seconds:.2f} CPU s, "
+                   f"strategy {result.strategy}; another --strategy or a larger budget may decide it)")
     _echo_stored(name, out)
 
 

@@ -81,6 +81,9 @@ BAD_INVOCATIONS = [
     (["solve", "--decks", "5", "--time-budget", "nan", "--out", "new.h5"], "time budget"),
     (["solve", "--decks", "5", "--out", "afile/new.h5"], "afile"),
     (["solve", "--suits", "2", "--ranks", "3", "--all", "--decks", "5"], "at most one"),
+    (["solve", "--strategy", "bogus"], "strategy"),
+    (["solve", "--suits", "2", "--ranks", "3", "--all", "--strategy", "beam", "--out", "new.h5"], "--strategy"),
+    (["solve", "--suits", "5", "--ranks", "13", "--decks", "3", "--strategy", "nrpa", "--out", "new.h5"], "dfs"),
     # play
     (["play", "--suits", "0"], "suits"),
     (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,x"], "order"),

@@ -114,6 +114,29 @@ def test_a_verdict_and_a_whole_deck_are_served_from_the_store(cli_run, tmp_path)
     assert [r["kind"] for r in ResultsStore(path).list()] == ["solve", "exact", "solve", "exact"]
 
 
+def test_a_verdict_or_run_of_another_strategy_is_not_served(cli_run, tmp_path):
+    # an undecided verdict depends on the strategy that spent the budget: each is its own record
+    path = str(tmp_path / "s.h5")
+    one = ("solve", "--order", "4S QS AC 5C 6D 2H AD 8C 6S JH KD 3D 5S 2C JD 8H 4H QH JS 9C KS 7D 9H 10C 3C KC 4D "
+           "9D 3S QC 5H AS 7S 2D 9S 2S 7C JC 4C QD 3H 10D 5D 8D 10S 6C 8S 10H AH 6H KH 7H", "--node-budget", "300",
+           "--out", path)
+    run = (*ARGS, "--seed", "3", "--out", path)
+    for args, kind in ((one, "solve"), (run, "best_play")):
+        strategies = {}
+        for strategy in ("dfs", "beam", "dfs", None):
+            code, out, err = cli_run(*args, "--json", *(("--strategy", strategy) if strategy else ()))
+            assert code == 0, err
+            record = json.loads(out)
+            assert record["strategy"] == (strategy or "restarts")
+            assert ("shown from there" in err) == (strategy in strategies), (strategy, err)
+            strategies.setdefault(strategy, record)
+        assert len(ResultsStore(path).names(kind=kind)) == 3
+    code, out, _ = cli_run(*one[:-2], "--strategy", "nrpa")
+    assert code == 0 and "undecided: node budget spent" in out and "strategy nrpa" in out
+    code, out, _ = cli_run(*ARGS, "--seed", "3", "--strategy", "beam")
+    assert code == 0 and "strategy beam" in out.splitlines()[0]
+
+
 def test_sigterm_during_solve_decks_saves_the_decks_and_says_so(tmp_path):
     path = tmp_path / "b.h5"
     command = [sys.executable, "-m", "solitaire.cli", "solve", "--decks", "400", "--seed", "7", "--node-budget",

@@ -95,6 +95,8 @@ EXACT_KEYS = {"game", "suits", "ranks", "variant", "method", "orders", "score_co
 @pytest.mark.parametrize("moves", ["published", "physical"])
 @pytest.mark.parametrize("method", ["dp", "enumerate"])
 def test_cli_exact_prisoners_json(cli_run, moves, method):
+    # compiled first: see test_exact_phase.test_cli_phase_json
+    exact_distribution(Deck(2, 3), f"prisoners(moves={moves})", method=method)
     code, out, err = cli_run("exact", "--game", "prisoners", "--suits", "2", "--ranks", "3", "--variant",
                              f"moves={moves}", "--method", method, "--json")
     assert code == 0 and err == ""
