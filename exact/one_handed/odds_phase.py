@@ -1021,6 +1021,10 @@ def _phase_counts(cards, stats, pool, bar):
             groups[level] = grp
             child = grp if grp is not None else child
         needs = _needed_sets(groups, live_a, live_b, m) if NEEDED_SETS_ONLY else {}
+        if i == 0 and k == 0 and 2 in needs:
+            # the empty row's R3 sums below read every row of the windows (sentinel, sentinel, a): the
+            # play reaches R_0 with every card to come, so all of their sets are needed
+            require(bool(needs[2].all()), "an empty row's first windows must be filled over every set")
         child = pure
         for level in (3, 2, 1):
             grp = groups.pop(level)
