@@ -203,6 +203,19 @@ def test_cli_play_seed_prints_a_replayable_order(capsys):
     assert again["steps"] == first["steps"]
 
 
+def test_cli_play_hand_from_an_order_reports_the_seed_of_its_shuffles(capsys):
+    # the leftovers of each iteration are shuffled: without --seed a fresh seed, printed so that the
+    # game can be played again
+    args = ["play", "--game", "hand", "--suits", "2", "--ranks", "5", "--order", "AS 2S 3S 4S 5S AH 2H 3H 4H 5H"]
+    assert main(args + ["--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert isinstance(first["seed"], int)
+    assert main(args + ["--seed", str(first["seed"]), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    assert main(args + ["--seed", str(first["seed"])]) == 0
+    assert f"seed {first['seed']}" in capsys.readouterr().out.splitlines()[0]
+
+
 @pytest.mark.parametrize("args, message", [
     (["play", "--order", "AS AS"], "card 2 'AS': AS was already given as card 1"),
     (["play", "--suits", "1", "--ranks", "3", "--order", "AS 2S 4S"], "card 3 '4S': not in the deck 1x3"),
