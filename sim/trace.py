@@ -319,16 +319,19 @@ def _prisoners(order, deck: Deck, variant: Variant, *, line=None) -> Trace:
         if isinstance(line, str):
             line = parse_line(line, deck)
         wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
+        # a line replays only under the move rule it was solved with (solve's default: physical)
+        rule = f"; this replay uses moves={'published' if reverse else 'physical'}: give the moves= it was solved with"
         for number, (card, onto) in enumerate(line, start=1):
             tops = [p[-1] for p in piles]
             if card not in tops or onto not in tops:
                 missing = card if card not in tops else onto
                 raise UsageError(f"--line, move {number}: {card_name(missing, deck)} is not the top card of a pile "
-                                 f"now (tops: {format_cards(tops, deck)})")
+                                 f"now (tops: {format_cards(tops, deck)}){rule}")
             source, target = tops.index(card), tops.index(onto)
             if (source, target) not in prisoners_rules.legal_moves(piles, deck, wrap):
                 raise UsageError(f"--line, move {number}: {card_name(card, deck)} cannot go onto "
-                                 f"{card_name(onto, deck)} (a pile goes 1 or 3 places left onto an adjacent rank)")
+                                 f"{card_name(onto, deck)} (a pile goes 1 or 3 places left onto an adjacent rank)"
+                                 f"{rule}")
             size = len(piles[source])
             piles = prisoners_rules.apply_move(piles, source, target, reverse)
             steps.append({"event": "move", "card": card, "onto": onto, "distance": source - target,

@@ -135,11 +135,11 @@ def odds_curve(rows: list, path, title: str) -> Path:
     """The chance of winning after every card of one game (``solitaire odds --each``), with the 95%
     interval where it was simulated."""
     plt = _pyplot()
-    xs = [r["dealt"] for r in rows]
+    xs = [len(r["dealt"].split()) for r in rows]  # cards dealt (``dealt`` is their card notation)
     ps = [float(_fraction(r["p_win"])) for r in rows]
     fig, ax = plt.subplots(figsize=(9, 4))
     ax.plot(xs, ps, "o-", ms=3, lw=1.2)
-    sims = [(r["dealt"], r["ci95"]) for r in rows if r.get("ci95")]
+    sims = [(x, r["ci95"]) for x, r in zip(xs, rows) if r.get("ci95")]
     if sims:
         ax.fill_between([x for x, _ in sims], [c[0] for _, c in sims], [c[1] for _, c in sims], alpha=0.25,
                         step=None, label="95% interval (simulated)")

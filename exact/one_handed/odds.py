@@ -477,7 +477,7 @@ def odds_each(order, deck: Deck | None = None, variant: Variant | str | None = N
     """The odds after every card of one full deck order (0, 1, ..., all cards dealt): how the chance
     of winning rose and fell during one game. Simulated positions use seeds ``seed, seed + 1, ...``."""
     deck = deck if deck is not None else Deck()
-    order = parse_cards(order, deck, complete=True)
+    order = parse_cards(order, deck, complete=True, what="--each")
     seed = check_seed(seed)
     return [odds(order[:t], deck, variant, method=method, games=games, seed=seed + t, engine=engine, workers=workers,
                  progress=progress)

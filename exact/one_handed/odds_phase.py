@@ -147,7 +147,7 @@ made, :mod:`exact.one_handed.phase`); the caller refuses it.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import permutations, product
 
 import numpy as np
@@ -177,6 +177,9 @@ THREADS_FROM_CARDS = 13
 PARALLEL_MIN_SETS = 20_000
 #: runs of windows a thread, so that threads that finish early take more
 RUNS_PER_THREAD = 4
+#: with a progress bar, a large layer filled on one thread is filled in this many runs of windows, the
+#: bar advanced after each (so that it moves within the minutes a large group can take)
+TICK_RUNS = 32
 #: a depth's groups fill only the rows over the sets the play reaches them with (False: every set up to
 #: the largest; the same counts, a test)
 NEEDED_SETS_ONLY = True
@@ -732,11 +735,13 @@ class _Group:
         self.p_inv = chunked(targets)
         self.p_fwd = chunked(forwards)  # the cards to come -> the child's universe
 
-    def fill(self, width, child_group=None, pool=None, need=None):
+    def fill(self, width, child_group=None, pool=None, need=None, tick=None):
         """Fill the group's tables (its children's, ``child_group``, complete; ``None``: the group holds
         its own children). ``pool``: a ``joblib.Parallel`` of threads that fills each large layer's
         runs of windows side by side (the same counts). ``need``: only the rows over the sets it marks
-        (laid out like ``ret``, closed under subsets; :func:`_needed_sets`), or every row."""
+        (laid out like ``ret``, closed under subsets; :func:`_needed_sets`), or every row. ``tick(k, part)``:
+        called as each layer ``k`` fills, ``part`` the share of it just filled (a progress bar: the
+        layers are then filled one call each, a large one by :data:`TICK_RUNS` runs of windows)."""
         child = child_group if child_group is not None else self
         cap = int(self.cap.max()) if len(self.cap) else 0
         self.A = np.zeros(max(self.a_size, 1), dtype=_table_dtype(cap - 1 if self.split else cap))
@@ -759,30 +764,39 @@ class _Group:
                 self.lo_off, self.n_lo, self.n_hi, self.b_split,
                 need if need is not None else np.zeros(1, dtype=np.uint8), need is not None)
         npairs = len(self.p_win)
-        runs = self._runs(pool)
+        runs = self._runs(RUNS_PER_THREAD * pool.n_jobs if pool is not None else 1)
         large = [k for k in range(cap) if self._layer_sets(k) >= PARALLEL_MIN_SETS] if len(runs) > 1 else []
-        if not large:
+        if not large and tick is None:
             _layers(*args, 0, cap, 0, npairs, True)
             return
+        steps = self._runs(TICK_RUNS) if tick is not None else [(0, npairs)]
         for k in range(cap):
             if self_child:  # the marks of size k (its rows are complete) before the layer reads them
                 _marks(k, self.A, self.AF, self.ret, self.usize, self.a_off, self.r_off, self.f_off, self.full,
                        self.cap, self.nm2, self.widths, self.s2s, self.r1s)
-            if k not in large:
-                _layers(*args, k, k + 1, 0, npairs, False)
-            else:
+            if k in large:
                 pool(delayed(_layers)(*args, k, k + 1, lo, hi, False) for lo, hi in runs)
+                if tick is not None:
+                    tick(k, 1.0)
+            elif tick is not None and self._layer_sets(k) >= PARALLEL_MIN_SETS:
+                for lo, hi in steps:  # a run of whole windows at a time, ticked (the same rows, any order)
+                    _layers(*args, k, k + 1, lo, hi, False)
+                    tick(k, (hi - lo) / npairs)
+            else:
+                _layers(*args, k, k + 1, 0, npairs, False)
+                if tick is not None:
+                    tick(k, 1.0)
         _final_marks(self.A, self.AF, self.ret, self.usize, self.a_off, self.r_off, self.f_off, self.full,
                      self.cap, self.nm2, self.widths, self.s2s, self.r1s, self_child)
 
-    def _runs(self, pool):
-        """The pairs cut into runs of whole windows (a window's rows are written by its own pairs
-        only), a few a thread: ``[(first pair, end)]``; one run without a pool."""
+    def _runs(self, pieces):
+        """The pairs cut into about ``pieces`` runs of whole windows (a window's rows are written by its
+        own pairs only): ``[(first pair, end)]``."""
         ng = len(self.windows)
-        if pool is None or ng < 2:
+        if pieces < 2 or ng < 2:
             return [(0, len(self.p_win))]
         starts = np.searchsorted(self.p_win, np.arange(ng + 1))
-        pieces = min(ng, RUNS_PER_THREAD * pool.n_jobs)
+        pieces = min(ng, pieces)
         cuts = sorted({int(starts[round(t * ng / pieces)]) for t in range(pieces + 1)})
         return list(zip(cuts[:-1], cuts[1:]))
 
@@ -791,6 +805,12 @@ class _Group:
         :data:`PARALLEL_MIN_SETS` runs in one call)."""
         alive = (self.p_nbits >= k) & (self.cap[self.p_win] >= k + 1) & ((self.p_match == 0) | (k == 0))
         return sum(math.comb(int(nb), k) for nb in self.p_nbits[alive])
+
+    def layer_work(self):
+        """The split sums' work of each layer, estimated: a set of ``k`` cards costs about ``2**k`` (the
+        parts of the child's set); for a progress bar."""
+        cap = int(self.cap.max()) if len(self.cap) else 0
+        return [self._layer_sets(k) * 2.0 ** k for k in range(cap)]
 
     def free_b(self):
         """Drop the kept ``B`` vectors (a parent's split sums read its children's ``A`` only)."""
@@ -962,13 +982,31 @@ def _position_phase_counts(row, undealt, two_suit, stats, pool, progress):
     m = len(undealt)
     require(m <= MAX_PHASE_ODDS_CARDS, f"the phase odds count in uint64: at most {MAX_PHASE_ODDS_CARDS} cards left")
     cards = _Cards(row, undealt, two_suit)
-    with progress_bar(cards.k + 2, progress, desc=f"exact odds, {m} cards to come", unit="depth") as bar:
+    with progress_bar(cards.k + 2, progress, desc=f"exact odds, {m} cards to come", unit="depth",
+                      bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]") as bar:
         return _phase_counts(cards, stats, pool, bar)
+
+
+def _ticks(bar, groups, stage_end, m):
+    """Tick functions (:meth:`_Group.fill`'s ``tick``) that bring ``bar`` to ``stage_end`` units over
+    the layers of ``groups`` (``None`` for a group not filled), each layer by its share of their
+    estimated work (:meth:`_Group.layer_work`); ``None`` each where the bar is off or ``m`` (the cards to
+    come) is below :data:`THREADS_FROM_CARDS` (a run of seconds: the groups are filled in one call each)."""
+    if bar.disable or m < THREADS_FROM_CARDS:
+        return [None] * len(groups)
+    works = [g.layer_work() if g is not None else [] for g in groups]
+    total = sum(sum(w) for w in works) or 1.0
+
+    def tick(w, k, part):  # never past the stage's end (rounding)
+        bar.update(min(w[k] * part / total, stage_end - bar.n))
+
+    return [partial(tick, w) for w in works]
 
 
 def _phase_counts(cards, stats, pool, bar):
     """:func:`position_phase_counts` of ``cards`` (a :class:`_Cards`), advancing ``bar`` by one for the
-    windows of three cards to come and one a row depth."""
+    windows of three cards to come and one a row depth (within them, by the layers' estimated work,
+    :func:`_ticks`)."""
     m = cards.m
     k = cards.k
     s1, s2, r1, width = _layout(cards)
@@ -978,12 +1016,14 @@ def _phase_counts(cards, stats, pool, bar):
     if m >= 3:
         reps, lookup = _pure_windows(cards)
         pure = _Group(cards, reps, [m - 3] * len(reps), lookup=lookup)
-        pure.fill(width, pool=pool)
+        bar.set_postfix_str("the windows of three cards to come", refresh=False)
+        [tick] = _ticks(bar, [pure], 1, m)
+        pure.fill(width, pool=pool, tick=tick)
         split_groups += pure.split
         not_kept += pure.not_kept
         pure_bytes = pure.nbytes()
         pure.free_b()  # a parent's split sums read its children's A only (a window's B only while it fills)
-    bar.update(1)
+    bar.update(1 - bar.n)
     maxm = s2 - s1
     fA = np.zeros((k + 1, 1 << m), dtype=np.uint64)
     fB = np.zeros((k + 1, maxm, 1 << m), dtype=np.uint64)
@@ -996,7 +1036,7 @@ def _phase_counts(cards, stats, pool, bar):
         live_a = np.nonzero(fA[i])[0]
         live_b = np.nonzero(fB[i].any(axis=0))[0]
         if len(live_a) == 0 and len(live_b) == 0:
-            bar.update(1)  # not reached
+            bar.update(k + 2 - i - bar.n)  # not reached
             continue
         depths += 1
         # set sizes the tables of R_i must cover: A over C, B(a) over C (a's own card not in C)
@@ -1021,6 +1061,8 @@ def _phase_counts(cards, stats, pool, bar):
             groups[level] = grp
             child = grp if grp is not None else child
         needs = _needed_sets(groups, live_a, live_b, m) if NEEDED_SETS_ONLY else {}
+        bar.set_postfix_str(f"row depth {i}", refresh=False)
+        ticks = dict(zip((3, 2, 1), _ticks(bar, [groups[3], groups[2], groups[1]], k + 2 - i, m)))
         if i == 0 and k == 0 and 2 in needs:
             # the empty row's R3 sums below read every row of the windows (sentinel, sentinel, a): the
             # play reaches R_0 with every card to come, so all of their sets are needed
@@ -1029,7 +1071,7 @@ def _phase_counts(cards, stats, pool, bar):
         for level in (3, 2, 1):
             grp = groups.pop(level)
             if grp is not None:
-                grp.fill(width, child_group=child, pool=pool, need=needs.pop(level, None))
+                grp.fill(width, child_group=child, pool=pool, need=needs.pop(level, None), tick=ticks[level])
                 split_groups += grp.split
                 not_kept += grp.not_kept
                 if level > 1:
@@ -1059,7 +1101,7 @@ def _phase_counts(cards, stats, pool, bar):
                  int(top.nm2[0]), int(top.nm3[0]), hist, emp, int(top.widths[0]), top.s1, int(top.s2s[0]),
                  int(top.r1s[0]), m)
         top = None
-        bar.update(1)
+        bar.update(k + 2 - i - bar.n)
     counts = [int(c) for c in hist.tolist()]
     require(sum(counts) == math.factorial(m), "phase odds must add up to m!")
     emptied = sum(int(e) * math.factorial(s) for s, e in enumerate(emp.tolist()))

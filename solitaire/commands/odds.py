@@ -81,7 +81,10 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
         if as_json:
             emit_json({"suits": deck.suits, "ranks": deck.ranks, "variant": str(variant), "each": rows})
             return
-        click.echo(f"{variant}  deck {deck}")
+        simulated = [r.seed - t for t, r in enumerate(results) if r.method == "simulated"]
+        click.echo(f"{variant}  deck {deck}" + (f"  seed {simulated[0]} (a simulated row after t cards: seed "
+                                                 f"{simulated[0]} + t; --seed {simulated[0]} repeats them)"
+                                                 if simulated else ""))
         click.echo(f"{'dealt':>5}  {'card':>4}  {'p_win':>10}  method")
         for t, r in enumerate(results):
             card = r.to_dict()["dealt"].split()[-1] if t else "-"
@@ -98,9 +101,11 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
         return
     record = result.to_dict()
     click.echo(f"{variant}  deck {deck}  dealt {len(result.dealt)}: {record['dealt'] or '(none)'}")
-    what = f"{result.remaining} cards to come, {result.total:,} " + (
-        f"orders (exact, engine {result.engine}, {result.seconds:.2f} s)" if result.method == "exact"
-        else f"simulated games (seed {result.seed})")
+    plural = lambda n, word: f"{n:,} {word}{'' if n == 1 else 's'}"  # noqa: E731
+    what = f"{plural(result.remaining, 'card')} to come, " + (
+        "the game is over" if result.remaining == 0
+        else f"{plural(result.total, 'order')} (exact, engine {result.engine}, {result.seconds:.2f} s)"
+        if result.method == "exact" else f"{plural(result.total, 'simulated game')} (seed {result.seed})")
     click.echo(what)
     if result.method == "exact":
         click.echo(f"p_win {result.p_win} = {float(result.p_win):.6%}")

@@ -57,7 +57,11 @@ def play_command(game, suits, ranks, variants, order, seed, choices, cap, line, 
         seed = check_seed(seed)
         cards = np.random.default_rng(seed).permutation(deck.size).tolist()
     else:
-        cards = order
+        from sim.cards import parse_cards
+
+        cards = list(parse_cards(order, deck, what="--order"))
+        if game == "hand":  # the leftover shuffles' seed: fresh if not given, reported so the game can be replayed
+            seed = check_seed(seed)
     choice_list = [c for c in choices.split(";") if c.strip()] if choices is not None else None
     trace = play(cards, deck, variant, seed=seed, choices=choice_list, cap=cap, line=line)
     if figure is not None:
@@ -66,7 +70,7 @@ def play_command(game, suits, ranks, variants, order, seed, choices, cap, line, 
         game_sizes(trace, figure)
     if as_json:
         record = trace.to_dict()
-        if order is None:
+        if order is None or game == "hand":
             record["seed"] = seed
         emit_json(record)
         return

@@ -191,7 +191,8 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     if order is not None:
         cards = _parse_order(order, deck)
     else:
-        cards = random_orders(deck, 1, check_seed(seed))[0].tolist()
+        seed = check_seed(seed)  # fresh if not given: reported with the order
+        cards = random_orders(deck, 1, seed)[0].tolist()
     found = stored_verdict(store, SolveResult.kind, deck, variant, order=[int(c) for c in cards], node_budget=budget,
                            time_budget=time_budget, solver_version=SOLVER_VERSION,
                            strategy=strategy) if store is not None else None
@@ -207,14 +208,17 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     if as_json:
         record = result.to_dict()
         record["order_cards"] = format_cards(result.order, deck)
+        if order is None:  # shuffled from --seed (fresh if not given): the seed that replays it
+            record["seed"] = seed
         if result.won:  # the line as moves between cards, for `solitaire play --line`
             record["line_cards"] = line_tokens(result.order, deck, variant, result.line)
         emit_json(record)
         return
-    click.echo(f"{variant}  deck {deck}  order {format_cards(result.order, deck)}")
+    click.echo(f"{variant}  deck {deck}" + (f"  seed {seed}" if order is None else "")
+               + f"  order {format_cards(result.order, deck)}")
     if result.won:
-        click.echo(f"won: {len(result.line)} moves after dealing all cards ({result.nodes:,} nodes, "
-                   "line checked by replay):")
+        click.echo(f"won: {len(result.line)} moves after dealing all cards ({result.nodes:,} nodes, strategy "
+                   f"{result.strategy}, line checked by replay):")
         for number, move in enumerate(describe_line(result.order, deck, variant, result.line), start=1):
             click.echo(f"{number:4d}. {move}")
         variant_args = " ".join(f"--variant {k}={v}" for k, v in variant.params)
@@ -223,8 +227,8 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
                    f"--line \"{line_tokens(result.order, deck, variant, result.line)}\"")
     elif result.status == "lost" and result.proof == "exhaustion":
         cuts = ", ".join(f"{n} {c:,}" for n, c in result.cuts)
-        click.echo(f"lost: no sequence of moves wins (search exhausted after {result.nodes:,} nodes"
-                   + (f"; rows cut by {cuts}" if cuts else "") + ")")
+        click.echo(f"lost: no sequence of moves wins (search exhausted after {result.nodes:,} nodes, strategy "
+                   f"{result.strategy}" + (f"; rows cut by {cuts}" if cuts else "") + ")")
     elif result.status == "lost":
         click.echo(f"lost: the dealt row fails the necessary condition {result.proof} "
                    "(exact.prisoners.proofs)")

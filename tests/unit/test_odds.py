@@ -4,6 +4,7 @@ import json
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -160,6 +161,33 @@ def test_cli_odds_each_figure(tmp_path, capsys):
     assert main(["odds", "--suits", "2", "--ranks", "3", "--each", "AS 2S 3S AH 2H 3H", "--figure", str(path)]) == 0
     assert "exact" in capsys.readouterr().out
     assert path.stat().st_size > 1000
+
+
+def test_odds_curve_is_drawn_against_the_cards_dealt(tmp_path, monkeypatch):
+    import solitaire.figures as figures
+
+    deck = Deck(3, 5)
+    order = np.random.default_rng(4).permutation(15).tolist()
+    rows = [r.to_dict() for r in odds_each(order, deck, games=2000, seed=1, progress=False)]
+    drawn = []
+    monkeypatch.setattr(figures, "_save", lambda fig, path: drawn.append(fig))
+    figures.odds_curve(rows, tmp_path / "x.png", "title")
+    [ax] = drawn[0].axes
+    assert list(ax.lines[0].get_xdata()) == list(range(16))  # numbers of cards, not their notation
+    assert [float(y) for y in ax.lines[0].get_ydata()] == [float(Fraction(r["p_win"])) for r in rows]
+    assert len(ax.collections) == 1  # the 95% band of the simulated rows (more than 13 cards to come)
+
+
+def test_cli_odds_each_reports_its_seed(capsys):
+    args = ["odds", "--suits", "3", "--ranks", "5", "--each", "AS 2S 3S 4S 5S AH 2H 3H 4H 5H AD 2D 3D 4D 5D",
+            "--games", "2000"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    seed = int(out.splitlines()[0].split("  seed ")[1].split()[0])
+    assert main(args + ["--seed", str(seed)]) == 0
+    assert capsys.readouterr().out == out  # the simulated rows again
+    assert main(["odds", "--suits", "2", "--ranks", "4", "--each", "AS 2S 3S 4S AH 2H 3H 4H"]) == 0  # all exact
+    assert "seed" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("args, message", [

@@ -429,6 +429,59 @@ def test_threads_count_as_one(data, deck, two_suit, left, workers, runs):
     assert ((list(one[0]) + [0] * (n + 1))[:n + 1], one[1]) == tuple(search)
 
 
+@settings(max_examples=15, deadline=None)
+@given(data=st.data(), deck=decks(max_cards=20, max_suits=5, max_ranks=6), two_suit=st.booleans(),
+       left=st.integers(3, 8), workers=st.integers(1, 2), runs=st.integers(1, 5))
+def test_a_progress_bar_counts_as_none(data, deck, two_suit, left, workers, runs):
+    """With a progress bar, every layer of every group filled one call each, a large one (here all:
+    PARALLEL_MIN_SETS and THREADS_FROM_CARDS 0) in runs of whole windows with the bar advanced after each
+    (TICK_RUNS 1-5), the counts are those without; the bar only goes forward and ends at its total."""
+    row, undealt = random_position(data, deck, two_suit, left)
+    plain = position_phase_counts(labels(row, deck), labels(undealt, deck), two_suit=two_suit, progress=False)
+    ticked, bar, steps = _ticked_counts(row, undealt, deck, two_suit, workers, runs)
+    assert ticked == plain
+    assert all(n >= 0 for n in steps) and bar.n == pytest.approx(bar.total) == len(row) + 2
+
+
+def test_a_progress_bar_moves_within_the_depths():
+    """On a 52-card position (12 left) the bar goes forward by fractions of a depth, as the layers and
+    runs fill, not only once a depth (or the windows of three cards to come) is done."""
+    deck = Deck(4, 13)
+    order = np.random.default_rng(3).permutation(52).tolist()
+    row, _ = settled_position(order[:40], deck, Variant.make("one-handed"))
+    ticked, bar, steps = _ticked_counts(row, order[40:], deck, True, 1, 8)
+    assert ticked == position_phase_counts(labels(row, deck), labels(order[40:], deck), progress=False)
+    assert bar.n == pytest.approx(len(row) + 2)
+    assert sum(0 < n < 1 for n in steps) > 2 * (len(row) + 2)
+
+
+def _ticked_counts(row, undealt, deck, two_suit, workers, runs):
+    """position_phase_counts with a bar, every layer large (see above): the counts, the bar and its
+    steps."""
+    import sim.progress
+    from exact.one_handed import odds_phase
+
+    bars, steps = [], []
+
+    def recording(*a, **k):
+        bar = real(*a, **k)
+        update = bar.update
+        bar.update = lambda n=1: (steps.append(n), update(n))[1]
+        bars.append(bar)
+        return bar
+
+    real = sim.progress.progress_bar
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(odds_phase, "PARALLEL_MIN_SETS", 0)
+        patch.setattr(odds_phase, "THREADS_FROM_CARDS", 0)
+        patch.setattr(odds_phase, "TICK_RUNS", runs)
+        patch.setattr(sim.progress, "progress_bar", recording)
+        ticked = position_phase_counts(labels(row, deck), labels(undealt, deck), two_suit=two_suit,
+                                       workers=workers, progress=True)
+    [bar] = bars
+    return ticked, bar, steps
+
+
 def test_threads_on_a_52_card_position():
     """The same on a 52-card position with 11 cards left, whose large layers (default limit) run in
     threads, through the public odds (workers=2), against one worker."""

@@ -203,11 +203,37 @@ def test_cli_play_seed_prints_a_replayable_order(capsys):
     assert again["steps"] == first["steps"]
 
 
+def test_cli_solve_from_a_seed_reports_it_and_its_strategy(capsys):
+    assert main(["solve", "--suits", "2", "--ranks", "5", "--json"]) == 0  # a fresh seed
+    first = json.loads(capsys.readouterr().out)
+    assert isinstance(first["seed"], int) and first["strategy"] == "restarts"
+    assert main(["solve", "--suits", "2", "--ranks", "5", "--seed", str(first["seed"])]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert f"seed {first['seed']}  order {first['order_cards']}" in out[0]
+    assert first["status"] == "undecided" or "strategy restarts" in out[1]
+
+
+def test_cli_play_hand_from_an_order_reports_the_seed_of_its_shuffles(capsys):
+    # the leftovers of each iteration are shuffled: without --seed a fresh seed, printed so that the
+    # game can be played again
+    args = ["play", "--game", "hand", "--suits", "2", "--ranks", "5", "--order", "AS 2S 3S 4S 5S AH 2H 3H 4H 5H"]
+    assert main(args + ["--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert isinstance(first["seed"], int)
+    assert main(args + ["--seed", str(first["seed"]), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    assert main(args + ["--seed", str(first["seed"])]) == 0
+    assert f"seed {first['seed']}" in capsys.readouterr().out.splitlines()[0]
+
+
 @pytest.mark.parametrize("args, message", [
     (["play", "--order", "AS AS"], "card 2 'AS': AS was already given as card 1"),
     (["play", "--suits", "1", "--ranks", "3", "--order", "AS 2S 4S"], "card 3 '4S': not in the deck 1x3"),
     (["play", "--order", "AS", "--seed", "1"], "give --order or --seed, not both"),
     (["play", "--game", "one-handed", "--line", "AS>2S", "--seed", "1"], "Prisoner's Patience only"),
+    # a line solved under moves=physical (solve's default) replayed under play's default, published
+    (["play", "--game", "prisoners", "--suits", "2", "--ranks", "5", "--order", "AS 2S 3S 4S 5S AH 2H 3H 4H 5H",
+      "--line", "2S>AS 5S>4S AH>5S 2H>AH 2H>3S 3H>2H 3H>2S 4H>3H 5H>4H"], "uses moves=published: give the moves="),
 ])
 def test_cli_play_errors(capsys, args, message):
     assert main(args) == 2
