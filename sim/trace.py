@@ -320,7 +320,8 @@ def _prisoners(order, deck: Deck, variant: Variant, *, line=None) -> Trace:
             line = parse_line(line, deck)
         wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
         # a line replays only under the move rule it was solved with (solve's default: physical)
-        rule = f"; this replay uses moves={'published' if reverse else 'physical'}: give the moves= it was solved with"
+        rule = (f"; this replay uses moves={'published' if reverse else 'physical'}: if the line was solved "
+                "under the other rule, give it with --variant moves=")
         for number, (card, onto) in enumerate(line, start=1):
             tops = [p[-1] for p in piles]
             if card not in tops or onto not in tops:

@@ -91,12 +91,20 @@ def estimate_best_play_stored(store, deck: Deck, variant: Variant, *, decks: int
                       checkpoint_seconds=checkpoint_seconds, notify=notify)
 
 
-def stored_verdict(store, result_kind: str, deck: Deck, variant: Variant, **fields):
+def stored_verdict(store, result_kind: str, deck: Deck, variant: Variant, defaults: dict | None = None,
+                   **fields):
     """The newest stored record of kind ``result_kind`` for this deck and variant whose fields equal
     ``fields`` (plain values as stored: lists, not tuples; None included, so a verdict without a time
     budget is not one with), as ``(name, record)``, or None: a single deck's verdict, or a whole deck's
-    exact best play, asked for again."""
+    exact best play, asked for again. ``defaults``: the value a field stands for in a record that lacks
+    it or holds None (a verdict stored before verdicts named their strategy was the default strategy's)."""
+    defaults = defaults or {}
+
+    def value(record, k):
+        v = record.get(k)
+        return defaults[k] if v is None and k in defaults else v
+
     found = [(name, record) for name, record in store.find(kind=result_kind, suits=deck.suits, ranks=deck.ranks,
                                                             variant=str(variant))
-             if all(record.get(k) == v for k, v in fields.items())]
+             if all(value(record, k) == v for k, v in fields.items())]
     return found[-1] if found else None

@@ -180,6 +180,9 @@ RUNS_PER_THREAD = 4
 #: with a progress bar, a large layer filled on one thread is filled in this many runs of windows, the
 #: bar advanced after each (so that it moves within the minutes a large group can take)
 TICK_RUNS = 32
+#: the bar advances within the groups from this many cards to come (below, a run takes seconds and the
+#: groups are filled in one call each)
+TICK_FROM_CARDS = 13
 #: a depth's groups fill only the rows over the sets the play reaches them with (False: every set up to
 #: the largest; the same counts, a test)
 NEEDED_SETS_ONLY = True
@@ -741,7 +744,8 @@ class _Group:
         runs of windows side by side (the same counts). ``need``: only the rows over the sets it marks
         (laid out like ``ret``, closed under subsets; :func:`_needed_sets`), or every row. ``tick(k, part)``:
         called as each layer ``k`` fills, ``part`` the share of it just filled (a progress bar: the
-        layers are then filled one call each, a large one by :data:`TICK_RUNS` runs of windows)."""
+        layers are then filled one call each, a large one on one thread by :data:`TICK_RUNS` runs of
+        windows; a layer filled in threads is ticked once, when it is complete)."""
         child = child_group if child_group is not None else self
         cap = int(self.cap.max()) if len(self.cap) else 0
         self.A = np.zeros(max(self.a_size, 1), dtype=_table_dtype(cap - 1 if self.split else cap))
@@ -781,7 +785,7 @@ class _Group:
             elif tick is not None and self._layer_sets(k) >= PARALLEL_MIN_SETS:
                 for lo, hi in steps:  # a run of whole windows at a time, ticked (the same rows, any order)
                     _layers(*args, k, k + 1, lo, hi, False)
-                    tick(k, (hi - lo) / npairs)
+                    tick(k, (hi - lo) / npairs if npairs else 1.0)
             else:
                 _layers(*args, k, k + 1, 0, npairs, False)
                 if tick is not None:
@@ -969,7 +973,9 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
 
     ``workers``: threads that fill the large layers of a group's tables side by side (the same
     counts whatever the number). ``progress``: a bar on stderr once it has run a few seconds (``None``
-    or ``True``), by row depth (the depths below the deepest the play reaches are passed at once)."""
+    or ``True``): one unit for the windows of three cards to come and one a row depth (the depths below
+    the deepest the play reaches are passed at once), advanced within them as the layers fill from
+    :data:`TICK_FROM_CARDS` cards to come (:func:`_ticks`)."""
     if workers > 1 and len(undealt) >= THREADS_FROM_CARDS:
         with Parallel(n_jobs=workers, backend="threading") as pool:
             return _position_phase_counts(row, undealt, two_suit, stats, pool, progress)
@@ -991,8 +997,8 @@ def _ticks(bar, groups, stage_end, m):
     """Tick functions (:meth:`_Group.fill`'s ``tick``) that bring ``bar`` to ``stage_end`` units over
     the layers of ``groups`` (``None`` for a group not filled), each layer by its share of their
     estimated work (:meth:`_Group.layer_work`); ``None`` each where the bar is off or ``m`` (the cards to
-    come) is below :data:`THREADS_FROM_CARDS` (a run of seconds: the groups are filled in one call each)."""
-    if bar.disable or m < THREADS_FROM_CARDS:
+    come) is below :data:`TICK_FROM_CARDS` (a run of seconds: the groups are filled in one call each)."""
+    if bar.disable or m < TICK_FROM_CARDS:
         return [None] * len(groups)
     works = [g.layer_work() if g is not None else [] for g in groups]
     total = sum(sum(w) for w in works) or 1.0

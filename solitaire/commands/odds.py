@@ -83,7 +83,8 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
             return
         simulated = [r.seed - t for t, r in enumerate(results) if r.method == "simulated"]
         click.echo(f"{variant}  deck {deck}" + (f"  seed {simulated[0]} (a simulated row after t cards: seed "
-                                                 f"{simulated[0]} + t; --seed {simulated[0]} repeats them)"
+                                                 f"{simulated[0]} + t; --seed {simulated[0]} with the same --games "
+                                                 "repeats them)"
                                                  if simulated else ""))
         click.echo(f"{'dealt':>5}  {'card':>4}  {'p_win':>10}  method")
         for t, r in enumerate(results):

@@ -119,6 +119,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         _check_all_orders(deck)
     else:  # the strategy that runs (a deck beyond the numba engine takes dfs only: refused here, before any work)
         strategy = getattr(make_searcher(deck, variant, strategy=strategy), "strategy", "dfs")
+        default_strategy = getattr(make_searcher(deck, variant), "strategy", "dfs")
     if decks is not None:
         check_decks(decks)
         most = MAX_ORDER_BYTES // (8 * deck.size)
@@ -194,8 +195,8 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         seed = check_seed(seed)  # fresh if not given: reported with the order
         cards = random_orders(deck, 1, seed)[0].tolist()
     found = stored_verdict(store, SolveResult.kind, deck, variant, order=[int(c) for c in cards], node_budget=budget,
-                           time_budget=time_budget, solver_version=SOLVER_VERSION,
-                           strategy=strategy) if store is not None else None
+                           time_budget=time_budget, solver_version=SOLVER_VERSION, strategy=strategy,
+                           defaults={"strategy": default_strategy}) if store is not None else None
     if found is not None:  # the verdict depends on the order and the budgets only: served from the store
         notify(f"this deck order's verdict is already in {store.path} as {found[0]}: shown from there")
         result, name = SolveResult.from_record(found[1]), found[0]

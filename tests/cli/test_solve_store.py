@@ -137,6 +137,22 @@ def test_a_verdict_or_run_of_another_strategy_is_not_served(cli_run, tmp_path):
     assert code == 0 and "strategy beam" in out.splitlines()[0]
 
 
+def test_a_verdict_stored_before_verdicts_named_their_strategy_is_the_default_strategys(cli_run, tmp_path):
+    import dataclasses
+
+    from exact.prisoners.solver import solve
+    from sim.deck import Deck
+
+    path = tmp_path / "s.h5"
+    order = "AS 2S 3S 4S AH 2H 3H 4H"
+    old = dataclasses.replace(solve([0, 1, 2, 3, 4, 5, 6, 7], Deck(2, 4), node_budget=500_000), strategy=None)
+    ResultsStore(path).save(old)  # as stored before: no strategy
+    args = ("solve", "--suits", "2", "--ranks", "4", "--order", order, "--out", str(path), "--json")
+    for strategy, served in ((None, True), ("restarts", True), ("beam", False)):
+        code, out, err = cli_run(*args, *(("--strategy", strategy) if strategy else ()))
+        assert code == 0 and ("shown from there" in err) == served, (strategy, err)
+
+
 def test_sigterm_during_solve_decks_saves_the_decks_and_says_so(tmp_path):
     path = tmp_path / "b.h5"
     command = [sys.executable, "-m", "solitaire.cli", "solve", "--decks", "400", "--seed", "7", "--node-budget",

@@ -434,8 +434,8 @@ def test_threads_count_as_one(data, deck, two_suit, left, workers, runs):
        left=st.integers(3, 8), workers=st.integers(1, 2), runs=st.integers(1, 5))
 def test_a_progress_bar_counts_as_none(data, deck, two_suit, left, workers, runs):
     """With a progress bar, every layer of every group filled one call each, a large one (here all:
-    PARALLEL_MIN_SETS and THREADS_FROM_CARDS 0) in runs of whole windows with the bar advanced after each
-    (TICK_RUNS 1-5), the counts are those without; the bar only goes forward and ends at its total."""
+    PARALLEL_MIN_SETS, THREADS_FROM_CARDS and TICK_FROM_CARDS 0) in runs of whole windows with the bar
+    advanced after each (TICK_RUNS 1-5; in threads with 2 workers), the counts are those without; the bar only goes forward and ends at its total."""
     row, undealt = random_position(data, deck, two_suit, left)
     plain = position_phase_counts(labels(row, deck), labels(undealt, deck), two_suit=two_suit, progress=False)
     ticked, bar, steps = _ticked_counts(row, undealt, deck, two_suit, workers, runs)
@@ -475,6 +475,7 @@ def _ticked_counts(row, undealt, deck, two_suit, workers, runs):
         patch.setattr(odds_phase, "PARALLEL_MIN_SETS", 0)
         patch.setattr(odds_phase, "THREADS_FROM_CARDS", 0)
         patch.setattr(odds_phase, "TICK_RUNS", runs)
+        patch.setattr(odds_phase, "TICK_FROM_CARDS", 0)
         patch.setattr(sim.progress, "progress_bar", recording)
         ticked = position_phase_counts(labels(row, deck), labels(undealt, deck), two_suit=two_suit,
                                        workers=workers, progress=True)

@@ -233,7 +233,7 @@ def test_cli_play_hand_from_an_order_reports_the_seed_of_its_shuffles(capsys):
     (["play", "--game", "one-handed", "--line", "AS>2S", "--seed", "1"], "Prisoner's Patience only"),
     # a line solved under moves=physical (solve's default) replayed under play's default, published
     (["play", "--game", "prisoners", "--suits", "2", "--ranks", "5", "--order", "AS 2S 3S 4S 5S AH 2H 3H 4H 5H",
-      "--line", "2S>AS 5S>4S AH>5S 2H>AH 2H>3S 3H>2H 3H>2S 4H>3H 5H>4H"], "uses moves=published: give the moves="),
+      "--line", "2S>AS 5S>4S AH>5S 2H>AH 2H>3S 3H>2H 3H>2S 4H>3H 5H>4H"], "uses moves=published: if the line was solved under the other"),
 ])
 def test_cli_play_errors(capsys, args, message):
     assert main(args) == 2
