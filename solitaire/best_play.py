@@ -73,7 +73,7 @@ def estimate_best_play_stored(store, deck: Deck, variant: Variant, *, decks: int
     time_budget = check_time_budget(time_budget)
     checkpoint_seconds = non_negative_number("checkpoint_seconds", checkpoint_seconds)
     store.check_writable()
-    strategy = getattr(make_searcher(deck, variant, strategy=strategy), "strategy", "dfs")  # the one that runs
+    strategy = make_searcher(deck, variant, strategy=strategy).strategy  # the one that runs
     identity = best_play_identity(deck, variant, seed=None, decks=decks, node_budget=node_budget,
                                   time_budget=time_budget, strategy=strategy)
     if seed is None and resume:

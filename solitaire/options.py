@@ -82,6 +82,14 @@ def make_deck_variant(game: str, suits: int, ranks: int, variants) -> tuple[Deck
     return Deck(suits, ranks), Variant.from_options(game, variants)
 
 
+def parse_order(text: str, deck: Deck) -> list[int]:
+    """The deck order of ``--order``, in card notation or card numbers (:mod:`sim.cards`); a bad card,
+    a duplicate or a missing one is one line naming ``--order``."""
+    from sim.cards import parse_cards
+
+    return list(parse_cards(text, deck, what="--order"))
+
+
 def _finite(obj):
     """``obj`` with every NaN or infinite float replaced by None (e.g. a standard error of one game)."""
     if isinstance(obj, float):

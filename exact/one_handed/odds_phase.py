@@ -769,27 +769,28 @@ class _Group:
                 need if need is not None else np.zeros(1, dtype=np.uint8), need is not None)
         npairs = len(self.p_win)
         runs = self._runs(RUNS_PER_THREAD * pool.n_jobs if pool is not None else 1)
-        large = [k for k in range(cap) if self._layer_sets(k) >= PARALLEL_MIN_SETS] if len(runs) > 1 else []
-        if not large and tick is None:
+        big = [sets >= PARALLEL_MIN_SETS for sets in self.layer_sets()]
+        large = [b and len(runs) > 1 for b in big]  # filled in threads
+        if not any(large) and tick is None:
             _layers(*args, 0, cap, 0, npairs, True)
             return
-        steps = self._runs(TICK_RUNS) if tick is not None else [(0, npairs)]
+        whole = [(0, npairs)]
+        steps = self._runs(TICK_RUNS) if tick is not None else None
         for k in range(cap):
             if self_child:  # the marks of size k (its rows are complete) before the layer reads them
                 _marks(k, self.A, self.AF, self.ret, self.usize, self.a_off, self.r_off, self.f_off, self.full,
                        self.cap, self.nm2, self.widths, self.s2s, self.r1s)
-            if k in large:
+            if large[k]:
                 pool(delayed(_layers)(*args, k, k + 1, lo, hi, False) for lo, hi in runs)
                 if tick is not None:
                     tick(k, 1.0)
-            elif tick is not None and self._layer_sets(k) >= PARALLEL_MIN_SETS:
-                for lo, hi in steps:  # a run of whole windows at a time, ticked (the same rows, any order)
-                    _layers(*args, k, k + 1, lo, hi, False)
-                    tick(k, (hi - lo) / npairs if npairs else 1.0)
-            else:
-                _layers(*args, k, k + 1, 0, npairs, False)
+                continue
+            # on this thread; with a bar, a large layer a run of whole windows at a time (the same rows, any
+            # order), ticked after each
+            for lo, hi in steps if steps is not None and big[k] else whole:
+                _layers(*args, k, k + 1, lo, hi, False)
                 if tick is not None:
-                    tick(k, 1.0)
+                    tick(k, (hi - lo) / npairs if npairs else 1.0)
         _final_marks(self.A, self.AF, self.ret, self.usize, self.a_off, self.r_off, self.f_off, self.full,
                      self.cap, self.nm2, self.widths, self.s2s, self.r1s, self_child)
 
@@ -804,17 +805,20 @@ class _Group:
         cuts = sorted({int(starts[round(t * ng / pieces)]) for t in range(pieces + 1)})
         return list(zip(cuts[:-1], cuts[1:]))
 
-    def _layer_sets(self, k):
-        """How many (pair, set) the layer of size ``k`` fills (a layer below
-        :data:`PARALLEL_MIN_SETS` runs in one call)."""
-        alive = (self.p_nbits >= k) & (self.cap[self.p_win] >= k + 1) & ((self.p_match == 0) | (k == 0))
-        return sum(math.comb(int(nb), k) for nb in self.p_nbits[alive])
+    def layer_sets(self):
+        """How many (pair, set) each layer (set size ``k``, up to the group's largest) fills (a layer
+        below :data:`PARALLEL_MIN_SETS` runs in one call)."""
+        cap = int(self.cap.max()) if len(self.cap) else 0
+        sets = []
+        for k in range(cap):
+            alive = (self.p_nbits >= k) & (self.cap[self.p_win] >= k + 1) & ((self.p_match == 0) | (k == 0))
+            sets.append(sum(math.comb(int(nb), k) for nb in self.p_nbits[alive]))
+        return sets
 
     def layer_work(self):
         """The split sums' work of each layer, estimated: a set of ``k`` cards costs about ``2**k`` (the
         parts of the child's set); for a progress bar."""
-        cap = int(self.cap.max()) if len(self.cap) else 0
-        return [self._layer_sets(k) * 2.0 ** k for k in range(cap)]
+        return [sets * 2.0 ** k for k, sets in enumerate(self.layer_sets())]
 
     def free_b(self):
         """Drop the kept ``B`` vectors (a parent's split sums read its children's ``A`` only)."""

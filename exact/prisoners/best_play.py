@@ -150,7 +150,7 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
                             lost=counts[LOST], undecided=counts[UNDECIDED], node_budget=node_budget,
                             ci95=bracket_interval(counts[WON], counts[UNDECIDED], decks), nodes=nodes,
                             seconds=seconds, time_budget=time_budget, lost_by=tuple(sorted(lost_by.items())),
-                            strategy=getattr(searcher, "strategy", "dfs"),
+                            strategy=searcher.strategy,
                             provenance=provenance.collect(started=started, finished=provenance.now(), seed=seed,
                                                           engine=type(searcher).__name__))
 

@@ -228,6 +228,13 @@ def check_variant(variant) -> Variant:
     return Variant.coerce(variant, "prisoners")
 
 
+def check_strategy(strategy) -> str:
+    """A search strategy of :data:`STRATEGIES`, or a one-line :class:`UsageError`."""
+    if strategy not in STRATEGIES:
+        raise UsageError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+    return strategy
+
+
 def check_time_budget(time_budget) -> float | None:
     """``None`` (no time limit) or a positive number of CPU seconds."""
     if time_budget is None:
@@ -249,6 +256,9 @@ class Searcher:
     ``lost`` (the transposition table of rows proven lost) may be kept across searches: a row's
     verdict does not depend on the deck order it came from.
     """
+
+    #: its one strategy (:data:`STRATEGIES`): one depth-first run in the reference's move order
+    strategy = "dfs"
 
     def __init__(self, ranks: int, *, wrap: bool, reverse: bool, commute: bool = False, proof_piles: int = 0):
         self.ranks, self.reverse = ranks, reverse
@@ -407,8 +417,7 @@ class KernelSearcher:
                              f"{kernel.MAX_KERNEL_RANKS} ranks: use engine='python'")
         if ordering not in kernel.ORDERINGS:
             raise UsageError(f"ordering must be one of {sorted(kernel.ORDERINGS)}, got {ordering!r}")
-        if strategy not in STRATEGIES:
-            raise UsageError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+        check_strategy(strategy)
         self.kernel, self.cards, self.ranks, self.reverse = kernel, cards, ranks, reverse
         self.ordering, self.strategy = ordering, strategy
         self.neighbours = kernel.neighbour_masks(ranks, wrap)
@@ -574,8 +583,8 @@ def make_searcher(deck: Deck, variant: Variant, *, engine: str = "auto", orderin
     if engine == "numba" or (engine == "auto" and supports(deck.size, deck.ranks)):
         return KernelSearcher(deck.size, deck.ranks, wrap=wrap, reverse=reverse, ordering=ordering,
                               strategy=strategy or "restarts")
-    if strategy is not None and strategy not in STRATEGIES:
-        raise UsageError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+    if strategy is not None:
+        check_strategy(strategy)
     if ordering != 0 or strategy not in (None, "dfs"):
         engine_name = "the python engine" if engine == "python" else \
             f"deck {deck} is beyond the numba engine's {MAX_KERNEL_CARDS} cards: the python engine"
@@ -627,7 +636,7 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     return SolveResult(deck=deck, variant=variant, order=order, status=verdict.status, line=verdict.line,
                        nodes=verdict.nodes, node_budget=node_budget, proof=verdict.proof, cuts=verdict.cuts,
                        seconds=verdict.seconds, time_budget=time_budget,
-                       strategy=getattr(searcher, "strategy", "dfs"), provenance=provenance.collect())
+                       strategy=searcher.strategy, provenance=provenance.collect())
 
 
 def replay(order, deck: Deck, variant: Variant | str | None, line) -> list[list[int]]:

@@ -6,7 +6,7 @@ import click
 from sim import GAMES
 from sim.errors import UsageError
 
-from ..options import deck_options, emit_json, json_option, make_deck_variant, seed_option, variant_option
+from ..options import deck_options, emit_json, json_option, make_deck_variant, parse_order, seed_option, variant_option
 
 
 @click.command("play")
@@ -57,9 +57,7 @@ def play_command(game, suits, ranks, variants, order, seed, choices, cap, line, 
         seed = check_seed(seed)
         cards = np.random.default_rng(seed).permutation(deck.size).tolist()
     else:
-        from sim.cards import parse_cards
-
-        cards = list(parse_cards(order, deck, what="--order"))
+        cards = parse_order(order, deck)
         if game == "hand":  # the leftover shuffles' seed: fresh if not given, reported so the game can be replayed
             seed = check_seed(seed)
     choice_list = [c for c in choices.split(";") if c.strip()] if choices is not None else None

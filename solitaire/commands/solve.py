@@ -15,6 +15,7 @@ from ..options import (
     json_option,
     make_deck_variant,
     open_store,
+    parse_order,
     resume_option,
     seed_option,
     variant_option,
@@ -22,13 +23,6 @@ from ..options import (
 
 #: Memory for the deck orders of ``--decks`` (drawn up front as int64): 1 GiB, 2.5 million 52-card decks.
 MAX_ORDER_BYTES = 1 << 30
-
-
-def _parse_order(text: str, deck) -> list[int]:
-    """The deck order of --order, in card notation or card numbers (:mod:`sim.cards`)."""
-    from sim.cards import parse_cards
-
-    return list(parse_cards(text, deck, what="--order"))
 
 
 @click.command("solve")
@@ -118,8 +112,8 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     if all_orders:
         _check_all_orders(deck)
     else:  # the strategy that runs (a deck beyond the numba engine takes dfs only: refused here, before any work)
-        strategy = getattr(make_searcher(deck, variant, strategy=strategy), "strategy", "dfs")
-        default_strategy = getattr(make_searcher(deck, variant), "strategy", "dfs")
+        strategy = make_searcher(deck, variant, strategy=strategy).strategy
+        default_strategy = make_searcher(deck, variant).strategy
     if decks is not None:
         check_decks(decks)
         most = MAX_ORDER_BYTES // (8 * deck.size)
@@ -190,7 +184,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         _echo_stored(name, out)
         return
     if order is not None:
-        cards = _parse_order(order, deck)
+        cards = parse_order(order, deck)
     else:
         seed = check_seed(seed)  # fresh if not given: reported with the order
         cards = random_orders(deck, 1, seed)[0].tolist()
