@@ -1,0 +1,236 @@
+"""The word recursion of one job, degree by degree, modulo a prime, in numba.
+
+The recursion and its proof are in :mod:`exact.one_handed.word`; the windows, pairs and slots in
+:mod:`exact.one_handed.word_plan`. Tables: ``A[window, half-degree, slot]`` and the kept
+``B[row, half-degree, slot]`` (``uint32`` residues). Degree by degree:
+
+* ``A(0)`` is ``end(0)`` in every window;
+* for ``d = 0 .. n - 1`` every pair's ``B_W(a)(d)`` is built from its child's ``A(d)`` (complete: it
+  was summed at ``d - 1``), and from ``A_W`` and the kept ``B_W`` at lower degrees; it is kept if a
+  child may hand it back, and added into ``A_W(d + 1)`` if ``a`` is dealt from ``A_W``.
+
+No pair reads what another pair of the same degree writes (``A(d + 1)`` and ``B(d)`` are written at
+slots or half-degrees that degree ``d`` never reads), so the order of the pairs is free.
+
+**Overflow.** Primes are below ``2**26`` (:data:`PRIME_BITS`): a product of two residues is below
+``2**52`` and a sum of up to ``2**12`` of them fits in 64 bits; one entry of ``B_W(a)(d)`` sums at
+most ``(R + 1) * (n / 2 + 1)`` products plus the mapped counts, below ``2**12`` for every deck of at
+most 62 cards, so each entry is reduced once.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import jit
+
+from exact.invariants import require
+from exact.one_handed.word_plan import Layout, Plan
+
+#: residues are below 2**PRIME_BITS (see the module docstring)
+PRIME_BITS = 26
+
+
+@jit
+def _mapped(acc, A, j, h, odd, lay, rinv, p, even, P):
+    """Add the child's own endings at degree ``d`` (half-degree ``h``, parity ``odd``) into ``acc``,
+    read for the parent: ``end`` by the end map, ``S1'(x)`` as ``S2`` of rank ``rinv[p, x]``, ``R1'``
+    as ``R2``, ``R2'`` as ``R3`` (every prime at once: the last axis)."""
+    for u in range(lay.end_src.shape[0]):
+        src = lay.end_src[u]
+        if (src >= even) == (odd == 1):
+            dst = lay.end_dst[u]
+            for q in range(P):
+                acc[dst, q] += np.uint64(A[j, h, src, q])
+    if odd:
+        for x in range(lay.s1.shape[0]):
+            dst = lay.s2[rinv[p, x]]
+            src = lay.s1[x]
+            for q in range(P):
+                acc[dst, q] += np.uint64(A[j, h, src, q])
+        for q in range(P):
+            acc[lay.r2, q] += np.uint64(A[j, h, lay.r1, q])
+    else:
+        for q in range(P):
+            acc[lay.r3, q] += np.uint64(A[j, h, lay.r2, q])
+
+
+@jit(inline="always")
+def _nonzero(A, i, h, t, P):
+    for q in range(P):
+        if A[i, h, t, q] != 0:
+            return True
+    return False
+
+
+@jit(inline="always")
+def _axpy(acc, cc, V, row, hr, lo, hi, P):
+    """``acc[t] += cc * V[row, hr, t]`` for the slots ``lo .. hi``, every prime."""
+    for t in range(lo, hi):
+        for q in range(P):
+            acc[t, q] += cc[q] * np.uint64(V[row, hr, t, q])
+
+
+@jit
+def _solve(plan, lay, n, primes, A, B):
+    """Fill ``A`` and ``B`` (last axis: one residue per prime of ``primes``); return ``(top ends, bad)``,
+    ``top`` by end slot and prime, ``bad`` counting hand-backs that found no kept vector (a planning
+    bug).
+
+    Per window and degree, the pairs whose ``B`` is not kept are only summed into ``A``: their
+    hand-back coefficients (scalars) are summed first, by the kept vector they multiply, and each
+    kept vector is multiplied once (``C[e, r]`` for ``S2'`` hand-backs to the letter of rank ``r``,
+    ``C3[e]`` for ``R3'``), instead of once per pair."""
+    W = lay.width
+    even = lay.even
+    R = lay.s1.shape[0]
+    P = primes.shape[0]
+    nw = plan.windows.shape[0]
+    pr = np.empty(P, dtype=np.uint64)
+    for q in range(P):
+        pr[q] = np.uint64(primes[q])
+    A[:] = 0
+    B[:] = 0
+    e0 = lay.ends[0]
+    for i in range(nw):
+        for q in range(P):
+            A[i, 0, e0, q] = 1
+    acc = np.zeros((W, P), dtype=np.uint64)
+    acc_a = np.zeros((W, P), dtype=np.uint64)
+    C = np.zeros((n + 1, R, P), dtype=np.uint64)
+    C3 = np.zeros((n + 1, P), dtype=np.uint64)
+    cc = np.zeros(P, dtype=np.uint64)
+    bad = 0
+    for d in range(n):
+        h = d >> 1
+        h1 = (d + 1) >> 1
+        odd = d & 1
+        lo, hi = (even, W) if odd == 0 else (0, even)  # slots whose A-parity is that of d + 1
+        for i in range(nw):
+            ret = plan.returns[i]
+            acc_a[lo:hi, :] = 0
+            C[:d + 1] = 0
+            C3[:d + 1] = 0
+            for p in range(plan.p_off[i], plan.p_off[i + 1]):
+                mt = plan.p_match[p]
+                row = plan.p_store[p]
+                if mt != 0:
+                    if d != 0:
+                        continue  # a match ends the phase at once: nothing at later degrees
+                    slot = lay.s1[plan.p_rank[p]] if mt == 1 else lay.r1
+                    for q in range(P):
+                        if row >= 0:
+                            B[row, 0, slot, q] = 1
+                        if plan.p_deal[p]:
+                            acc_a[slot, q] += 1
+                    continue
+                j = plan.p_child[p]
+                if row < 0:  # summed into A only: gather its scalars
+                    _mapped(acc_a, A, j, h, odd, lay, plan.p_rinv, p, even, P)
+                    for e in range(2, d + 1, 2):
+                        he = e >> 1
+                        for x in range(R):
+                            sx = lay.s2[x]
+                            r = plan.p_rinv[p, x]
+                            for q in range(P):
+                                C[e, r, q] += np.uint64(A[j, he, sx, q])
+                    if ret:
+                        for e in range(1, d + 1, 2):
+                            for q in range(P):
+                                C3[e, q] += np.uint64(A[j, e >> 1, lay.r3, q])
+                    continue
+                acc[lo:hi, :] = 0
+                _mapped(acc, A, j, h, odd, lay, plan.p_rinv, p, even, P)
+                for e in range(1, d + 1):
+                    he = e >> 1
+                    hr = (d - e) >> 1
+                    if e & 1 == 0:
+                        for x in range(R):
+                            sx = lay.s2[x]
+                            if not _nonzero(A, j, he, sx, P):
+                                continue
+                            brow = plan.w_brow[i, plan.p_rinv[p, x]]
+                            if brow < 0:
+                                bad += 1
+                                continue
+                            for q in range(P):
+                                cc[q] = np.uint64(A[j, he, sx, q])
+                            _axpy(acc, cc, B, brow, hr, lo, hi, P)
+                    elif ret and _nonzero(A, j, he, lay.r3, P):
+                        for q in range(P):
+                            cc[q] = np.uint64(A[j, he, lay.r3, q])
+                        _axpy(acc, cc, A, i, hr, lo, hi, P)
+                for t in range(lo, hi):
+                    for q in range(P):
+                        v = acc[t, q] % pr[q]
+                        acc[t, q] = v
+                        B[row, h, t, q] = v
+                if plan.p_deal[p]:
+                    for t in range(lo, hi):
+                        for q in range(P):
+                            acc_a[t, q] += acc[t, q]
+            # the gathered hand-backs of the pairs summed into A
+            for e in range(1, d + 1):
+                hr = (d - e) >> 1
+                if e & 1 == 0:
+                    for r in range(R):
+                        nz = False
+                        for q in range(P):
+                            cc[q] = C[e, r, q] % pr[q]
+                            if cc[q]:
+                                nz = True
+                        if not nz:
+                            continue
+                        brow = plan.w_brow[i, r]
+                        if brow < 0:
+                            bad += 1
+                            continue
+                        _axpy(acc_a, cc, B, brow, hr, lo, hi, P)
+                elif ret:
+                    nz = False
+                    for q in range(P):
+                        cc[q] = C3[e, q] % pr[q]
+                        if cc[q]:
+                            nz = True
+                    if nz:
+                        _axpy(acc_a, cc, A, i, hr, lo, hi, P)
+            for t in range(lo, hi):
+                for q in range(P):
+                    A[i, h1, t, q] = (np.uint64(A[i, h1, t, q]) + acc_a[t, q] % pr[q]) % pr[q]
+    ne = lay.ends.shape[0]
+    top = np.zeros((ne, P), dtype=np.int64)
+    hn = n >> 1
+    for u in range(ne):
+        slot = lay.ends[u]
+        if (slot >= even) == (n & 1 == 1):  # a slot of another parity holds another degree
+            for q in range(P):
+                top[u, q] = A[0, hn, slot, q]
+    return top, bad
+
+
+def table_bytes(plan: Plan, lay: Layout, n: int, primes: int = 1) -> int:
+    """Bytes of a job's two tables for ``primes`` primes at once."""
+    return (plan.windows.shape[0] + max(plan.kept, 1)) * (n // 2 + 1) * lay.width * 4 * primes
+
+
+def solve_job(plan: Plan, lay: Layout, n: int, primes):
+    """Residues of one job: ``{prime: (top ends, never)}``, the top window's ``end`` slots at degree
+    ``n`` (Python ints in ``[0, prime)``) and the words whose row never empties; every prime in one
+    run of the kernel (tables of :func:`table_bytes`)."""
+    primes = [int(p) for p in primes]
+    require(all(2 < p < 2**PRIME_BITS for p in primes), f"word primes lie below 2**{PRIME_BITS}")
+    nw = plan.windows.shape[0]
+    H = n // 2 + 1
+    P = len(primes)
+    A = np.zeros((nw, H, lay.width, P), dtype=np.uint32)
+    B = np.zeros((max(plan.kept, 1), H, lay.width, P), dtype=np.uint32)
+    top, bad = _solve(plan, lay, n, np.array(primes, dtype=np.int64), A, B)
+    require(bad == 0, "a hand-back found no kept vector (the plan missed a letter)")
+    hn = n >> 1
+    out = {}
+    for q, prime in enumerate(primes):
+        never = 0
+        for slot in lay.ends.tolist()[:lay.counted]:
+            if (slot >= lay.even) == bool(n & 1):
+                never += int(A[1, hn, slot, q])
+        out[prime] = ([int(x) for x in top[:, q]], never % prime)
+    return out
