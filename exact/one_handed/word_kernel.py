@@ -1,8 +1,9 @@
 """The word recursion of one job, degree by degree, modulo a prime, in numba.
 
 The recursion and its proof are in :mod:`exact.one_handed.word`; the windows, pairs and slots in
-:mod:`exact.one_handed.word_plan`. Tables: ``A[window, half-degree, slot]`` and the kept
-``B[row, half-degree, slot]`` (``uint32`` residues). Degree by degree:
+:mod:`exact.one_handed.word_plan`. Tables: ``A[half-degree, window, prime, slot]`` and the kept
+``B[half-degree, row, prime, slot]`` (``uint32`` residues; degree first, so that one degree's
+rows, which every pair reads, lie together). Degree by degree:
 
 * ``A(0)`` is ``end(0)`` in every window;
 * for ``d = 0 .. n - 1`` every pair's ``B_W(a)(d)`` is built from its child's ``A(d)`` (complete: it
@@ -30,56 +31,59 @@ from exact.one_handed.word_plan import Layout, Plan
 PRIME_BITS = 26
 
 
-@jit
+@jit(inline="always")
 def _mapped(acc, A, j, h, odd, lay, rinv, p, even, P):
     """Add the child's own endings at degree ``d`` (half-degree ``h``, parity ``odd``) into ``acc``,
     read for the parent: ``end`` by the end map, ``S1'(x)`` as ``S2`` of rank ``rinv[p, x]``, ``R1'``
-    as ``R2``, ``R2'`` as ``R3`` (every prime at once: the last axis)."""
+    as ``R2``, ``R2'`` as ``R3`` (every prime at once: ``acc`` is ``(prime, slot)``)."""
     for u in range(lay.end_src.shape[0]):
         src = lay.end_src[u]
         if (src >= even) == (odd == 1):
             dst = lay.end_dst[u]
             for q in range(P):
-                acc[dst, q] += np.uint64(A[j, h, src, q])
+                acc[q, dst] += np.uint64(A[h, j, q, src])
     if odd:
         for x in range(lay.s1.shape[0]):
             dst = lay.s2[rinv[p, x]]
             src = lay.s1[x]
             for q in range(P):
-                acc[dst, q] += np.uint64(A[j, h, src, q])
+                acc[q, dst] += np.uint64(A[h, j, q, src])
         for q in range(P):
-            acc[lay.r2, q] += np.uint64(A[j, h, lay.r1, q])
+            acc[q, lay.r2] += np.uint64(A[h, j, q, lay.r1])
     else:
         for q in range(P):
-            acc[lay.r3, q] += np.uint64(A[j, h, lay.r2, q])
+            acc[q, lay.r3] += np.uint64(A[h, j, q, lay.r2])
 
 
 @jit(inline="always")
 def _nonzero(A, i, h, t, P):
     for q in range(P):
-        if A[i, h, t, q] != 0:
+        if A[h, i, q, t] != 0:
             return True
     return False
 
 
 @jit(inline="always")
 def _axpy(acc, cc, V, row, hr, lo, hi, P):
-    """``acc[t] += cc * V[row, hr, t]`` for the slots ``lo .. hi``, every prime."""
-    for t in range(lo, hi):
-        for q in range(P):
-            acc[t, q] += cc[q] * np.uint64(V[row, hr, t, q])
+    """``acc[q, t] += cc[q] * V[hr, row, q, t]`` for the slots ``lo .. hi``, every prime ``q``."""
+    for q in range(P):
+        c = cc[q]
+        if c:
+            for t in range(lo, hi):
+                acc[q, t] += c * np.uint64(V[hr, row, q, t])
 
 
 @jit
 def _solve(plan, lay, n, primes, A, B):
-    """Fill ``A`` and ``B`` (last axis: one residue per prime of ``primes``); return ``(top ends, bad)``,
+    """Fill ``A`` and ``B`` (axis 2: one residue per prime of ``primes``); return ``(top ends, bad)``,
     ``top`` by end slot and prime, ``bad`` counting hand-backs that found no kept vector (a planning
     bug).
 
-    Per window and degree, the pairs whose ``B`` is not kept are only summed into ``A``: their
-    hand-back coefficients (scalars) are summed first, by the kept vector they multiply, and each
-    kept vector is multiplied once (``C[e, r]`` for ``S2'`` hand-backs to the letter of rank ``r``,
-    ``C3[e]`` for ``R3'``), instead of once per pair."""
+    Per window, the pairs whose ``B`` is not kept are only summed into ``A``: their hand-back
+    coefficients (scalars) are summed, by the kept vector they multiply, into the window's series
+    ``C[i, e, r]`` (``S2'`` hand-backs to the letter of rank ``r`` after ``e`` letters) and ``C3[i, e]``
+    (``R3'``), each term once, when the child's ``A(e)`` is complete; every degree then multiplies
+    each kept vector once by that series, instead of once per pair."""
     W = lay.width
     even = lay.even
     R = lay.s1.shape[0]
@@ -93,11 +97,15 @@ def _solve(plan, lay, n, primes, A, B):
     e0 = lay.ends[0]
     for i in range(nw):
         for q in range(P):
-            A[i, 0, e0, q] = 1
-    acc = np.zeros((W, P), dtype=np.uint64)
-    acc_a = np.zeros((W, P), dtype=np.uint64)
-    C = np.zeros((n + 1, R, P), dtype=np.uint64)
-    C3 = np.zeros((n + 1, P), dtype=np.uint64)
+            A[0, i, q, e0] = 1
+    acc = np.zeros((P, W), dtype=np.uint64)
+    acc_a = np.zeros((P, W), dtype=np.uint64)
+    # the gathered hand-back coefficients of each window's pairs summed into A, by degree: kept
+    # across degrees (a child's A(e) is final once computed), so each is gathered once
+    C = np.zeros((nw, n + 1, R, P), dtype=np.uint32)
+    C3 = np.zeros((nw, n + 1, P), dtype=np.uint32)
+    tmp = np.zeros((R, P), dtype=np.uint64)
+    tmp3 = np.zeros(P, dtype=np.uint64)
     cc = np.zeros(P, dtype=np.uint64)
     bad = 0
     for d in range(n):
@@ -107,9 +115,9 @@ def _solve(plan, lay, n, primes, A, B):
         lo, hi = (even, W) if odd == 0 else (0, even)  # slots whose A-parity is that of d + 1
         for i in range(nw):
             ret = plan.returns[i]
-            acc_a[lo:hi, :] = 0
-            C[:d + 1] = 0
-            C3[:d + 1] = 0
+            acc_a[:, lo:hi] = 0
+            tmp[:] = 0
+            tmp3[:] = 0
             for p in range(plan.p_off[i], plan.p_off[i + 1]):
                 mt = plan.p_match[p]
                 row = plan.p_store[p]
@@ -119,26 +127,25 @@ def _solve(plan, lay, n, primes, A, B):
                     slot = lay.s1[plan.p_rank[p]] if mt == 1 else lay.r1
                     for q in range(P):
                         if row >= 0:
-                            B[row, 0, slot, q] = 1
+                            B[0, row, q, slot] = 1
                         if plan.p_deal[p]:
-                            acc_a[slot, q] += 1
+                            acc_a[q, slot] += 1
                     continue
                 j = plan.p_child[p]
-                if row < 0:  # summed into A only: gather its scalars
+                if row < 0:  # summed into A only: its own endings, and its hand-backs at degree d
                     _mapped(acc_a, A, j, h, odd, lay, plan.p_rinv, p, even, P)
-                    for e in range(2, d + 1, 2):
-                        he = e >> 1
-                        for x in range(R):
-                            sx = lay.s2[x]
-                            r = plan.p_rinv[p, x]
-                            for q in range(P):
-                                C[e, r, q] += np.uint64(A[j, he, sx, q])
-                    if ret:
-                        for e in range(1, d + 1, 2):
-                            for q in range(P):
-                                C3[e, q] += np.uint64(A[j, e >> 1, lay.r3, q])
+                    if odd == 0:
+                        if d:
+                            for x in range(R):
+                                sx = lay.s2[x]
+                                r = plan.p_rinv[p, x]
+                                for q in range(P):
+                                    tmp[r, q] += np.uint64(A[h, j, q, sx])
+                    elif ret:
+                        for q in range(P):
+                            tmp3[q] += np.uint64(A[h, j, q, lay.r3])
                     continue
-                acc[lo:hi, :] = 0
+                acc[:, lo:hi] = 0
                 _mapped(acc, A, j, h, odd, lay, plan.p_rinv, p, even, P)
                 for e in range(1, d + 1):
                     he = e >> 1
@@ -153,21 +160,25 @@ def _solve(plan, lay, n, primes, A, B):
                                 bad += 1
                                 continue
                             for q in range(P):
-                                cc[q] = np.uint64(A[j, he, sx, q])
+                                cc[q] = np.uint64(A[he, j, q, sx])
                             _axpy(acc, cc, B, brow, hr, lo, hi, P)
                     elif ret and _nonzero(A, j, he, lay.r3, P):
                         for q in range(P):
-                            cc[q] = np.uint64(A[j, he, lay.r3, q])
+                            cc[q] = np.uint64(A[he, j, q, lay.r3])
                         _axpy(acc, cc, A, i, hr, lo, hi, P)
-                for t in range(lo, hi):
-                    for q in range(P):
-                        v = acc[t, q] % pr[q]
-                        acc[t, q] = v
-                        B[row, h, t, q] = v
-                if plan.p_deal[p]:
+                for q in range(P):
                     for t in range(lo, hi):
-                        for q in range(P):
-                            acc_a[t, q] += acc[t, q]
+                        v = acc[q, t] % pr[q]
+                        acc[q, t] = v
+                        B[h, row, q, t] = v
+                if plan.p_deal[p]:
+                    for q in range(P):
+                        for t in range(lo, hi):
+                            acc_a[q, t] += acc[q, t]
+            for q in range(P):
+                for r in range(R):
+                    C[i, d, r, q] = tmp[r, q] % pr[q]
+                C3[i, d, q] = tmp3[q] % pr[q]
             # the gathered hand-backs of the pairs summed into A
             for e in range(1, d + 1):
                 hr = (d - e) >> 1
@@ -175,7 +186,7 @@ def _solve(plan, lay, n, primes, A, B):
                     for r in range(R):
                         nz = False
                         for q in range(P):
-                            cc[q] = C[e, r, q] % pr[q]
+                            cc[q] = C[i, e, r, q]
                             if cc[q]:
                                 nz = True
                         if not nz:
@@ -188,14 +199,14 @@ def _solve(plan, lay, n, primes, A, B):
                 elif ret:
                     nz = False
                     for q in range(P):
-                        cc[q] = C3[e, q] % pr[q]
+                        cc[q] = C3[i, e, q]
                         if cc[q]:
                             nz = True
                     if nz:
                         _axpy(acc_a, cc, A, i, hr, lo, hi, P)
-            for t in range(lo, hi):
-                for q in range(P):
-                    A[i, h1, t, q] = (np.uint64(A[i, h1, t, q]) + acc_a[t, q] % pr[q]) % pr[q]
+            for q in range(P):
+                for t in range(lo, hi):
+                    A[h1, i, q, t] = (np.uint64(A[h1, i, q, t]) + acc_a[q, t] % pr[q]) % pr[q]
     ne = lay.ends.shape[0]
     top = np.zeros((ne, P), dtype=np.int64)
     hn = n >> 1
@@ -203,7 +214,7 @@ def _solve(plan, lay, n, primes, A, B):
         slot = lay.ends[u]
         if (slot >= even) == (n & 1 == 1):  # a slot of another parity holds another degree
             for q in range(P):
-                top[u, q] = A[0, hn, slot, q]
+                top[u, q] = A[hn, 0, q, slot]
     return top, bad
 
 
@@ -221,8 +232,8 @@ def solve_job(plan: Plan, lay: Layout, n: int, primes):
     nw = plan.windows.shape[0]
     H = n // 2 + 1
     P = len(primes)
-    A = np.zeros((nw, H, lay.width, P), dtype=np.uint32)
-    B = np.zeros((max(plan.kept, 1), H, lay.width, P), dtype=np.uint32)
+    A = np.zeros((H, nw, P, lay.width), dtype=np.uint32)
+    B = np.zeros((H, max(plan.kept, 1), P, lay.width), dtype=np.uint32)
     top, bad = _solve(plan, lay, n, np.array(primes, dtype=np.int64), A, B)
     require(bad == 0, "a hand-back found no kept vector (the plan missed a letter)")
     hn = n >> 1
@@ -231,6 +242,6 @@ def solve_job(plan: Plan, lay: Layout, n: int, primes):
         never = 0
         for slot in lay.ends.tolist()[:lay.counted]:
             if (slot >= lay.even) == bool(n & 1):
-                never += int(A[1, hn, slot, q])
+                never += int(A[hn, 1, q, slot])
         out[prime] = ([int(x) for x in top[:, q]], never % prime)
     return out
