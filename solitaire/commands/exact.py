@@ -44,13 +44,16 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
 @click.option("--merge", "merge_only", is_flag=True,
               help="word: run no job; join the journals in --checkpoint-dir (copy the shards' files there "
                    "first); exit 1 if a job is missing.")
+@click.option("--only", type=click.Choice(["all", "p_win"]), default="all", show_default=True,
+              help="word: p_win keeps only what p_win, win=any and the mean score need (not the whole score "
+                   "distribution): about 2-3x less memory and work; printed, not stored.")
 @click.option("--plan", "show_plan", is_flag=True,
               help="word: print the jobs, the estimated CPU core-hours and the largest job's memory, and stop.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it).")
 @json_option
 def exact_command(game, suits, ranks, variants, method, workers, backend, scheduler, checkpoint_dir, shard,
-                  merge_only, show_plan, out, as_json):
+                  merge_only, only, show_plan, out, as_json):
     """Count, over all (S*R)! deck orders, how many end with each score (exact integers).
 
     Prints p_win and the mean score as exact fractions. One-Handed (score = cards left, a win is 0)
@@ -77,19 +80,26 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
     elif (workers, backend, scheduler, checkpoint_dir) != (1, "local", None, None):
         raise UsageError(f"--workers, --backend, --scheduler and --checkpoint-dir are for the zeta method, "
                          f"which the exact {game} engine does not have")
-    word_flags = (shard is not None, merge_only, show_plan)
+    word_flags = (shard is not None, merge_only, show_plan, only != "all")
     if any(word_flags) and method != "word":
-        raise UsageError("--shard, --merge and --plan are for --method word")
+        raise UsageError("--shard, --merge, --only and --plan are for --method word")
     if method == "word":
         from exact.one_handed.limits import choose_method
 
         choose_method(deck, method, variant)  # final=once and the deck's size, refused before any work
         built = (deck.ranks, deck.suits) if variant.rules.reverse else (deck.suits, deck.ranks)
+        mode = "core" if only == "p_win" else "all"
         if show_plan:
-            _show_plan(built, checkpoint_dir, as_json)
+            _show_plan(built, mode, checkpoint_dir, as_json)
             return
         if shard is not None:
-            _run_shard(built, _parse_shard(shard), kwargs, as_json)
+            _run_shard(built, _parse_shard(shard), mode, kwargs, as_json)
+            return
+        if mode == "core":
+            if out is not None:
+                raise UsageError("--only p_win is printed, not stored (the store keeps whole distributions): "
+                                 "leave out --out")
+            _run_core(deck, variant, built, merge_only, kwargs, as_json)
             return
         if merge_only:
             if checkpoint_dir is None:
@@ -161,15 +171,17 @@ def _parse_shard(text: str):
     return i, n
 
 
-def _show_plan(built, checkpoint_dir, as_json) -> None:
+def _show_plan(built, mode, checkpoint_dir, as_json) -> None:
     from exact.one_handed.word_run import plan_summary
 
-    plan = plan_summary(*built, checkpoint_dir=checkpoint_dir)
+    plan = plan_summary(*built, mode=mode, checkpoint_dir=checkpoint_dir)
     if as_json:
         emit_json(plan)
         return
     hours = plan["cpu_seconds"] / 3600
-    click.echo(f"deck {plan['deck']} (as built), word method: {plan['jobs']:,} jobs, {plan['primes']} primes each")
+    what = "the whole distribution" if mode == "all" else "p_win, win=any and the mean"
+    click.echo(f"deck {plan['deck']} (as built), word method, {what}: {plan['jobs']:,} jobs, "
+               f"{plan['primes']} primes each")
     click.echo(f"estimated CPU: {hours:.3g} core-hours (interval {plan['cpu_seconds_low'] / 3600:.3g} - "
                f"{plan['cpu_seconds_high'] / 3600:.3g}; {plan['jobs_planned']:,} jobs planned, "
                + (f"seconds per work unit from {plan['calibrated_on_jobs']:,} measured jobs)"
@@ -178,7 +190,35 @@ def _show_plan(built, checkpoint_dir, as_json) -> None:
                "(a worker needs about this plus 0.5 GiB)")
 
 
-def _run_shard(built, shard, kwargs, as_json) -> None:
+def _run_core(deck, variant, built, merge_only, kwargs, as_json) -> None:
+    """``--only p_win``: the core mode's p_win, mean score and never-emptying orders, printed."""
+    from fractions import Fraction
+
+    from exact.one_handed.word_run import word_counts
+    from exact.result import fraction_text
+    from sim.progress import progress_bar
+
+    with progress_bar(None, desc="exact", unit="job") as bar:
+        def progress(done, total, cpu):
+            bar.total = total
+            bar.update(done - bar.n)
+
+        res = word_counts(*built, mode="core", merge_only=merge_only, progress=progress, **kwargs)
+    orders = res.orders
+    wins = orders - res.never if variant.rules.win_any else res.ends[0]
+    p_win, mean = Fraction(wins, orders), Fraction(res.score_sum, orders)
+    if as_json:
+        emit_json({"game": variant.game, "suits": deck.suits, "ranks": deck.ranks, "variant": str(variant),
+                   "method": "word", "only": "p_win", "orders": orders, "wins": wins, "p_win": fraction_text(p_win),
+                   "mean_score": fraction_text(mean)})
+        return
+    click.echo(f"{variant}  deck {deck}  method word (p_win only)")
+    click.echo(f"orders {orders:,}  wins {wins:,}")
+    click.echo(f"p_win = {p_win} ~ {float(p_win):.6%}")
+    click.echo(f"mean score (cards left) = {mean} ~ {float(mean):.6f}")
+
+
+def _run_shard(built, shard, mode, kwargs, as_json) -> None:
     from exact.one_handed.word_run import journal_name, word_counts
 
     if kwargs.get("checkpoint_dir") is None:
@@ -190,8 +230,9 @@ def _run_shard(built, shard, kwargs, as_json) -> None:
             bar.total = total
             bar.update(done - bar.n)
 
-        word_counts(*built, shard=shard, progress=progress, **{k: v for k, v in kwargs.items() if k != "merge_only"})
-    path = f"{kwargs['checkpoint_dir']}/{journal_name(*built, 'all', shard)}"
+        word_counts(*built, mode=mode, shard=shard, progress=progress,
+                    **{k: v for k, v in kwargs.items() if k != "merge_only"})
+    path = f"{kwargs['checkpoint_dir']}/{journal_name(*built, mode, shard)}"
     if as_json:
         emit_json({"shard": f"{shard[0]}/{shard[1]}", "journal": path})
     else:

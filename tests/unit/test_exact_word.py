@@ -278,3 +278,15 @@ def test_plan_refused_for_other_methods():
     from solitaire.cli import main
 
     assert main(["exact", "--suits", "2", "--ranks", "3", "--method", "dp", "--plan"]) == 2
+
+
+def test_cli_only_p_win_agrees_with_the_whole_distribution():
+    from solitaire.cli import cli
+
+    runner = CliRunner()
+    for variant in ("win=end", "win=any"):
+        base = ["exact", "--suits", "3", "--ranks", "3", "--method", "word", "--variant", variant, "--json"]
+        whole = json.loads(runner.invoke(cli, base).output)
+        core = json.loads(runner.invoke(cli, base + ["--only", "p_win"]).output)
+        assert (core["wins"], core["p_win"], core["mean_score"]) == (whole["wins"], whole["p_win"],
+                                                                      whole["mean_score"])
