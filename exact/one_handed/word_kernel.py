@@ -219,8 +219,13 @@ def _solve(plan, lay, n, primes, A, B):
 
 
 def table_bytes(plan: Plan, lay: Layout, n: int, primes: int = 1) -> int:
-    """Bytes of a job's two tables for ``primes`` primes at once."""
-    return (plan.windows.shape[0] + max(plan.kept, 1)) * (n // 2 + 1) * lay.width * 4 * primes
+    """Bytes of a job's tables for ``primes`` primes at once: ``A``, the kept ``B`` and the gathered
+    coefficient series ``C`` and ``C3`` (``uint32``)."""
+    nw = plan.windows.shape[0]
+    ranks = lay.s1.shape[0]
+    vectors = (nw + max(plan.kept, 1)) * (n // 2 + 1) * lay.width
+    series = nw * (n + 1) * (ranks + 1)
+    return (vectors + series) * 4 * primes
 
 
 def solve_job(plan: Plan, lay: Layout, n: int, primes):
