@@ -143,7 +143,7 @@ def _zeta_estimate(suits: int, ranks: int) -> dict:
     import math
 
     from exact.one_handed.orbits import orbit_counts
-    from exact.one_handed.phase_kernel import _canonical
+    from exact.one_handed.primitives import canonical_window
     from exact.one_handed.residues import primes_for
 
     n = suits * ranks
@@ -153,7 +153,7 @@ def _zeta_estimate(suits: int, ranks: int) -> dict:
         w = queue.pop()
         for a in range(n):
             if a not in w:
-                child, _ = _canonical((w[1], w[2], a), suits, ranks)
+                child, _ = canonical_window((w[1], w[2], a), suits, ranks)
                 if child not in seen:
                     seen.add(child)
                     reps.append(child)

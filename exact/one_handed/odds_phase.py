@@ -33,9 +33,9 @@ over :class:`exact.one_handed.phase.PhaseReference`, for small positions. :func:
 computes the same in numba: the phase tables of every window reachable from the row windows, dense
 over the subsets of the window's *universe* (the cards of ``U`` not in it), filled by set size like
 :mod:`exact.one_handed.phase_kernel`, whose layout it follows and whose jitted pieces it shares
-(:func:`exact.one_handed.phase_kernel._pair_vector`, the vector of one window and first card over
+(:func:`exact.one_handed.split_sum.pair_vector`, the vector of one window and first card over
 one set: the split sum over the child's first parts that hand back, in the child's own
-coordinates; ``_mark_returns``, ``_store_pair``); only the driver differs, for windows holding row
+coordinates; ``mark_returns``, ``store_pair``); only the driver differs, for windows holding row
 cards and any set of cards to come instead of relabelling orbits of a whole deck. Then the
 row-level recursion runs *forward*, depth by depth from the top, so that only the depths the play
 can reach get tables, and those only for the set sizes that reach them.
@@ -157,8 +157,8 @@ from sim._jit import jit
 
 from exact.invariants import require
 from exact.one_handed.phase import SENTINEL, PhaseReference, _subsets
-from exact.one_handed.phase_kernel import (_drop, _hands_back, _map, _mark_returns, _next_same_size, _pair_vector,
-                                              _popcount, _store_pair)
+from exact.one_handed.primitives import drop, map_mask, next_same_size, popcount
+from exact.one_handed.split_sum import hands_back, mark_returns, pair_vector, store_pair
 
 #: counts are uint64: exact while m! < 2**64
 MAX_PHASE_ODDS_CARDS = 20
@@ -252,7 +252,7 @@ def _compress(mask, drops, g):
     for t in range(3):
         d = drops[g, t]
         if d >= 0:
-            mask = _drop(mask, d)
+            mask = drop(mask, d)
     return mask
 
 
@@ -323,17 +323,17 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                 if use_need and need[r_off[g] + own] == 0:  # no row the play reads is over this set
                     if k == 0:
                         break
-                    cm = _next_same_size(cm)
+                    cm = next_same_size(cm)
                     continue
-                fc = _map(p_fwd, p, cset) if p_match[p] == 0 else 0
-                _pair_vector(vec, own, k & 1, fc, p_match[p], p_s1[p], p, CA, c_off[j], c_ret, c_roff[j], c_nm1[j],
+                fc = map_mask(p_fwd, p, cset) if p_match[p] == 0 else 0
+                pair_vector(vec, own, k & 1, fc, p_match[p], p_s1[p], p, CA, c_off[j], c_ret, c_roff[j], c_nm1[j],
                              c_nm2[j], p_term, p_ret, p_inv, A, a_off[g], Bst, b_off[g], half_g, bpos, g,
                              (width, s1, s2s[g], r1s[g]), (c_widths[j], c_s1, c_s2s[j], c_r1s[j]), CF,
                              (c_foff[j], c_full[j]), (B16, b_idx, lo_off[g], n_lo, b_split))
                 bs = p_b[p]
                 b_dst = -1
                 if bs >= 0:
-                    r = _drop(own, bpos[g, bs])
+                    r = drop(own, bpos[g, bs])
                     if b_split:
                         r = b_idx[r]
                     if r < 0:  # a set of at most SHORT_SET_CARDS cards: its B row is uint16
@@ -344,12 +344,12 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                         b_dst = b_off[g] + (bs * half_g + r) * width
                 target = _compress(cset | abit, drops, g)
                 if target == full[g]:
-                    _store_pair(vec, AF, f_off[g], Bst, b_dst, width)
+                    store_pair(vec, AF, f_off[g], Bst, b_dst, width)
                 else:
-                    _store_pair(vec, A, a_off[g] + target * width, Bst, b_dst, width)
+                    store_pair(vec, A, a_off[g] + target * width, Bst, b_dst, width)
                 if k == 0:
                     break
-                cm = _next_same_size(cm)
+                cm = next_same_size(cm)
     if marks and k_hi >= kmax:
         _final_marks(A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s, self_child)
 
@@ -357,8 +357,8 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
 @jit
 def _marks(k, A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s):
     """The hand-back marks (``ret``) of a group's sets of size ``k``: those of its tables
-    (:func:`exact.one_handed.phase_kernel._mark_returns`) and of the rows kept apart (:func:`_mark_full`)."""
-    _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
+    (:func:`exact.one_handed.split_sum.mark_returns`) and of the rows kept apart (:func:`_mark_full`)."""
+    mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
     _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s)
 
 
@@ -376,12 +376,12 @@ def _final_marks(A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths,
 
 @jit
 def _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s):
-    """:func:`exact.one_handed.phase_kernel._mark_returns` for the rows kept in ``AF`` (a window's whole
+    """:func:`exact.one_handed.split_sum.mark_returns` for the rows kept in ``AF`` (a window's whole
     universe, ``full[g] >= 0``), of size ``k``."""
     for g in range(usize.shape[0]):
         if full[g] < 0 or k != usize[g] or k > cap[g]:
             continue
-        ret[r_off[g] + full[g]] = _hands_back(AF, f_off[g], s2s[g], r1s[g], nm2[g])
+        ret[r_off[g] + full[g]] = hands_back(AF, f_off[g], s2s[g], r1s[g], nm2[g])
 
 
 @jit
@@ -401,7 +401,7 @@ def _child_need(need, r_off, drops, p_win, p_bits, p_nbits, p_match, p_child, p_
         for x in range(np.int64(1) << nb):
             cset = _pair_set(p_bits, p, x)
             if need[r_off[g] + _compress(cset, drops, g)]:
-                c_need[c_roff[j] + _map(p_fwd, p, cset)] = 1
+                c_need[c_roff[j] + map_mask(p_fwd, p, cset)] = 1
 
 
 def _needed_sets(groups, live_a, live_b, m):
@@ -447,17 +447,17 @@ def _forward(i, fA, fB, A, Bst, a_off, b_off, bpos, usize0, nm1, nm2, nm3, hist,
             f = fA[i, cset] if state == 0 else fB[i, state - 1, cset]  # uint64
             if f == 0:
                 continue
-            n_c = _popcount(cset)
+            n_c = popcount(cset)
             x = cset
             while True:
                 # the phase ends at the last card of x (or uses all of cset for end)
                 if state == 0:
                     base = a_off[0] + x * width
                 else:
-                    idx = _drop(x, bpos[0, state - 1])
+                    idx = drop(x, bpos[0, state - 1])
                     base = b_off[0] + ((state - 1) * (np.int64(1) << (usize0 - 1)) + idx) * width
                 rest = cset ^ x
-                nx = n_c - _popcount(rest)
+                nx = n_c - popcount(rest)
                 if rest == 0:
                     # end(j) sits at j // 2; j has the parity of the cards on top of the window
                     par = (nx & 1) if state == 0 else ((nx + 1) & 1)
@@ -479,7 +479,7 @@ def _forward(i, fA, fB, A, Bst, a_off, b_off, bpos, usize0, nm1, nm2, nm3, hist,
                         target = i - 3 + q
                         fA[target, rest] += f * v
                         if target == 0:
-                            emp[_popcount(rest)] += f * v
+                            emp[popcount(rest)] += f * v
                 if x == 0:
                     break
                 x = (x - 1) & cset
@@ -1041,7 +1041,7 @@ def _phase_counts(cards, stats, pool, bar):
     hist = np.zeros(k + m + 1, dtype=np.uint64)
     emp = np.zeros(m + 1, dtype=np.uint64)
     depths = 0
-    popcount = np.array([bin(c).count("1") for c in range(1 << m)], dtype=np.int64)
+    set_size = np.array([bin(c).count("1") for c in range(1 << m)], dtype=np.int64)
     for i in range(k, -1, -1):
         live_a = np.nonzero(fA[i])[0]
         live_b = np.nonzero(fB[i].any(axis=0))[0]
@@ -1050,8 +1050,8 @@ def _phase_counts(cards, stats, pool, bar):
             continue
         depths += 1
         # set sizes the tables of R_i must cover: A over C, B(a) over C (a's own card not in C)
-        cap = max([int(popcount[live_a].max()) if len(live_a) else 0] +
-                  [int(popcount[live_b].max()) + 1 if len(live_b) else 0])
+        cap = max([int(set_size[live_a].max()) if len(live_a) else 0] +
+                  [int(set_size[live_b].max()) + 1 if len(live_b) else 0])
         x1, x2, x3 = (cards.row_card(j) for j in (i - 2, i - 1, i))
         child = pure
         second = None
@@ -1105,7 +1105,7 @@ def _phase_counts(cards, stats, pool, bar):
                 if g2.full[g] >= 0:  # the row of the whole universe is kept apart
                     r3[g2.full[g]] = g2.AF[int(g2.f_off[g]) + int(g2.r1s[g]) + 2]
                 for x in np.nonzero(r3)[0]:
-                    emp[m - 1 - int(popcount[x])] += np.uint64(r3[x]) * np.uint64(orbit[g])
+                    emp[m - 1 - int(set_size[x])] += np.uint64(r3[x]) * np.uint64(orbit[g])
         second = child = grp = None
         _forward(i, fA, fB, top.A, top.B, top.a_off, top.b_off, top.bpos, int(top.usize[0]), int(top.nm1[0]),
                  int(top.nm2[0]), int(top.nm3[0]), hist, emp, int(top.widths[0]), top.s1, int(top.s2s[0]),

@@ -71,7 +71,7 @@ class WindowGroups:
         pi = np.zeros(self.suits, dtype=np.int64)
         rho = np.zeros(self.ranks, dtype=np.int64)
         work = np.zeros(4 * max(self.suits, self.ranks), dtype=np.int64)
-        c = _canon(np.int64(mask), i, self.suits, self.ranks, self.free_s, self.free_r, self.n_free_s, self.n_free_r,
+        c = canonical_point(np.int64(mask), i, self.suits, self.ranks, self.free_s, self.free_r, self.n_free_s, self.n_free_r,
                    self.small_suits, self.perms, self.perm_off, pi, rho, work)
         return int(c), pi.tolist(), rho.tolist()
 
@@ -157,7 +157,7 @@ def _tried_lines(mask, i, q, S, R, ss, nsl, nsmall, small, perms, tried, lines):
 
 
 @jit
-def _canon(mask, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho, work):
+def canonical_point(mask, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho, work):
     """Canonical form of ``mask`` under window ``i``'s stabiliser; ``pi``, ``rho`` receive the
     relabelling that gives it (identity on the labels the window uses)."""
     ss, nl, nsl, nsmall, nbig, small, big = _window_sides(i, S, R, free_s, free_r, n_free_s,

@@ -30,55 +30,14 @@ import numpy as np
 from sim._jit import jit
 
 from exact.invariants import require
+from exact.one_handed.primitives import (CHUNK, chunk_table, drop, map_mask, next_same_size, popcount,
+                                          window_graph)
+from exact.one_handed.split_sum import mark_returns, pair_vector, store_pair
 
 #: uint64 counts are exact while n! < 2**64, i.e. up to 20 cards
 MAX_PHASE_CARDS = 20
-CHUNK = 8
 #: largest stabiliser subgroup used to canonicalise a window's card sets
 MAX_GROUP = 720
-
-
-def _canonical(window, suits: int, ranks: int):
-    """(representative window, sigma as a card permutation list) for ``window`` (-1 = sentinel)."""
-    smap: dict = {}
-    rmap: dict = {}
-    for w in window:
-        if w >= 0:
-            s, r = divmod(w, ranks)
-            smap.setdefault(s, len(smap))
-            rmap.setdefault(r, len(rmap))
-    for s in range(suits):
-        smap.setdefault(s, len(smap))
-    for r in range(ranks):
-        rmap.setdefault(r, len(rmap))
-    perm = [smap[c // ranks] * ranks + rmap[c % ranks] for c in range(suits * ranks)]
-    rep = tuple(perm[w] if w >= 0 else -1 for w in window)
-    return rep, perm
-
-
-def window_graph(suits: int, ranks: int):
-    """Every canonical window reachable from the top window (three sentinels), with each dealt card's
-    child: ``(reps, edges)``, ``reps[0]`` the top, and ``edges`` a list of ``(i, a, j, sigma)``: window
-    ``reps[i]`` with card ``a`` dealt on it becomes window ``reps[j]`` after the relabelling ``sigma``
-    (``j >= 1``: a child holds a real card). Shared by the phase and zeta methods."""
-    top = (-1, -1, -1)
-    reps = [top]
-    index = {top: 0}
-    edges = []
-    queue = [top]
-    while queue:
-        w = queue.pop()
-        i = index[w]
-        for a in range(suits * ranks):
-            if a in w:
-                continue
-            child, sigma = _canonical((w[1], w[2], a), suits, ranks)
-            if child not in index:
-                index[child] = len(reps)
-                reps.append(child)
-                queue.append(child)
-            edges.append((i, a, index[child], sigma))
-    return reps, edges
 
 
 class PhasePlan:
@@ -147,19 +106,6 @@ class PhasePlan:
         return a + b + canon + top
 
 
-def _chunk_table(cards, bit_of):
-    """Lookup tables (chunk, byte value) -> mask: bit ``b`` of a mask stands for ``cards[b]``, which
-    becomes bit ``bit_of(card)`` of the result (``None``: dropped). :func:`_map` ORs the chunks."""
-    nchunks = (len(cards) + CHUNK - 1) // CHUNK
-    table = np.zeros((max(nchunks, 1), 1 << CHUNK), dtype=np.int64)
-    for b, card in enumerate(cards):
-        target = bit_of(card)
-        if target is not None:
-            ch, bit = divmod(b, CHUNK)
-            hit = (np.arange(1 << CHUNK) >> bit) & 1 == 1
-            table[ch, hit] |= np.int64(1) << target
-    return table
-
 
 def build_arrays(plan: PhasePlan):
     """The flat arrays the kernel reads (window 0, the all-sentinel top, is handled apart)."""
@@ -201,10 +147,10 @@ def build_arrays(plan: PhasePlan):
                 p_match[p] = 2
         if a in plan.mates[i][2]:
             p_b[p] = plan.mates[i][2].index(a)
-        table = _chunk_table(u, lambda c, a=a, j=j, sigma=sigma: None if c == a else plan.pos[j][sigma[c]])
+        table = chunk_table(u, lambda c, a=a, j=j, sigma=sigma: None if c == a else plan.pos[j][sigma[c]])
         p_chunks[p, :table.shape[0]] = table
         back_of = lambda c, i=i, inv=inv: plan.pos[i][inv[c]] if plan.pos[i][inv[c]] >= 0 else None  # noqa: E731
-        table = _chunk_table(plan.universe[j], back_of)
+        table = chunk_table(plan.universe[j], back_of)
         p_inv[p, :table.shape[0]] = table
         for k, y in enumerate(plan.mates[j][0]):
             if inv[y] in plan.mates[i][1]:
@@ -227,7 +173,7 @@ def build_arrays(plan: PhasePlan):
             b_bit[i, t] = plan.pos[i][c]
         for g, tau in enumerate(plan.groups[i]):
             gi = int(g_off[i]) + g
-            table = _chunk_table(u, lambda c, i=i, tau=tau: plan.pos[i][tau[c]])
+            table = chunk_table(u, lambda c, i=i, tau=tau: plan.pos[i][tau[c]])
             g_chunks[gi, :table.shape[0]] = table
             for arr_, k in ((g_s1, 0), (g_s2, 1), (g_b, 2)):
                 mates = plan.mates[i][k]
@@ -243,34 +189,6 @@ def build_arrays(plan: PhasePlan):
 
 
 @jit
-def _map(chunks, p, mask):
-    out = 0
-    ch = 0
-    while mask:
-        out |= chunks[p, ch, mask & 0xFF]
-        mask >>= 8
-        ch += 1
-    return out
-
-
-@jit
-def _popcount(x):
-    k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
-
-
-@jit
-def _next_same_size(m):
-    """The next larger mask with as many bits as ``m`` (Gosper's hack)."""
-    c = m & -m
-    r = m + c
-    return (((r ^ m) >> 2) // c) | r
-
-
-@jit
 def _copy_relabelled(T, dst, src, g, g_s1, g_s2, nm1, nm2, width, s1, s2):
     """``T[dst:]`` = the vector at ``T[src:]`` read through group element ``g``: the ``end`` and ``R``
     entries as they are, the ``S1``/``S2`` slot of card ``x`` from the slot of ``tau(x)``."""
@@ -283,142 +201,6 @@ def _copy_relabelled(T, dst, src, g, g_s1, g_s2, nm1, nm2, width, s1, s2):
     for t in range(nm2):
         T[dst + s2 + t] = T[src + s2 + g_s2[g, t]]
 
-
-@jit
-def _drop(mask, pos):
-    """``mask`` (bit ``pos`` clear) with bit ``pos`` taken out: the index of a kept ``B(a)`` vector."""
-    low = (np.int64(1) << pos) - 1
-    return (mask & low) | ((mask >> 1) & ~low)
-
-
-@jit(inline="always")
-def _child_head(vec, C, cb, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1):
-    """The child's own endings over the whole set (its vector at ``C[cb:]``) read into ours: its
-    ``end(j)`` (slot ``t``) our ``end(j + 1)`` (slot ``t + shift``), its ``S1(y)`` our ``S2(y)``, its
-    ``R1, R2`` our ``R2, R3``."""
-    for t in range(min(c_s1, s1 - shift)):
-        vec[t + shift] += np.uint64(C[cb + t])
-    for t in range(nmj1):
-        d = p_term[p, t]
-        if d >= 0:
-            vec[s2 + d] += np.uint64(C[cb + c_s1 + t])
-    vec[r1 + 1] += np.uint64(C[cb + c_r1])
-    vec[r1 + 2] += np.uint64(C[cb + c_r1 + 1])
-
-
-@jit(inline="always")
-def _hand_back(vec, C, yb, rest, nmj2, p_ret, p, A, a_base, Bst, b_base, half, b_bits, g, width, c_s2, c_r1,
-               b_short):
-    """One first part's hand-backs (the child's vector at ``C[yb:]``): its ``R3`` count times our
-    ``A`` over ``rest``, its ``S2(y)`` counts times our kept ``B(y)`` over ``rest``. With
-    ``b_short = (B16, b_idx, lo_base, n_lo, split)``, ``split != 0``, the kept vectors are in two
-    arrays (the position engine's :func:`exact.one_handed.odds_phase._short_index`): ``b_idx[r]`` of
-    a set ``r`` (``y``'s bit dropped) is ``-1 - i`` for a set of at most ``SHORT_SET_CARDS`` cards, row
-    ``i`` of ``B16[lo_base + slot * n_lo * width:]`` (``uint16``), else its row in ``Bst`` (``half``
-    rows a slot)."""
-    B16, b_idx, lo_base, n_lo, split = b_short
-    c = np.uint64(C[yb + c_r1 + 2])
-    if c:
-        src = a_base + rest * width
-        for t in range(width):
-            vec[t] += c * np.uint64(A[src + t])
-    for t in range(nmj2):
-        c = np.uint64(C[yb + c_s2 + t])
-        d = p_ret[p, t]
-        if c and d >= 0:  # d == -1: w1's suit mate, never in a set of this window
-            r = _drop(rest, b_bits[g, d])
-            if split:
-                r = b_idx[r]
-                if r < 0:
-                    src = lo_base + (d * n_lo - 1 - r) * width
-                    for u in range(width):
-                        vec[u] += c * np.uint64(B16[src + u])
-                    continue
-            src = b_base + (d * half + r) * width
-            for u in range(width):
-                vec[u] += c * np.uint64(Bst[src + u])
-        elif c and d <= -2 and rest == 0:  # a B(y) not kept: it ends at once, in slot -2 - d
-            vec[-2 - d] += c
-
-
-@jit(inline="always")
-def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rbase, nmj1, nmj2, p_term, p_ret, p_inv,
-                 A, a_base, Bst, b_base, half, b_bits, g, layout, c_layout, CF, c_apart, b_short):
-    """The endings of state ``B(a)`` of a window over the set ``own`` (the cards after ``a``, in the
-    window's coordinates; ``shift`` its size's parity; ``fc`` the same set in its child's
-    ``(w2, w3, a)``), written into ``vec``: the child's ``end(j)`` at ``j // 2`` is our ``end(j + 1)``
-    at ``(j + 1) // 2``, one slot further for an odd set.
-
-    Vectors are laid out (``layout = (width, s1, s2, r1)``) as ``end`` slots (``s1`` of them), ``S1``
-    slots from ``s1``, ``S2`` slots from ``s2``, then ``R1, R2, R3`` from ``r1``, in ``width`` entries;
-    the child's vectors in its own ``c_layout`` (the whole-deck kernel passes one layout for all
-    windows; the position engine gives each group ``end`` slots for its own largest set, so a child
-    may have fewer than we do, never a nonzero count beyond ours).
-    ``match`` is ``a`` against ``w1``: 1 two-type (``S1(a)`` in slot ``s1_slot``), 2 four-type
-    (``R1``), 0 none. Otherwise the child's table ``CA[c_base + set * c_width]`` is read through the
-    pair's maps: its ``end(j)`` is our ``end(j + 1)``, its ``S1(y)`` our ``S2(y)`` (``p_term``), its
-    ``R1, R2`` our ``R2, R3``; its ``R3`` and ``S2(y)`` on a first part hand back to state ``A`` and
-    ``B(y)`` (``p_ret``) of this window over the rest (``A[a_base + rest * width]``, the kept
-    ``Bst[b_base + (slot * half + rest without y's bit b_bits[g, slot]) * width]``; ``p_ret <= -2``: a
-    ``B(y)`` that is not kept because ``y`` matches ``w1`` and the phase ends at once, its one count
-    in slot ``-2 - p_ret`` over the empty rest), summed over the
-    first parts that hand back (``c_ret[c_rbase + part]``), enumerated in the child's coordinates and
-    mapped back by ``p_inv[p]``. With ``c_apart = (c_fbase, c_full)``, ``c_full >= 0``, the child's row
-    of its whole universe (mask ``c_full``) is not in ``CA`` but at ``CF[c_fbase:]`` (the position
-    engine keeps that one row ``uint64`` beside ``uint32`` tables); it can only be ``fc`` itself, the
-    first part visited (arguments are packed in tuples: a call of more than 30 arguments compiles to
-    ``*args``, which numba does not inline). Both exact engines
-    (whole decks here, positions in :mod:`exact.one_handed.odds_phase`) fill their tables with it.
-    The tables may be ``uint32`` where every count fits (each reads as ``uint64``; ``vec`` is
-    ``uint64``); ``b_short`` (:func:`_hand_back`) says where the position engine keeps the kept
-    ``B`` rows over short sets (``uint16``, apart), ``split = 0`` that every kept row is in ``Bst``
-    (the whole-deck kernel). Returns the first parts visited."""
-    width, s1, s2, r1 = layout
-    c_width, c_s1, c_s2, c_r1 = c_layout
-    c_fbase, c_full = c_apart
-    for t in range(width):
-        vec[t] = 0
-    if match == 1:
-        if own == 0:
-            vec[s1 + s1_slot] = 1
-        return 0
-    if match == 2:
-        if own == 0:
-            vec[r1] = 1
-        return 0
-    visited = 0
-    sub = fc  # the child's first part, enumerated in its own coordinates
-    if fc == c_full:
-        _child_head(vec, CF, c_fbase, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1)
-        if sub:
-            visited += 1
-            if c_ret[c_rbase + sub] != 0:
-                _hand_back(vec, CF, c_fbase, own ^ _map(p_inv, p, sub), nmj2, p_ret, p, A, a_base, Bst, b_base,
-                           half, b_bits, g, width, c_s2, c_r1, b_short)
-            sub = (sub - 1) & fc
-    else:
-        _child_head(vec, CA, c_base + fc * c_width, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1)
-    while sub:
-        visited += 1
-        if c_ret[c_rbase + sub] == 0:  # no R3 nor S2 ending: nothing comes back to this window
-            sub = (sub - 1) & fc
-            continue
-        _hand_back(vec, CA, c_base + sub * c_width, own ^ _map(p_inv, p, sub), nmj2, p_ret, p, A, a_base, Bst,
-                   b_base, half, b_bits, g, width, c_s2, c_r1, b_short)
-        sub = (sub - 1) & fc
-    return visited
-
-
-@jit(inline="always")
-def _store_pair(vec, A, a_dst, Bst, b_dst, width):
-    """Add a ``B(a)`` vector into ``A`` of the set with ``a`` (``A[a_dst:]``) and keep it at ``Bst[b_dst:]``
-    (``b_dst < 0``: ``a`` is not kept, no later ``S2`` hands back to it). ``uint32`` tables are
-    stored into only where every count of their sets fits (the caller's bound)."""
-    for t in range(width):
-        A[a_dst + t] += vec[t]
-    if b_dst >= 0:
-        for t in range(width):
-            Bst[b_dst + t] = vec[t]
 
 
 @jit
@@ -450,19 +232,19 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
                 # another set of the orbit is computed; _fill copies it here
                 if k == 0:
                     break
-                m = _next_same_size(m)
+                m = next_same_size(m)
                 continue
-            fc = _map(p_chunks, p, cset) if p_match[p] == 0 else 0  # the set in the child's coordinates
-            visited += _pair_vector(vec, cset, k & 1, fc, p_match[p], p_s1[p], p, A, a_off[j], ret, r_off[j],
+            fc = map_mask(p_chunks, p, cset) if p_match[p] == 0 else 0  # the set in the child's coordinates
+            visited += pair_vector(vec, cset, k & 1, fc, p_match[p], p_s1[p], p, A, a_off[j], ret, r_off[j],
                                     n_mates1[j], n_mates2[j], p_term, p_ret, p_inv, A, a_off[i], Bst, b_off[i],
                                     half_i, b_bit, i, (width, s1, s2, r1), (width, s1, s2, r1), A, (0, -1),
                                     no_short)
             bs = p_b[p]  # m is cset without a's bit
-            _store_pair(vec, A, a_off[i] + (cset | abit) * width, Bst,
+            store_pair(vec, A, a_off[i] + (cset | abit) * width, Bst,
                         b_off[i] + (bs * half_i + m) * width if bs >= 0 else -1, width)
             if k == 0:
                 break
-            m = _next_same_size(m)
+            m = next_same_size(m)
     return visited
 
 
@@ -477,7 +259,7 @@ def _canon_tables(usize, r_off, g_off, g_chunks):
             best = mask
             bi = g_off[i]
             for g in range(g_off[i] + 1, g_off[i + 1]):
-                m2 = _map(g_chunks, g, mask)
+                m2 = map_mask(g_chunks, g, mask)
                 if m2 < best:
                     best = m2
                     bi = g
@@ -505,7 +287,7 @@ def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_
                     g = tau[ro + m]
                     _copy_relabelled(A, a_off[i] + m * width, a_off[i] + c0 * width, g, g_s1, g_s2,
                                      n_mates1[i], n_mates2[i], width, s1, s2)
-                m = _next_same_size(m)
+                m = next_same_size(m)
         if k > nb - 1:
             continue
         for b in range(n_mates3[i]):
@@ -520,43 +302,12 @@ def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_
                         b2 = g_b[g, b]
                         c2 = c0 & ~(np.int64(1) << b_bit[i, b2])
                         half = rows >> 1
-                        _copy_relabelled(Bst, b_off[i] + (b * half + _drop(m, b_bit[i, b])) * width,
-                                         b_off[i] + (b2 * half + _drop(c2, b_bit[i, b2])) * width, g, g_s1,
+                        _copy_relabelled(Bst, b_off[i] + (b * half + drop(m, b_bit[i, b])) * width,
+                                         b_off[i] + (b2 * half + drop(c2, b_bit[i, b2])) * width, g, g_s1,
                                          g_s2, n_mates1[i], n_mates2[i], width, s1, s2)
                 if k == 0:
                     break
-                m = _next_same_size(m)
-
-
-@jit(inline="always")
-def _hands_back(A, base, s2, r1, nm2):
-    """1 where the vector at ``A[base:]`` has an ``R3`` or ``S2`` ending (a first part a parent's split
-    sum reads, :func:`_mark_returns`), else 0."""
-    if A[base + r1 + 2] != 0:
-        return 1
-    for t in range(nm2):
-        if A[base + s2 + t] != 0:
-            return 1
-    return 0
-
-
-@jit
-def _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, first):
-    """``ret[W][C] = 1`` where ``A[W][C]`` has an ``R3`` or ``S2`` ending, for the sets of size ``k``
-    of the windows ``first ..`` (those whose tables reach size ``k``: ``k <= cap``; each window's
-    vectors laid out by ``widths``, ``s2s``, ``r1s``). Only these
-    first parts are read by a parent's split sum (:func:`_pair_vector`)."""
-    for i in range(first, usize.shape[0]):
-        nb = usize[i]
-        if k > nb or k > cap[i]:
-            continue
-        m = (np.int64(1) << k) - 1
-        limit = np.int64(1) << nb
-        while m < limit:
-            ret[r_off[i] + m] = _hands_back(A, a_off[i] + m * widths[i], s2s[i], r1s[i], nm2[i])
-            if k == 0:
-                break
-            m = _next_same_size(m)
+                m = next_same_size(m)
 
 
 @jit
@@ -581,18 +332,18 @@ def _top(n, A, a_off, p_win, p_apos, p_child, p_chunks, width, r3, n_end):
         for cset in range(np.int64(1) << n):
             if cset & abit:
                 continue
-            yb = a_off[j] + _map(p_chunks, p, cset) * width
+            yb = a_off[j] + map_mask(p_chunks, p, cset) * width
             E[cset | abit] += A[yb + r3]
-            shift = _popcount(cset) & 1
+            shift = popcount(cset) & 1
             dst = (cset | abit) * n_end
             for t in range(n_end - shift):
                 top[dst + t + shift] += A[yb + t]
     for x in range(np.int64(1) << n):
         if E[x]:
-            first[_popcount(x)] += E[x]
+            first[popcount(x)] += E[x]
     top[0] = 1  # the empty set: end(0)
     for cset in range(1, np.int64(1) << n):
-        if (n - _popcount(cset)) & 1:
+        if (n - popcount(cset)) & 1:
             continue  # never needed: every excursion X has an even number of cards
         dst = cset * n_end
         sub = cset
@@ -632,7 +383,7 @@ def phase_counts(suits: int, ranks: int, *, progress=None, stats: dict | None = 
     max_k = int(arr["usize"][1:].max()) if len(plan.reps) > 1 else 0
     for k in range(max_k):
         # sets of size k are complete in every table: mark where a phase hands back to its parent
-        _mark_returns(k, A, ret, arr["usize"], arr["a_off"], arr["r_off"], arr["usize"], n_mates2, widths, s2s, r1s, 1)
+        mark_returns(k, A, ret, arr["usize"], arr["a_off"], arr["r_off"], arr["usize"], n_mates2, widths, s2s, r1s, 1)
         visited += _layer(k, A, Bst, ret, canon, arr["usize"], arr["a_off"], arr["b_off"], arr["r_off"], arr["p_win"],
                           arr["p_apos"], arr["p_child"], arr["p_match"], arr["p_s1"], arr["p_b"], arr["p_chunks"],
                           arr["p_inv"], arr["p_term"], arr["p_ret"], arr["b_bit"], n_mates1, n_mates2, width, plan.S1,

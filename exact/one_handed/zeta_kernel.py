@@ -3,7 +3,7 @@
 Representation (the recursion and the proof that it computes the counts are in
 :mod:`exact.one_handed.zeta`):
 
-* Windows are the phase kernel's representatives (:func:`exact.one_handed.phase_kernel._canonical`),
+* Windows are the phase kernel's representatives (:func:`exact.one_handed.primitives.canonical_window`),
   plus the top window twice: with its ``R3'`` hand-backs (the game) and without them (the orders
   whose row never empties, for ``win=any``).
 * Points ``X`` (sets of cards outside the window, as bit masks over the whole deck) are kept one per
@@ -31,8 +31,8 @@ import numpy as np
 from sim._jit import jit
 
 from exact.invariants import require
-from exact.one_handed.orbits import WindowGroups, _canon
-from exact.one_handed.phase_kernel import _popcount, window_graph
+from exact.one_handed.orbits import WindowGroups, canonical_point
+from exact.one_handed.primitives import popcount, window_graph
 
 #: ZETA_ENGINE_VERSION goes with every stored pass (a pass of another engine version is not reused)
 ZETA_ENGINE_VERSION = 1
@@ -145,7 +145,7 @@ def _grow(masks, off, umask, S, R, free_s, free_r, n_free_s, n_free_r, small_sui
     total = 0
     for i in range(nw):
         for o in range(off[i], off[i + 1]):
-            total += _popcount(umask[i] & ~masks[o])
+            total += popcount(umask[i] & ~masks[o])
     cand = np.zeros(total, dtype=np.int64)
     cand_off = np.zeros(nw + 1, dtype=np.int64)
     pi = np.zeros(S, dtype=np.int64)
@@ -157,7 +157,7 @@ def _grow(masks, off, umask, S, R, free_s, free_r, n_free_s, n_free_r, small_sui
             free = umask[i] & ~masks[o]
             while free:
                 low = free & -free
-                cand[k] = _canon(masks[o] | low, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms,
+                cand[k] = canonical_point(masks[o] | low, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms,
                                  perm_off, pi, rho, work)
                 k += 1
                 free ^= low
@@ -171,7 +171,7 @@ def _b_offsets(masks, off, kmask):
     boff = np.zeros(masks.shape[0] + 1, dtype=np.int64)
     for i in range(off.shape[0] - 1):
         for o in range(off[i], off[i + 1]):
-            boff[o + 1] = boff[o] + _popcount(kmask[i] & ~masks[o])
+            boff[o + 1] = boff[o] + popcount(kmask[i] & ~masks[o])
     return boff
 
 
@@ -202,7 +202,7 @@ def _b_row(x, a, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, 
     """Where window ``i``'s ``B^(a, X - a)`` is among the previous size's stored rows (those of ``Bp``,
     from row ``bp_base``): the row of its canonical relabelling; ``src[t]`` is set to the slot of that
     row which holds slot ``t`` (the relabelling moves the rank-indexed S1 and S2 slots)."""
-    c = _canon(x ^ (np.int64(1) << a), i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi,
+    c = canonical_point(x ^ (np.int64(1) << a), i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi,
                rho, work)
     o = _find(prev_masks, prev_off[i], prev_off[i + 1], c)
     ta = pi[a // R] * R + rho[a % R]
@@ -211,7 +211,7 @@ def _b_row(x, a, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, 
     for r in range(R):
         src[S1 + r] = S1 + rho[r]
         src[S2 + r] = S2 + rho[r]
-    return prev_boff[o] - bp_base + _popcount(kmask[i] & ~c & ((np.int64(1) << ta) - 1))
+    return prev_boff[o] - bp_base + popcount(kmask[i] & ~c & ((np.int64(1) << ta) - 1))
 
 
 @jit
@@ -308,7 +308,7 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, masks, off, prev_masks, prev_off
                     lb = rest & -rest
                     rest ^= lb
                     px |= np.int64(1) << p_sigma[i, a, _bit_index(lb)]
-                c = _canon(px, j, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho,
+                c = canonical_point(px, j, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho,
                            work)
                 oc = _find(masks, off[j], off[j + 1], c)
                 for t in range(width):
