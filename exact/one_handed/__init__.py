@@ -28,8 +28,12 @@ from sim.deck import Deck
 from sim.variant import Variant
 
 from exact.invariants import require
+from exact.one_handed.dp import DPStats, dp_distribution
+from exact.one_handed.enumerate import enumerate_distribution
 from exact.one_handed.limits import MAX_DP_CARDS, MAX_ENUMERATE_CARDS, choose_method
 from exact.one_handed.parity import check_parity
+from exact.one_handed.phase import phase_distribution
+from exact.one_handed.zeta import zeta_distribution
 from exact.result import ExactResult
 
 __all__ = ["exact_distribution", "ExactResult", "MAX_DP_CARDS", "MAX_ENUMERATE_CARDS"]
@@ -78,25 +82,17 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
     t0 = time.perf_counter()
     extra: dict = {}
     if method == "enumerate":
-        from exact.one_handed.enumerate import enumerate_distribution
-
         score_counts, wins = enumerate_distribution(deck, variant)
     elif method == "phase":
-        from exact.one_handed.phase_kernel import phase_distribution
-
         stats_phase: dict = {}
         score_counts, wins = phase_distribution(deck, variant, progress=progress, stats=stats_phase)
         extra = dict(stats_phase)
     elif method == "zeta":
-        from exact.one_handed.zeta_kernel import zeta_distribution
-
         stats_zeta: dict = {}
         score_counts, wins = zeta_distribution(deck, variant, workers=workers, backend=backend, scheduler=scheduler,
                                                checkpoint_dir=checkpoint_dir, progress=progress, stats=stats_zeta)
         extra = dict(stats_zeta)
     else:
-        from exact.one_handed.dp import DPStats, dp_distribution
-
         stats = DPStats()
         score_counts, wins = dp_distribution(deck, variant, progress=progress, stats=stats)
         extra = {"states": stats.states, "transitions": stats.transitions,

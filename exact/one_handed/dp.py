@@ -69,6 +69,7 @@ from sim.rules.one_handed import REMOVE_BETWEEN, REMOVE_FOUR, removal
 from sim.variant import Variant
 
 from exact.invariants import require
+from exact.one_handed.dp_kernel import dp_kernel_distribution
 
 DEAD = -1
 
@@ -245,8 +246,6 @@ def dp_distribution(deck: Deck, variant: Variant, *, progress=None, stats: DPSta
     number of last cards played out per state instead of built as layers (:mod:`exact.one_handed.finish`);
     ``None`` chooses it, ``0`` builds every layer.
     """
-    from exact.one_handed.dp_kernel import dp_kernel_distribution
-
     return dp_kernel_distribution(deck.suits, deck.ranks, two_suit=not variant.rules.reverse,
                                   win_any=variant.rules.win_any, final_once=variant.rules.final_once,
                                   progress=progress, stats=stats, finish_cards=finish_cards)

@@ -15,6 +15,8 @@ Same states, same reductions, same proofs (see :mod:`exact.one_handed.dp`); what
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import types
 from numba.typed import Dict
@@ -300,8 +302,6 @@ def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: b
     remaining orders (:mod:`exact.one_handed.finish`); ``None`` chooses it layer by layer (:func:`_finish_now`),
     ``0`` builds every layer.
     """
-    import math
-
     n = suits * ranks
     if n > max_row_cards(suits, ranks) or n > 32:
         raise ValueError(f"deck of {n} cards is beyond the DP kernel's key layout")

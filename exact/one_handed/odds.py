@@ -64,7 +64,15 @@ from sim.checks import check_games, check_seed, check_workers
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.rules import one_handed as rules
+from sim.stats import binomial_interval
 from sim.variant import Variant
+
+from exact.one_handed import exact_distribution
+from exact.one_handed.dp import _decode, _settle, canonical_key
+from exact.one_handed.finish import play_out_distribution
+from exact.one_handed.limits import choose_method
+from exact.one_handed.odds_phase import phase_table_bytes, position_phase_counts
+from exact.one_handed.parity import check_parity
 
 #: cards left at most for the exact method (the phase engine: 16 fits below MAX_PHASE_TABLE_BYTES for 80
 #: of 80 random 52-card positions, 0.43-2.69 GiB estimated, benchmarks/bench_odds.py --estimate; minutes
@@ -164,9 +172,6 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
     score_counts : list of Python ints, index = final score, summing to ``len(undealt)!``
     emptied : the orders in which a removal empties the row (0 unless ``track_empty``)
     """
-    from exact.one_handed.dp import _decode, _settle, canonical_key
-    from exact.one_handed.finish import play_out_distribution
-
     ranks = deck.ranks
     memo: dict = {}
 
@@ -242,8 +247,6 @@ def position_odds(row, undealt, deck: Deck, *, two_suit: bool = True, track_empt
 
     The phase engine refuses (one line) a position whose tables would exceed
     :data:`MAX_PHASE_TABLE_BYTES`."""
-    from exact.one_handed.odds_phase import phase_table_bytes, position_phase_counts
-
     engine = choose_engine(len(undealt), engine, final_once=final_once)
     if engine == "search":
         counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=track_empty,
@@ -430,8 +433,6 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
         method = "exact" if k <= auto_cards or (not dealt and _whole_deck_exact(deck, variant)) else "simulate"
     if method == "exact":
         if not dealt and _whole_deck_exact(deck, variant):
-            from exact.one_handed import exact_distribution
-
             whole = exact_distribution(deck, variant)
             score_counts, wins, used = list(whole.score_counts), whole.wins, "whole-deck"
         elif k > max_cards:
@@ -442,13 +443,9 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
             score_counts, wins, used = _exact(dealt, deck, variant, engine, workers, progress)
             if k == 0:
                 used = "outcome"
-        from exact.one_handed.parity import check_parity
-
         require(check_parity(score_counts, deck.size), "a score with the wrong parity")
         return OddsResult(deck, variant, dealt, "exact", tuple(score_counts), wins,
                           seconds=time.perf_counter() - t0, engine=used)
-    from sim.stats import binomial_interval
-
     games = check_games(games)
     seed = check_seed(seed)
     score_counts, wins = _simulate(dealt, deck, variant, games, seed)
@@ -460,8 +457,6 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
 def _whole_deck_exact(deck: Deck, variant: Variant) -> bool:
     """Whether ``exact_distribution`` takes this deck with its automatic method (in seconds: up to 16
     cards; 4x5 takes minutes)."""
-    from exact.one_handed.limits import choose_method
-
     if deck.size > 16:
         return False
     try:

@@ -154,6 +154,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from sim._jit import jit
+from sim.progress import progress_bar
 
 from exact.invariants import require
 from exact.one_handed.phase import SENTINEL, PhaseReference, _subsets
@@ -987,8 +988,6 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
 
 
 def _position_phase_counts(row, undealt, two_suit, stats, pool, progress):
-    from sim.progress import progress_bar
-
     m = len(undealt)
     require(m <= MAX_PHASE_ODDS_CARDS, f"the phase odds count in uint64: at most {MAX_PHASE_ODDS_CARDS} cards left")
     cards = _Cards(row, undealt, two_suit)

@@ -20,149 +20,21 @@ Representation (the recursion and the proof that it computes the counts are in
   then ``B`` of every window at size ``s`` from ``A`` at ``s`` (its own and its children's) and ``B``
   at ``s - 1``. Only two sizes are held. The top's alternating sum is read as its sizes pass.
 * Arithmetic is modulo a prime ``p < 2**31`` (products fit in 64 bits); tables hold ``uint32``.
-  :mod:`exact.one_handed.residues` runs one pass per prime and joins them.
+  :mod:`exact.one_handed.zeta_passes` runs one pass per prime and :mod:`exact.one_handed.crt` joins them.
 """
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
 from sim._jit import jit
 
 from exact.invariants import require
-from exact.one_handed.orbits import WindowGroups, canonical_point
-from exact.one_handed.primitives import popcount, window_graph
+from exact.one_handed.orbits import canonical_point
+from exact.one_handed.primitives import popcount
+from exact.one_handed.zeta_plan import ZetaPlan
 
 #: ZETA_ENGINE_VERSION goes with every stored pass (a pass of another engine version is not reused)
 ZETA_ENGINE_VERSION = 1
-#: bit masks are int64
-MAX_ZETA_CARDS = 62
-
-
-class ZetaPlan:
-    """Windows, their stabilisers, child maps and slots, built in Python."""
-
-    def __init__(self, suits: int, ranks: int):
-        require(1 <= suits * ranks <= MAX_ZETA_CARDS, f"the zeta kernel holds sets in int64: at most {MAX_ZETA_CARDS} cards")
-        self.suits, self.ranks = suits, ranks
-        n = self.n = suits * ranks
-        windows, edges = window_graph(suits, ranks)
-        top = windows[0]
-        # slot 1 holds the top window a second time; every other window sits one place further on
-        reps = [top] + windows
-        children = {(windows[i], a): (j + 1, sigma) for i, a, j, sigma in edges}
-        self.reps = reps
-        nw = len(reps)
-        self.returns = np.ones(nw, dtype=np.int64)
-        self.returns[1] = 0
-        # slots: end(0..n), S1 by rank, S2 by rank, R1, R2, R3
-        self.S1 = n + 1
-        self.S2 = n + 1 + ranks
-        self.R1 = n + 1 + 2 * ranks
-        self.width = self.R1 + 3
-        self.half = n // 2 + 1
-        par = np.zeros(self.width, dtype=np.int64)
-        par[:n + 1] = np.arange(n + 1) & 1
-        par[self.S1:self.S2] = 1
-        par[self.R1] = 1
-        par[self.R1 + 2] = 1
-        self.par = par
-        self.umask = np.array([sum(1 << c for c in range(n) if c not in w) for w in reps], dtype=np.int64)
-        self.p_child = np.full((nw, n), -1, dtype=np.int64)
-        self.p_match = np.zeros((nw, n), dtype=np.int64)  # 0 none, 1 suit of w1 (two), 2 rank of w1 (four)
-        self.p_sigma = np.zeros((nw, n, n), dtype=np.int64)
-        self.p_term = np.full((nw, n, max(ranks, 1)), -1, dtype=np.int64)  # child's S1' rank -> our S2 rank
-        self.p_ret = np.full((nw, n, max(ranks, 1)), -1, dtype=np.int64)  # child's S2' rank -> our card a'
-        for i, w in enumerate(reps):
-            for a in range(n):
-                if a in w:
-                    continue
-                if w[0] >= 0 and a // ranks == w[0] // ranks:
-                    self.p_match[i, a] = 1
-                    continue
-                if w[0] >= 0 and a % ranks == w[0] % ranks:
-                    self.p_match[i, a] = 2
-                    continue
-                j, sigma = children[(w, a)]
-                inv = [0] * n
-                for c, img in enumerate(sigma):
-                    inv[img] = c
-                self.p_child[i, a] = j
-                self.p_sigma[i, a] = sigma
-                cw = reps[j]
-                for r in range(ranks):
-                    if cw[0] >= 0:  # child's S1'(r): card (suit of its w1, r) -> ours, of w2's suit
-                        ours = inv[(cw[0] // ranks) * ranks + r]
-                        if ours not in w and ours != a:
-                            self.p_term[i, a, r] = ours % ranks
-                    if cw[1] >= 0:  # child's S2'(r): card of its w2's suit (our w3's) -> ours
-                        ours = inv[(cw[1] // ranks) * ranks + r]
-                        if ours not in w and ours != a:
-                            self.p_ret[i, a, r] = ours
-        # the cards whose B(a, .) is stored: the others match w1 and their B is a constant
-        self.kmask = np.array([int(u) & ~sum(1 << a for a in range(n) if self.p_match[i, a])
-                               for i, u in enumerate(self.umask)], dtype=np.int64)
-        self.groups = WindowGroups(suits, ranks, reps)
-
-    def layers(self):
-        """Yield, for each point size ``s``, (sorted canonical masks of every window, offsets); generated
-        on the first call, then kept (a few bytes per orbit) for the other passes."""
-        if getattr(self, "_layers", None) is None:
-            self._layers = list(self._generate())
-        yield from self._layers
-
-    def top_weights(self, s: int, masks, off) -> list:
-        """Orbit sizes of the top windows' points of size ``s`` (Python ints), kept for the other passes."""
-        cache = self.__dict__.setdefault("_weights", {})
-        if s not in cache:
-            cache[s] = [[self.groups.orbit_size(i, int(masks[o])) for o in range(int(off[i]), int(off[i + 1]))]
-                        for i in (0, 1)]
-        return cache[s]
-
-    def _generate(self):
-        g = self.groups
-        nw = len(self.reps)
-        masks = np.zeros(nw, dtype=np.int64)
-        off = np.arange(nw + 1, dtype=np.int64)
-        for s in range(self.n + 1):
-            yield s, masks, off
-            if s == self.n:
-                return
-            cand, cand_off = _grow(masks, off, self.umask, self.suits, self.ranks, g.free_s, g.free_r, g.n_free_s,
-                                   g.n_free_r, g.small_suits, g.perms, g.perm_off)
-            parts = [np.unique(cand[cand_off[i]:cand_off[i + 1]]) for i in range(nw)]
-            off = np.zeros(nw + 1, dtype=np.int64)
-            off[1:] = np.cumsum([len(p) for p in parts])
-            masks = np.concatenate(parts) if off[-1] else np.zeros(0, dtype=np.int64)
-
-
-@jit
-def _grow(masks, off, umask, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off):
-    """Canonical forms of every point one card larger (with repeats): each orbit of size ``s + 1``
-    holds ``X + c`` for a canonical ``X`` of size ``s`` (take away any card, relabel)."""
-    nw = off.shape[0] - 1
-    total = 0
-    for i in range(nw):
-        for o in range(off[i], off[i + 1]):
-            total += popcount(umask[i] & ~masks[o])
-    cand = np.zeros(total, dtype=np.int64)
-    cand_off = np.zeros(nw + 1, dtype=np.int64)
-    pi = np.zeros(S, dtype=np.int64)
-    rho = np.zeros(R, dtype=np.int64)
-    work = np.zeros(4 * max(S, R), dtype=np.int64)
-    k = 0
-    for i in range(nw):
-        for o in range(off[i], off[i + 1]):
-            free = umask[i] & ~masks[o]
-            while free:
-                low = free & -free
-                cand[k] = canonical_point(masks[o] | low, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms,
-                                 perm_off, pi, rho, work)
-                k += 1
-                free ^= low
-        cand_off[i + 1] = k
-    return cand, cand_off
 
 
 @jit
@@ -442,36 +314,3 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
     if stats is not None:
         stats.update(windows=len(plan.reps), orbit_points=points, peak_table_bytes=peak)
     return ends, never
-
-
-def zeta_distribution(deck, variant, *, primes=None, workers: int = 1, backend: str = "local", scheduler=None,
-                      checkpoint_dir=None, progress=None, stats: dict | None = None):
-    """Score counts and wins over all ``(S*R)!`` orders (Python ints), by the zeta kernel: one pass
-    per prime, joined by the Chinese remainder theorem (:mod:`exact.one_handed.residues`).
-
-    ``reverse=on`` is the plain game on the transposed deck; ``first4=reversed`` has the same
-    distribution as ``first4=kept`` (:mod:`exact.one_handed.parity`); ``win=any`` counts the orders
-    whose row ever empties: all but the never-returning ones. With ``checkpoint_dir``, the finished
-    passes of each built shape are kept there (``zeta-passes-SxR.json``): the four variants of a deck
-    share two shapes, and an interrupted run resumes."""
-    import os
-
-    from sim.errors import UsageError
-
-    from exact.one_handed.limits import PHASE_FINAL_ONCE
-    from exact.one_handed.residues import zeta_counts
-
-    if variant.rules.final_once:
-        raise UsageError(PHASE_FINAL_ONCE.replace("the phase method", "the zeta method (the phase recursion)"))
-    suits, ranks = (deck.suits, deck.ranks) if not variant.rules.reverse else (deck.ranks, deck.suits)
-    checkpoint = None
-    if checkpoint_dir is not None:
-        os.makedirs(checkpoint_dir, exist_ok=True)
-        checkpoint = os.path.join(checkpoint_dir, f"zeta-passes-{suits}x{ranks}.json")
-    counts, never = zeta_counts(suits, ranks, primes=primes, workers=workers, backend=backend, scheduler=scheduler,
-                                checkpoint=checkpoint, progress=progress, stats=stats)
-    n = deck.size
-    require(sum(counts) == math.factorial(n), "zeta counts must add up to (S*R)!")
-    wins = math.factorial(n) - never if variant.rules.win_any else counts[0]
-    require(counts[0] <= wins, "every score-0 order empties its row")
-    return counts, wins
