@@ -149,6 +149,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache, partial
 from itertools import permutations, product
+from typing import NamedTuple
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -159,7 +160,8 @@ from sim.progress import progress_bar
 from exact.invariants import require
 from exact.one_handed.phase import SENTINEL, PhaseReference, _subsets
 from exact.one_handed.primitives import drop, map_mask, next_same_size, popcount
-from exact.one_handed.split_sum import hands_back, mark_returns, pair_vector, store_pair
+from exact.one_handed.split_sum import (ChildTables, OwnTables, PairMaps, hands_back, mark_returns, pair_vector,
+                                         store_pair)
 
 #: counts are uint64: exact while m! < 2**64
 MAX_PHASE_ODDS_CARDS = 20
@@ -271,24 +273,109 @@ def _pair_set(p_bits, p, x):
     return cset
 
 
+class GroupTables(NamedTuple):
+    """One group of windows for the kernels (:meth:`_Group.tables`): its tables and its pairs' maps.
+    ``G`` windows, ``P`` pairs (a window and a first card), ``m`` cards to come, ``M = max(m, 1)``,
+    ``K`` chunks of 8 bits; index arrays ``int64`` unless said."""
+
+    #: the ``A`` tables, flat (``uint32`` or ``uint64``): window ``g``'s vector over set ``C`` at
+    #: ``A[a_off[g] + C * widths[g]:]``
+    A: np.ndarray
+    #: the kept ``B(a)`` vectors, flat: slot ``d`` over set ``r`` at ``B[b_off[g] + (d * half + r) * widths[g]:]``
+    B: np.ndarray
+    #: ``uint8`` hand-back marks, one a set: ``ret[r_off[g] + C]``
+    ret: np.ndarray
+    #: ``(G,)`` where each window's marks, ``A`` and kept ``B`` start
+    r_off: np.ndarray
+    a_off: np.ndarray
+    b_off: np.ndarray
+    #: ``(G, 3)`` the window's own cards among the cards to come (bit positions, decreasing; -1 none)
+    drops: np.ndarray
+    #: ``(G,)`` the largest set each window's tables reach
+    cap: np.ndarray
+    #: ``(G,)`` each window's ``S1``, ``S2`` and kept ``B`` slots
+    nm1: np.ndarray
+    nm2: np.ndarray
+    nm3: np.ndarray
+    #: ``(G, M)`` the universe bit of each kept ``B`` slot's card
+    bpos: np.ndarray
+    #: ``(G,)`` cards in each window's universe
+    usize: np.ndarray
+    #: ``(P,)`` each pair's window and first card (a card to come)
+    p_win: np.ndarray
+    p_a: np.ndarray
+    #: ``(P, M)`` the pair's other cards of the universe (cards to come), ``p_nbits[p]`` of them
+    p_bits: np.ndarray
+    p_nbits: np.ndarray
+    #: ``(P,)`` the child window (in the child group), the match with ``w1`` (0 none, 1 suit, 2
+    #: rank), the ``S1`` slot of a suit match, the kept ``B`` slot of the card (-1: not kept)
+    p_child: np.ndarray
+    p_match: np.ndarray
+    p_s1: np.ndarray
+    p_b: np.ndarray
+    #: ``(P, M)`` slot maps and ``int32 (P, K, 256)`` set maps, as in
+    #: :class:`exact.one_handed.split_sum.PairMaps`; ``p_fwd``: a set of cards to come -> the child's universe
+    p_term: np.ndarray
+    p_ret: np.ndarray
+    p_inv: np.ndarray
+    p_fwd: np.ndarray
+    #: ``end`` slots, common to the group; ``(G,)`` each window's vector width and where its ``S2``
+    #: and ``R1`` slots start
+    s1: int
+    widths: np.ndarray
+    s2s: np.ndarray
+    r1s: np.ndarray
+    #: ``uint64`` rows of the whole universe kept apart: window ``g``'s at ``AF[f_off[g]:]`` where
+    #: ``full[g] >= 0`` (that set's mask)
+    AF: np.ndarray
+    f_off: np.ndarray
+    full: np.ndarray
+    #: ``uint16`` kept ``B`` rows over short sets (with ``b_split``): ``b_idx`` (``int32``) says which
+    #: array and row (:func:`_short_index`), ``lo_off`` where each window's start, ``n_lo`` and
+    #: ``n_hi`` the rows a slot in each
+    B16: np.ndarray
+    b_idx: np.ndarray
+    lo_off: np.ndarray
+    n_lo: int
+    n_hi: int
+    b_split: int
+
+
+class ChildGroup(NamedTuple):
+    """The finished tables of a group's children, as its split sums read them (the fields of
+    :class:`GroupTables` of the same names, :meth:`_Group.child_view`)."""
+
+    A: np.ndarray
+    ret: np.ndarray
+    r_off: np.ndarray
+    a_off: np.ndarray
+    nm1: np.ndarray
+    nm2: np.ndarray
+    s1: int
+    widths: np.ndarray
+    s2s: np.ndarray
+    r1s: np.ndarray
+    AF: np.ndarray
+    f_off: np.ndarray
+    full: np.ndarray
+
+
 @jit
-def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize, p_win, p_a, p_bits, p_nbits,
-            p_child, p_match, p_s1, p_b, p_term, p_ret, p_inv, p_fwd, CA, c_ret, c_roff, c_off, c_nm1, c_nm2,
-            self_child, vec_width, s1, widths, s2s, r1s, c_widths, c_s1, c_s2s, c_r1s, AF, f_off, full, CF, c_foff,
-            c_full, B16, b_idx, lo_off, n_lo, n_hi, b_split, need, use_need, k_lo, k_hi, p_lo, p_hi, marks):
-    """Fill a group of windows' tables by set size: ``A[g][C]`` for ``|C| <= cap[g]`` and the kept
-    ``B(a)`` vectors (``a`` of ``w3``'s two-type mates). The children of the pairs are read from
-    ``CA`` (complete, or this group's own ``A`` when ``self_child``: the group holds its children).
-    The split sum runs over the child's first parts in the child's own coordinates and reads only
-    those that hand back (``c_ret``). A pair's child is a window of the child group, perhaps a
+def _layers(grp, child, self_child, vec_width, need, use_need, k_lo, k_hi, p_lo, p_hi, marks):
+    """Fill a group of windows' tables (``grp``, a :class:`GroupTables`) by set size: ``A[g][C]`` for
+    ``|C| <= cap[g]`` and the kept ``B(a)`` vectors (``a`` of ``w3``'s two-type mates), in ``uint64``
+    vectors of ``vec_width``. The children of the pairs are read from ``child`` (a
+    :class:`ChildGroup`: complete, or this group's own tables when ``self_child``: the group holds its
+    children). The split sum runs over the child's first parts in the child's own coordinates and
+    reads only those that hand back (``child.ret``). A pair's child is a window of the child group, perhaps a
     relabelling of it (the windows of three cards to come are shared by orbits, :func:`_orbits`): a
     set of cards to come is read in the child's coordinates through ``p_fwd``, the child's back in
     ours through ``p_inv`` (the relabelling folded into both). Each window's vectors have their own
     layout (``widths``, ``s2s``, ``r1s``: its ``S1`` and ``S2`` slots are its ``w1``'s and ``w2``'s
-    mates in its universe), the children's theirs (``c_*``); the ``end`` slots, ``s1`` of them, are
-    common to the group (``c_s1`` to the child group). A window whose ``full[g] >= 0`` keeps the row of
-    its whole universe (mask ``full[g]``) in ``AF[f_off[g]:]`` (``uint64``) instead of ``A`` (``uint32``),
-    its children likewise (``CF``, ``c_foff``, ``c_full``).
+    mates in its universe), the children's theirs; the ``end`` slots, ``s1`` of them, are common to
+    the group (``child.s1`` to the child group). A window whose ``full[g] >= 0`` keeps the row of its
+    whole universe (mask ``full[g]``) in ``AF[f_off[g]:]`` (``uint64``) instead of ``A`` (``uint32``),
+    its children likewise.
 
     With ``use_need``, a pair's vector over a set is computed only where ``need`` (laid out like
     ``ret``) marks the set in the window's universe (:func:`_needed_sets`; the other rows stay 0 and are
@@ -297,13 +384,21 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
     call, or layer by layer with the pairs of disjoint runs of windows in threads (a window's rows are
     written by its own pairs only; a layer reads only rows of smaller sets, complete before it), the
     marks written between the layers."""
+    A, Bst, ret, r_off, a_off, b_off, drops, cap = (grp.A, grp.B, grp.ret, grp.r_off, grp.a_off, grp.b_off, grp.drops,
+                                                    grp.cap)
+    bpos, usize, p_win, p_a, p_bits, p_nbits = grp.bpos, grp.usize, grp.p_win, grp.p_a, grp.p_bits, grp.p_nbits
+    p_child, p_match, p_s1, p_b, p_fwd = grp.p_child, grp.p_match, grp.p_s1, grp.p_b, grp.p_fwd
+    s1, widths, s2s, r1s = grp.s1, grp.widths, grp.s2s, grp.r1s
+    AF, f_off, full = grp.AF, grp.f_off, grp.full
+    B16, b_idx, lo_off, n_lo, n_hi, b_split = grp.B16, grp.b_idx, grp.lo_off, grp.n_lo, grp.n_hi, grp.b_split
+    maps = PairMaps(grp.p_term, grp.p_ret, grp.p_inv)
     vec = np.zeros(vec_width, dtype=np.uint64)
     kmax = 0
     for g in range(cap.shape[0]):
         kmax = max(kmax, cap[g])
     for k in range(k_lo, min(k_hi, kmax)):
         if self_child and marks:
-            _marks(k, A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s)
+            _marks(k, grp)
         for p in range(p_lo, p_hi):
             g = p_win[p]
             nb = p_nbits[p]
@@ -316,6 +411,11 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
             # rows of a kept B(a) slot: all sets without a's card, or with the short ones apart only the others
             half_g = n_hi if b_split else np.int64(1) << (usize[g] - 1)
             width = widths[g]
+            c_view = ChildTables(child.A, child.a_off[j], child.ret, child.r_off[j], child.nm1[j], child.nm2[j],
+                                 (child.widths[j], child.s1, child.s2s[j], child.r1s[j]), child.AF, child.f_off[j],
+                                 child.full[j])
+            here = OwnTables(A, a_off[g], Bst, b_off[g], half_g, bpos, g, (width, s1, s2s[g], r1s[g]), B16, b_idx,
+                             lo_off[g], n_lo, b_split)
             cm = (np.int64(1) << k) - 1
             limit = np.int64(1) << nb
             while cm < limit:
@@ -327,10 +427,7 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                     cm = next_same_size(cm)
                     continue
                 fc = map_mask(p_fwd, p, cset) if p_match[p] == 0 else 0
-                pair_vector(vec, own, k & 1, fc, p_match[p], p_s1[p], p, CA, c_off[j], c_ret, c_roff[j], c_nm1[j],
-                             c_nm2[j], p_term, p_ret, p_inv, A, a_off[g], Bst, b_off[g], half_g, bpos, g,
-                             (width, s1, s2s[g], r1s[g]), (c_widths[j], c_s1, c_s2s[j], c_r1s[j]), CF,
-                             (c_foff[j], c_full[j]), (B16, b_idx, lo_off[g], n_lo, b_split))
+                pair_vector(vec, own, k & 1, fc, p_match[p], p_s1[p], p, maps, c_view, here)
                 bs = p_b[p]
                 b_dst = -1
                 if bs >= 0:
@@ -352,33 +449,36 @@ def _layers(A, Bst, ret, r_off, a_off, b_off, drops, cap, nm1, nm2, bpos, usize,
                     break
                 cm = next_same_size(cm)
     if marks and k_hi >= kmax:
-        _final_marks(A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s, self_child)
+        _final_marks(grp, self_child)
 
 
 @jit
-def _marks(k, A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s):
-    """The hand-back marks (``ret``) of a group's sets of size ``k``: those of its tables
-    (:func:`exact.one_handed.split_sum.mark_returns`) and of the rows kept apart (:func:`_mark_full`)."""
-    mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, 0)
-    _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s)
+def _marks(k, grp):
+    """The hand-back marks (``grp.ret``) of a group's sets of size ``k`` (``grp`` a :class:`GroupTables`):
+    those of its tables (:func:`exact.one_handed.split_sum.mark_returns`) and of the rows kept apart
+    (:func:`_mark_full`)."""
+    mark_returns(k, grp.A, grp.ret, grp.usize, grp.a_off, grp.r_off, grp.cap, grp.nm2, grp.widths, grp.s2s, grp.r1s, 0)
+    _mark_full(k, grp)
 
 
 @jit
-def _final_marks(A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s, self_child):
+def _final_marks(grp, self_child):
     """The hand-back marks not written while the layers filled: every size of a group that is not its
     own child, the largest of one that is (every table is complete now)."""
     kmax = 0
-    for g in range(cap.shape[0]):
-        kmax = max(kmax, cap[g])
+    for g in range(grp.cap.shape[0]):
+        kmax = max(kmax, grp.cap[g])
     for k in range(kmax + 1):
         if k == kmax or not self_child:
-            _marks(k, A, AF, ret, usize, a_off, r_off, f_off, full, cap, nm2, widths, s2s, r1s)
+            _marks(k, grp)
 
 
 @jit
-def _mark_full(k, AF, ret, usize, r_off, f_off, full, cap, nm2, s2s, r1s):
-    """:func:`exact.one_handed.split_sum.mark_returns` for the rows kept in ``AF`` (a window's whole
+def _mark_full(k, grp):
+    """:func:`exact.one_handed.split_sum.mark_returns` for the rows kept in ``grp.AF`` (a window's whole
     universe, ``full[g] >= 0``), of size ``k``."""
+    AF, ret, usize, r_off, f_off, full, cap = grp.AF, grp.ret, grp.usize, grp.r_off, grp.f_off, grp.full, grp.cap
+    nm2, s2s, r1s = grp.nm2, grp.s2s, grp.r1s
     for g in range(usize.shape[0]):
         if full[g] < 0 or k != usize[g] or k > cap[g]:
             continue
@@ -438,10 +538,14 @@ def _down_closure(live, m):
 
 
 @jit
-def _forward(i, fA, fB, A, Bst, a_off, b_off, bpos, usize0, nm1, nm2, nm3, hist, emp, width, s1, s2, r1, m):
+def _forward(i, fA, fB, top, hist, emp, m):
     """Deal the states of depth ``i`` (``fA[i][C]``: prefixes leading to state ``A`` of ``R_i`` with
     ``C`` to come; ``fB[i][t][C]``: to ``B(a)``, ``a`` the ``t``-th mate of ``r_i``) through the
-    phase tables of ``R_i`` (window 0 of its group) into lower depths and final scores."""
+    phase tables of ``R_i`` (window 0 of ``top``, its group's :class:`GroupTables`) into lower depths and
+    final scores."""
+    A, Bst, a_off, b_off, bpos = top.A, top.B, top.a_off, top.b_off, top.bpos
+    usize0, nm1, nm2, nm3 = top.usize[0], top.nm1[0], top.nm2[0], top.nm3[0]
+    width, s1, s2, r1 = top.widths[0], top.s1, top.s2s[0], top.r1s[0]
     full = (np.int64(1) << m) - 1
     for state in range(1 + nm3):
         for cset in range(full + 1):
@@ -757,17 +861,10 @@ class _Group:
         for g in range(len(self.windows)):
             self.A[self.a_off[g]] = 1  # A[W][{}] = end(0)
         self.ret = np.zeros(max(self.r_size, 1), dtype=np.uint8)
-        CA = self.A if child_group is None else child.A
-        c_ret = self.ret if child_group is None else child.ret
         self_child = child_group is None
-        args = (self.A, self.B, self.ret, self.r_off, self.a_off, self.b_off, self.drops, self.cap, self.nm1,
-                self.nm2, self.bpos, self.usize, self.p_win, self.p_a, self.p_bits, self.p_nbits, self.p_child,
-                self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret, self.p_inv, self.p_fwd, CA, c_ret,
-                child.r_off, child.a_off, child.nm1, child.nm2, self_child, width, self.s1, self.widths,
-                self.s2s, self.r1s, child.widths, child.s1, child.s2s, child.r1s, self.AF, self.f_off, self.full,
-                self.AF if self_child else child.AF, child.f_off, child.full, self.B16, self.b_idx,
-                self.lo_off, self.n_lo, self.n_hi, self.b_split,
-                need if need is not None else np.zeros(1, dtype=np.uint8), need is not None)
+        tables = self.tables()
+        args = (tables, child.child_view(), self_child, width, need if need is not None else np.zeros(1, dtype=np.uint8),
+                need is not None)
         npairs = len(self.p_win)
         runs = self._runs(RUNS_PER_THREAD * pool.n_jobs if pool is not None else 1)
         big = [sets >= PARALLEL_MIN_SETS for sets in self.layer_sets()]
@@ -779,8 +876,7 @@ class _Group:
         steps = self._runs(TICK_RUNS) if tick is not None else None
         for k in range(cap):
             if self_child:  # the marks of size k (its rows are complete) before the layer reads them
-                _marks(k, self.A, self.AF, self.ret, self.usize, self.a_off, self.r_off, self.f_off, self.full,
-                       self.cap, self.nm2, self.widths, self.s2s, self.r1s)
+                _marks(k, tables)
             if large[k]:
                 pool(delayed(_layers)(*args, k, k + 1, lo, hi, False) for lo, hi in runs)
                 if tick is not None:
@@ -792,8 +888,20 @@ class _Group:
                 _layers(*args, k, k + 1, lo, hi, False)
                 if tick is not None:
                     tick(k, (hi - lo) / npairs if npairs else 1.0)
-        _final_marks(self.A, self.AF, self.ret, self.usize, self.a_off, self.r_off, self.f_off, self.full,
-                     self.cap, self.nm2, self.widths, self.s2s, self.r1s, self_child)
+        _final_marks(tables, self_child)
+
+    def tables(self) -> GroupTables:
+        """The group's arrays for the kernels (its tables allocated: while or after it fills)."""
+        return GroupTables(self.A, self.B, self.ret, self.r_off, self.a_off, self.b_off, self.drops, self.cap,
+                           self.nm1, self.nm2, self.nm3, self.bpos, self.usize, self.p_win, self.p_a, self.p_bits,
+                           self.p_nbits, self.p_child, self.p_match, self.p_s1, self.p_b, self.p_term, self.p_ret,
+                           self.p_inv, self.p_fwd, self.s1, self.widths, self.s2s, self.r1s, self.AF, self.f_off,
+                           self.full, self.B16, self.b_idx, self.lo_off, self.n_lo, self.n_hi, self.b_split)
+
+    def child_view(self) -> ChildGroup:
+        """The group's finished tables as its parents' split sums read them."""
+        return ChildGroup(self.A, self.ret, self.r_off, self.a_off, self.nm1, self.nm2, self.s1, self.widths, self.s2s,
+                          self.r1s, self.AF, self.f_off, self.full)
 
     def _runs(self, pieces):
         """The pairs cut into about ``pieces`` runs of whole windows (a window's rows are written by its
@@ -1106,9 +1214,7 @@ def _phase_counts(cards, stats, pool, bar):
                 for x in np.nonzero(r3)[0]:
                     emp[m - 1 - int(set_size[x])] += np.uint64(r3[x]) * np.uint64(orbit[g])
         second = child = grp = None
-        _forward(i, fA, fB, top.A, top.B, top.a_off, top.b_off, top.bpos, int(top.usize[0]), int(top.nm1[0]),
-                 int(top.nm2[0]), int(top.nm3[0]), hist, emp, int(top.widths[0]), top.s1, int(top.s2s[0]),
-                 int(top.r1s[0]), m)
+        _forward(i, fA, fB, top.tables(), hist, emp, m)
         top = None
         bar.update(k + 2 - i - bar.n)
     counts = [int(c) for c in hist.tolist()]

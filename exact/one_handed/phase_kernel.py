@@ -30,7 +30,7 @@ from sim._jit import jit
 from exact.invariants import require
 from exact.one_handed.phase_plan import PhasePlan, build_arrays
 from exact.one_handed.primitives import drop, map_mask, next_same_size, popcount
-from exact.one_handed.split_sum import mark_returns, pair_vector, store_pair
+from exact.one_handed.split_sum import ChildTables, OwnTables, PairMaps, mark_returns, pair_vector, store_pair
 
 #: uint64 counts are exact while n! < 2**64, i.e. up to 20 cards
 MAX_PHASE_CARDS = 20
@@ -51,13 +51,20 @@ def _copy_relabelled(T, dst, src, g, g_s1, g_s2, nm1, nm2, width, s1, s2):
 
 
 @jit
-def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_child, p_match, p_s1, p_b,
-           p_chunks, p_inv, p_term, p_ret, b_bit, n_mates1, n_mates2, width, s1, s2, r1):
-    """Fill every window's ``B(a)`` vectors over sets of size ``k`` (and so ``A`` over size ``k + 1``).
-    Returns the number of (set, subset) pairs visited."""
+def _layer(k, A, Bst, ret, canon, arr, layout):
+    """Fill every window's ``B(a)`` vectors over sets of size ``k`` (and so ``A`` over size ``k + 1``):
+    ``A``, ``Bst`` the flat tables, ``ret`` the hand-back marks, ``canon`` each set's canonical form
+    (:func:`_canon_tables`), ``arr`` the plan's :class:`~exact.one_handed.phase_plan.PhaseArrays`,
+    ``layout`` the vectors' ``(width, s1, s2, r1)``. Returns the number of (set, subset) pairs visited."""
+    usize, a_off, b_off, r_off, p_win, p_apos, p_child = (arr.usize, arr.a_off, arr.b_off, arr.r_off, arr.p_win,
+                                                          arr.p_apos, arr.p_child)
+    p_match, p_s1, p_b, p_chunks, b_bit = arr.p_match, arr.p_s1, arr.p_b, arr.p_chunks, arr.b_bit
+    n_mates1, n_mates2 = arr.n_mates1, arr.n_mates2
+    width = layout[0]
+    maps = PairMaps(arr.p_term, arr.p_ret, arr.p_inv)
+    empty16, empty_idx = np.zeros(1, dtype=np.uint16), np.zeros(1, dtype=np.int32)  # every kept B in Bst
     visited = 0
     vec = np.zeros(width, dtype=np.uint64)
-    no_short = (np.zeros(1, dtype=np.uint16), np.zeros(1, dtype=np.int32), 0, 0, 0)  # every kept B in Bst
     for p in range(p_win.shape[0]):
         i = p_win[p]
         if i == 0:
@@ -82,10 +89,9 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
                 m = next_same_size(m)
                 continue
             fc = map_mask(p_chunks, p, cset) if p_match[p] == 0 else 0  # the set in the child's coordinates
-            visited += pair_vector(vec, cset, k & 1, fc, p_match[p], p_s1[p], p, A, a_off[j], ret, r_off[j],
-                                    n_mates1[j], n_mates2[j], p_term, p_ret, p_inv, A, a_off[i], Bst, b_off[i],
-                                    half_i, b_bit, i, (width, s1, s2, r1), (width, s1, s2, r1), A, (0, -1),
-                                    no_short)
+            child = ChildTables(A, a_off[j], ret, r_off[j], n_mates1[j], n_mates2[j], layout, A, 0, -1)
+            here = OwnTables(A, a_off[i], Bst, b_off[i], half_i, b_bit, i, layout, empty16, empty_idx, 0, 0, 0)
+            visited += pair_vector(vec, cset, k & 1, fc, p_match[p], p_s1[p], p, maps, child, here)
             bs = p_b[p]  # m is cset without a's bit
             store_pair(vec, A, a_off[i] + (cset | abit) * width, Bst,
                         b_off[i] + (bs * half_i + m) * width if bs >= 0 else -1, width)
@@ -116,11 +122,16 @@ def _canon_tables(usize, r_off, g_off, g_chunks):
 
 
 @jit
-def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_bit, n_mates1, n_mates2,
-          n_mates3, width, s1, s2):
+def _fill(k, A, Bst, canon, tau, arr, layout):
     """Copy the computed (canonical) vectors to the other sets of their orbits: ``A`` over sets of
     size ``k + 1``, the kept ``B(a)`` over sets of size ``k``. A relabelling ``tau`` fixing the window
-    maps the orders of ``C`` onto those of ``tau C`` and an ending ``S(x)`` onto ``S(tau x)``."""
+    maps the orders of ``C`` onto those of ``tau C`` and an ending ``S(x)`` onto ``S(tau x)``
+    (``tau[set]`` the group element that gives the set's canonical form ``canon[set]``; ``arr`` and
+    ``layout`` as for :func:`_layer`)."""
+    usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_bit = (arr.usize, arr.a_off, arr.b_off, arr.r_off, arr.g_s1,
+                                                          arr.g_s2, arr.g_b, arr.b_bit)
+    n_mates1, n_mates2, n_mates3 = arr.n_mates1, arr.n_mates2, arr.n_mates3
+    width, s1, s2, _ = layout
     for i in range(1, usize.shape[0]):
         nb = usize[i]
         rows = np.int64(1) << nb
@@ -158,13 +169,14 @@ def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_
 
 
 @jit
-def _top(n, A, a_off, p_win, p_apos, p_child, p_chunks, width, r3, n_end):
+def _top(n, A, arr, width, r3, n_end):
     """The all-sentinel top phase over every set ``C`` of the deck: returns (end counts of the whole
     deck as uint64 by j // 2, first-return counts summed by set size).
 
     ``E(X)`` (orders of ``X`` whose row first empties at the last card) is the child's ``R3`` summed
     over the first card; ``top(C) = T(C) + sum over nonempty X in C of E(X) top(C - X)``, where
     ``T`` is the first card staying for good (the child's ``end``, shifted by one)."""
+    a_off, p_win, p_apos, p_child, p_chunks = arr.a_off, arr.p_win, arr.p_apos, arr.p_child, arr.p_chunks
     full = (np.int64(1) << n) - 1
     E = np.zeros(np.int64(1) << n, dtype=np.uint64)
     first = np.zeros(n + 1, dtype=np.uint64)
@@ -214,34 +226,27 @@ def phase_counts(suits: int, ranks: int, *, progress=None, stats: dict | None = 
     require(1 <= n <= MAX_PHASE_CARDS, f"the phase kernel counts in uint64: at most {MAX_PHASE_CARDS} cards")
     plan = PhasePlan(suits, ranks)
     arr = build_arrays(plan)
-    A = np.zeros(int(arr["a_off"][-1]), dtype=np.uint64)
-    Bst = np.zeros(max(int(arr["b_off"][-1]), 1), dtype=np.uint64)
+    A = np.zeros(int(arr.a_off[-1]), dtype=np.uint64)
+    Bst = np.zeros(max(int(arr.b_off[-1]), 1), dtype=np.uint64)
     width = plan.width
+    layout = (width, plan.S1, plan.S2, plan.R1)
     for i in range(1, len(plan.reps)):
-        A[int(arr["a_off"][i]) + 0] = 1  # A[W][{}] = end(0)
-    n_mates1 = np.array([len(mm[0]) for mm in plan.mates], dtype=np.int64)
-    n_mates2 = np.array([len(mm[1]) for mm in plan.mates], dtype=np.int64)
-    ret = np.zeros(int(arr["r_off"][-1]), dtype=np.uint8)
-    canon, tau = _canon_tables(arr["usize"], arr["r_off"], arr["g_off"], arr["g_chunks"])
+        A[int(arr.a_off[i]) + 0] = 1  # A[W][{}] = end(0)
+    ret = np.zeros(int(arr.r_off[-1]), dtype=np.uint8)
+    canon, tau = _canon_tables(arr.usize, arr.r_off, arr.g_off, arr.g_chunks)
     nw = len(plan.reps)  # one layout for every window here
     widths, s2s, r1s = (np.full(nw, x, dtype=np.int64) for x in (width, plan.S2, plan.R1))
-    n_mates3 = np.array([len(mm[2]) for mm in plan.mates], dtype=np.int64)
     visited = 0
-    max_k = int(arr["usize"][1:].max()) if len(plan.reps) > 1 else 0
+    max_k = int(arr.usize[1:].max()) if len(plan.reps) > 1 else 0
     for k in range(max_k):
         # sets of size k are complete in every table: mark where a phase hands back to its parent
-        mark_returns(k, A, ret, arr["usize"], arr["a_off"], arr["r_off"], arr["usize"], n_mates2, widths, s2s, r1s, 1)
-        visited += _layer(k, A, Bst, ret, canon, arr["usize"], arr["a_off"], arr["b_off"], arr["r_off"], arr["p_win"],
-                          arr["p_apos"], arr["p_child"], arr["p_match"], arr["p_s1"], arr["p_b"], arr["p_chunks"],
-                          arr["p_inv"], arr["p_term"], arr["p_ret"], arr["b_bit"], n_mates1, n_mates2, width, plan.S1,
-                          plan.S2, plan.R1)
-        _fill(k, A, Bst, canon, tau, arr["usize"], arr["a_off"], arr["b_off"], arr["r_off"], arr["g_s1"],
-              arr["g_s2"], arr["g_b"], arr["b_bit"], n_mates1, n_mates2, n_mates3, width, plan.S1, plan.S2)
+        mark_returns(k, A, ret, arr.usize, arr.a_off, arr.r_off, arr.usize, arr.n_mates2, widths, s2s, r1s, 1)
+        visited += _layer(k, A, Bst, ret, canon, arr, layout)
+        _fill(k, A, Bst, canon, tau, arr, layout)
         if progress is not None:
             progress(k + 1, max_k, visited)
     # the top window's pairs: card a's bit is a itself (its universe is the whole deck)
-    ends, first = _top(n, A, arr["a_off"], arr["p_win"], arr["p_apos"], arr["p_child"], arr["p_chunks"],
-                       width, plan.R1 + 2, plan.n_end)
+    ends, first = _top(n, A, arr, width, plan.R1 + 2, plan.n_end)
     counts = [0] * (n + 1)
     for t, c in enumerate(ends.tolist()):
         j = 2 * t + (n & 1)

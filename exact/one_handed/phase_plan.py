@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -87,7 +88,52 @@ class PhasePlan:
         return a + b + canon + top
 
 
-def build_arrays(plan: PhasePlan):
+class PhaseArrays(NamedTuple):
+    """The flat arrays the phase kernel reads (:func:`build_arrays`), all ``int64``. ``W`` windows
+    (window 0 the all-sentinel top, handled apart), ``P`` pairs (a window and a card dealt on it),
+    ``M = max(ranks - 1, 1)`` slots of suit mates, ``K`` chunks of :data:`CHUNK` bits of a set, ``G``
+    stabiliser elements of all windows together (at least 1)."""
+
+    #: ``(W,)`` cards in each window's universe: its sets are the masks below ``1 << usize[i]``
+    usize: np.ndarray
+    #: ``(W + 1,)`` where window ``i``'s ``A`` vectors start in the flat ``A`` (``width`` a set)
+    a_off: np.ndarray
+    #: ``(W + 1,)`` where its kept ``B(a)`` vectors start (``usize[i] - 1`` bits a set, per kept slot)
+    b_off: np.ndarray
+    #: ``(W + 1,)`` where its one-entry-a-set arrays start (canonical forms, hand-back marks)
+    r_off: np.ndarray
+    #: ``(P,)`` each pair's window, its card's bit in that universe, its child window
+    p_win: np.ndarray
+    p_apos: np.ndarray
+    p_child: np.ndarray
+    #: ``(P,)`` the card against ``w1``: 0 none, 1 suit (``S1``, slot ``p_s1``), 2 rank (``R1``)
+    p_match: np.ndarray
+    p_s1: np.ndarray
+    #: ``(P,)`` the card's kept ``B`` slot, ``-1`` where it is not of ``w3``'s suit
+    p_b: np.ndarray
+    #: ``(P, K, 256)`` a set of the window's universe -> the child's (the card dropped), and back
+    p_chunks: np.ndarray
+    p_inv: np.ndarray
+    #: ``(P, M)`` the child's ``S1`` slot -> our ``S2`` slot; the child's ``S2`` slot -> our ``B`` slot
+    p_term: np.ndarray
+    p_ret: np.ndarray
+    #: ``(W + 1,)`` where each window's stabiliser elements start in the ``g_*`` arrays
+    g_off: np.ndarray
+    #: ``(G, K, 256)`` a set -> its image under the element; ``(G, M)`` slot maps of ``S1``, ``S2``, ``B``
+    g_chunks: np.ndarray
+    g_s1: np.ndarray
+    g_s2: np.ndarray
+    g_b: np.ndarray
+    #: ``(W, M)`` the universe bit of the card of each kept ``B`` slot (``-1``: none)
+    b_bit: np.ndarray
+    #: ``(W,)`` each window's suit mates of ``w1``, ``w2``, ``w3`` in its universe (its ``S1``, ``S2``
+    #: and kept ``B`` slots)
+    n_mates1: np.ndarray
+    n_mates2: np.ndarray
+    n_mates3: np.ndarray
+
+
+def build_arrays(plan: PhasePlan) -> PhaseArrays:
     """The flat arrays the kernel reads (window 0, the all-sentinel top, is handled apart)."""
     n, m = plan.n, plan.mates_max
     nw = len(plan.reps)
@@ -162,7 +208,8 @@ def build_arrays(plan: PhasePlan):
     r_off = np.zeros(nw + 1, dtype=np.int64)
     for i in range(nw):
         r_off[i + 1] = r_off[i] + (1 << int(usize[i]) if i > 0 else 0)
-    return dict(usize=usize, a_off=a_off, b_off=b_off, r_off=r_off, p_win=p_win, p_apos=p_apos,
-                p_child=p_child, p_match=p_match, p_s1=p_s1, p_b=p_b, p_chunks=p_chunks, p_inv=p_inv,
-                p_term=p_term, p_ret=p_ret, g_off=g_off, g_chunks=g_chunks, g_s1=g_s1, g_s2=g_s2, g_b=g_b,
-                b_bit=b_bit)
+    n_mates = [np.array([len(mm[k]) for mm in plan.mates], dtype=np.int64) for k in range(3)]
+    return PhaseArrays(usize=usize, a_off=a_off, b_off=b_off, r_off=r_off, p_win=p_win, p_apos=p_apos,
+                       p_child=p_child, p_match=p_match, p_s1=p_s1, p_b=p_b, p_chunks=p_chunks, p_inv=p_inv,
+                       p_term=p_term, p_ret=p_ret, g_off=g_off, g_chunks=g_chunks, g_s1=g_s1, g_s2=g_s2, g_b=g_b,
+                       b_bit=b_bit, n_mates1=n_mates[0], n_mates2=n_mates[1], n_mates3=n_mates[2])

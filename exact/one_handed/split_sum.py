@@ -19,11 +19,76 @@ fits; every read is widened to ``uint64``.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from sim._jit import jit
 
 from exact.one_handed.primitives import drop, map_mask, next_same_size
+
+
+class PairMaps(NamedTuple):
+    """The maps of a group's pairs (a window and a first card ``a`` dealt on it), one row per pair ``p``;
+    ``mates`` is the most suit mates a window has in its universe (at least 1)."""
+
+    #: ``int64 (pairs, mates)``: the child's ``S1`` slot ``t`` -> our ``S2`` slot (``-1``: none)
+    term: np.ndarray
+    #: ``int64 (pairs, mates)``: the child's ``S2(y)`` slot ``t`` -> our kept ``B(y)`` slot; ``-1``:
+    #: none (``y`` is ``w1``'s suit mate); ``<= -2``: ``B(y)`` is not kept because ``y`` matches ``w1``
+    #: and the phase ends at once, its one count in slot ``-2 - term`` over the empty rest
+    ret: np.ndarray
+    #: ``(pairs, chunks, 256)`` (``int64`` or ``int32``): a set of the child's universe -> ours, by
+    #: :func:`exact.one_handed.primitives.map_mask`
+    inv: np.ndarray
+
+
+class ChildTables(NamedTuple):
+    """The finished tables of a pair's child window, as the split sum reads them."""
+
+    #: the child group's ``A`` tables, flat: the vector of set ``C`` at ``A[base + C * layout[0]:]``
+    A: np.ndarray
+    base: int
+    #: the child group's hand-back marks (``uint8``): nonzero at ``ret[rbase + C]`` where the child's
+    #: vector over ``C`` has an ``R3`` or ``S2`` ending (:func:`mark_returns`)
+    ret: np.ndarray
+    rbase: int
+    #: the child's ``S1`` and ``S2`` slot counts
+    nm1: int
+    nm2: int
+    #: the child's vector layout ``(width, s1, s2, r1)``
+    layout: tuple
+    #: where the child's row of its whole universe is kept apart (``uint64``, the position engine),
+    #: at ``AF[f_base:]``; ``full`` that set's mask, ``-1`` when every row is in ``A``
+    AF: np.ndarray
+    f_base: int
+    full: int
+
+
+class OwnTables(NamedTuple):
+    """The tables of the window being filled (window ``g`` of its group), read over smaller sets."""
+
+    #: ``A`` flat: the vector over set ``C`` at ``A[a_base + C * layout[0]:]``
+    A: np.ndarray
+    a_base: int
+    #: the kept ``B(y)`` vectors: slot ``d`` over set ``r`` (``y``'s bit dropped) at
+    #: ``B[b_base + (d * half + r) * layout[0]:]``
+    B: np.ndarray
+    b_base: int
+    half: int
+    #: ``int64 (windows, mates)``: the universe bit of each kept ``B`` slot's card
+    b_bits: np.ndarray
+    g: int
+    #: this window's vector layout ``(width, s1, s2, r1)``
+    layout: tuple
+    #: kept rows over short sets apart (the position engine, ``split != 0``): ``b_idx[r]`` (``int32``,
+    #: over the sets ``r``) is ``-1 - i`` for a set of at most ``SHORT_SET_CARDS`` cards, row ``i`` of
+    #: ``B16[lo_base + slot * n_lo * width:]`` (``uint16``), else its row in ``B`` (``half`` rows a slot)
+    B16: np.ndarray
+    b_idx: np.ndarray
+    lo_base: int
+    n_lo: int
+    split: int
 
 
 @jit(inline="always")
@@ -42,16 +107,13 @@ def _child_head(vec, C, cb, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1):
 
 
 @jit(inline="always")
-def _hand_back(vec, C, yb, rest, nmj2, p_ret, p, A, a_base, Bst, b_base, half, b_bits, g, width, c_s2, c_r1,
-               b_short):
+def _hand_back(vec, C, yb, rest, nmj2, p_ret, p, here, c_s2, c_r1):
     """One first part's hand-backs (the child's vector at ``C[yb:]``): its ``R3`` count times our
-    ``A`` over ``rest``, its ``S2(y)`` counts times our kept ``B(y)`` over ``rest``. With
-    ``b_short = (B16, b_idx, lo_base, n_lo, split)``, ``split != 0``, the kept vectors are in two
-    arrays (the position engine's :func:`exact.one_handed.odds_phase._short_index`): ``b_idx[r]`` of
-    a set ``r`` (``y``'s bit dropped) is ``-1 - i`` for a set of at most ``SHORT_SET_CARDS`` cards, row
-    ``i`` of ``B16[lo_base + slot * n_lo * width:]`` (``uint16``), else its row in ``Bst`` (``half``
-    rows a slot)."""
-    B16, b_idx, lo_base, n_lo, split = b_short
+    ``A`` over ``rest``, its ``S2(y)`` counts times our kept ``B(y)`` over ``rest`` (``here``, an
+    :class:`OwnTables`; with ``here.split``, the kept rows over short sets are read from ``B16``)."""
+    A, a_base, Bst, b_base, half, b_bits, g = here.A, here.a_base, here.B, here.b_base, here.half, here.b_bits, here.g
+    width = here.layout[0]
+    B16, b_idx, lo_base, n_lo, split = here.B16, here.b_idx, here.lo_base, here.n_lo, here.split
     c = np.uint64(C[yb + c_r1 + 2])
     if c:
         src = a_base + rest * width
@@ -77,40 +139,34 @@ def _hand_back(vec, C, yb, rest, nmj2, p_ret, p, A, a_base, Bst, b_base, half, b
 
 
 @jit(inline="always")
-def pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rbase, nmj1, nmj2, p_term, p_ret, p_inv,
-                 A, a_base, Bst, b_base, half, b_bits, g, layout, c_layout, CF, c_apart, b_short):
+def pair_vector(vec, own, shift, fc, match, s1_slot, p, maps, child, here):
     """The endings of state ``B(a)`` of a window over the set ``own`` (the cards after ``a``, in the
     window's coordinates; ``shift`` its size's parity; ``fc`` the same set in its child's
-    ``(w2, w3, a)``), written into ``vec``: the child's ``end(j)`` at ``j // 2`` is our ``end(j + 1)``
-    at ``(j + 1) // 2``, one slot further for an odd set.
+    ``(w2, w3, a)``), written into ``vec`` (``uint64``, at least ``here.layout[0]`` long): the child's
+    ``end(j)`` at ``j // 2`` is our ``end(j + 1)`` at ``(j + 1) // 2``, one slot further for an odd set.
+    Returns the first parts visited.
 
-    Vectors are laid out (``layout = (width, s1, s2, r1)``) as ``end`` slots (``s1`` of them), ``S1``
-    slots from ``s1``, ``S2`` slots from ``s2``, then ``R1, R2, R3`` from ``r1``, in ``width`` entries;
-    the child's vectors in its own ``c_layout`` (the whole-deck kernel passes one layout for all
-    windows; the position engine gives each group ``end`` slots for its own largest set, so a child
-    may have fewer than we do, never a nonzero count beyond ours).
+    ``p`` is the pair (window ``here.g`` and first card ``a``), ``maps`` the group's
+    :class:`PairMaps`, ``child`` the pair's child's :class:`ChildTables`, ``here`` this window's
+    :class:`OwnTables`. Vectors are laid out (``layout = (width, s1, s2, r1)``) as ``end`` slots
+    (``s1`` of them), ``S1`` slots from ``s1``, ``S2`` slots from ``s2``, then ``R1, R2, R3`` from
+    ``r1``, in ``width`` entries; the child's vectors in its own layout (the whole-deck kernel has one
+    layout for all windows; the position engine gives each group ``end`` slots for its own largest
+    set, so a child may have fewer than we do, never a nonzero count beyond ours).
+
     ``match`` is ``a`` against ``w1``: 1 two-type (``S1(a)`` in slot ``s1_slot``), 2 four-type
-    (``R1``), 0 none. Otherwise the child's table ``CA[c_base + set * c_width]`` is read through the
-    pair's maps: its ``end(j)`` is our ``end(j + 1)``, its ``S1(y)`` our ``S2(y)`` (``p_term``), its
-    ``R1, R2`` our ``R2, R3``; its ``R3`` and ``S2(y)`` on a first part hand back to state ``A`` and
-    ``B(y)`` (``p_ret``) of this window over the rest (``A[a_base + rest * width]``, the kept
-    ``Bst[b_base + (slot * half + rest without y's bit b_bits[g, slot]) * width]``; ``p_ret <= -2``: a
-    ``B(y)`` that is not kept because ``y`` matches ``w1`` and the phase ends at once, its one count
-    in slot ``-2 - p_ret`` over the empty rest), summed over the
-    first parts that hand back (``c_ret[c_rbase + part]``), enumerated in the child's coordinates and
-    mapped back by ``p_inv[p]``. With ``c_apart = (c_fbase, c_full)``, ``c_full >= 0``, the child's row
-    of its whole universe (mask ``c_full``) is not in ``CA`` but at ``CF[c_fbase:]`` (the position
-    engine keeps that one row ``uint64`` beside ``uint32`` tables); it can only be ``fc`` itself, the
-    first part visited (arguments are packed in tuples: a call of more than 30 arguments compiles to
-    ``*args``, which numba does not inline). Both exact engines
-    (whole decks here, positions in :mod:`exact.one_handed.odds_phase`) fill their tables with it.
-    The tables may be ``uint32`` where every count fits (each reads as ``uint64``; ``vec`` is
-    ``uint64``); ``b_short`` (:func:`_hand_back`) says where the position engine keeps the kept
-    ``B`` rows over short sets (``uint16``, apart), ``split = 0`` that every kept row is in ``Bst``
-    (the whole-deck kernel). Returns the first parts visited."""
-    width, s1, s2, r1 = layout
-    c_width, c_s1, c_s2, c_r1 = c_layout
-    c_fbase, c_full = c_apart
+    (``R1``), 0 none. Otherwise the child's vectors are read through the pair's maps: its ``end(j)`` is
+    our ``end(j + 1)``, its ``S1(y)`` our ``S2(y)`` (``maps.term``), its ``R1, R2`` our ``R2, R3``; its
+    ``R3`` and ``S2(y)`` on a first part hand back to state ``A`` and ``B(y)`` (``maps.ret``) of this
+    window over the rest, summed over the first parts that hand back (``child.ret``), enumerated in
+    the child's coordinates and mapped back by ``maps.inv``. The child's row of its whole universe,
+    where it is kept apart (``child.full >= 0``), can only be ``fc`` itself, the first part visited.
+    The tables may be ``uint32`` (or ``uint16``) where every count fits; each reads as ``uint64``."""
+    p_term, p_ret, p_inv = maps.term, maps.ret, maps.inv
+    CA, c_base, c_ret, c_rbase, nmj1, nmj2 = child.A, child.base, child.ret, child.rbase, child.nm1, child.nm2
+    CF, c_fbase, c_full = child.AF, child.f_base, child.full
+    width, s1, s2, r1 = here.layout
+    c_width, c_s1, c_s2, c_r1 = child.layout
     for t in range(width):
         vec[t] = 0
     if match == 1:
@@ -128,8 +184,7 @@ def pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rba
         if sub:
             visited += 1
             if c_ret[c_rbase + sub] != 0:
-                _hand_back(vec, CF, c_fbase, own ^ map_mask(p_inv, p, sub), nmj2, p_ret, p, A, a_base, Bst, b_base,
-                           half, b_bits, g, width, c_s2, c_r1, b_short)
+                _hand_back(vec, CF, c_fbase, own ^ map_mask(p_inv, p, sub), nmj2, p_ret, p, here, c_s2, c_r1)
             sub = (sub - 1) & fc
     else:
         _child_head(vec, CA, c_base + fc * c_width, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1)
@@ -138,8 +193,7 @@ def pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rba
         if c_ret[c_rbase + sub] == 0:  # no R3 nor S2 ending: nothing comes back to this window
             sub = (sub - 1) & fc
             continue
-        _hand_back(vec, CA, c_base + sub * c_width, own ^ map_mask(p_inv, p, sub), nmj2, p_ret, p, A, a_base, Bst,
-                   b_base, half, b_bits, g, width, c_s2, c_r1, b_short)
+        _hand_back(vec, CA, c_base + sub * c_width, own ^ map_mask(p_inv, p, sub), nmj2, p_ret, p, here, c_s2, c_r1)
         sub = (sub - 1) & fc
     return visited
 

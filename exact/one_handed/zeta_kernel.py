@@ -24,6 +24,8 @@ Representation (the recursion and the proof that it computes the counts are in
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from sim._jit import jit
@@ -35,6 +37,16 @@ from exact.one_handed.zeta_plan import ZetaPlan
 
 #: ZETA_ENGINE_VERSION goes with every stored pass (a pass of another engine version is not reused)
 ZETA_ENGINE_VERSION = 1
+
+
+class Points(NamedTuple):
+    """The canonical points of one size, every window's (``int64``): window ``i``'s are the sorted
+    masks ``masks[off[i]:off[i + 1]]``; ``boff[o]`` is where point ``o``'s stored ``B(a, X)`` rows start
+    (:func:`_b_offsets`; one entry unused before a size's ``A`` is made)."""
+
+    masks: np.ndarray
+    off: np.ndarray
+    boff: np.ndarray
 
 
 @jit
@@ -69,11 +81,16 @@ def _bit_index(low):
 
 
 @jit
-def _b_row(x, a, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, width, S, free_s, free_r, n_free_s,
-           n_free_r, small_suits, perms, perm_off, pi, rho, work, src):
+def _b_row(x, a, i, bp_base, prev, z, sym, pi, rho, work, src):
     """Where window ``i``'s ``B^(a, X - a)`` is among the previous size's stored rows (those of ``Bp``,
-    from row ``bp_base``): the row of its canonical relabelling; ``src[t]`` is set to the slot of that
-    row which holds slot ``t`` (the relabelling moves the rank-indexed S1 and S2 slots)."""
+    from row ``bp_base``; ``prev`` the previous size's :class:`Points`): the row of its canonical
+    relabelling; ``src[t]`` is set to the slot of that row which holds slot ``t`` (the relabelling
+    moves the rank-indexed S1 and S2 slots). ``pi``, ``rho``, ``work``: scratch of
+    :func:`exact.one_handed.orbits.canonical_point`."""
+    prev_masks, prev_off, prev_boff = prev.masks, prev.off, prev.boff
+    kmask, R, S1, S2, width, S = z.kmask, z.R, z.S1, z.S2, z.width, z.S
+    free_s, free_r, n_free_s, n_free_r = sym.free_s, sym.free_r, sym.n_free_s, sym.n_free_r
+    small_suits, perms, perm_off = sym.small_suits, sym.perms, sym.perm_off
     c = canonical_point(x ^ (np.int64(1) << a), i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi,
                rho, work)
     o = _find(prev_masks, prev_off[i], prev_off[i + 1], c)
@@ -87,10 +104,14 @@ def _b_row(x, a, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, 
 
 
 @jit
-def _step_a(s, p, w_lo, w_hi, bp_base, masks, off, prev_masks, prev_off, A, Bp, prev_boff, kmask, n, R, S1, S2, R1, par, half, width, p_match, S, free_s, free_r,
-            n_free_s, n_free_r, small_suits, perms, perm_off):
-    """``A^(X) = end(0) + z sum_{a in X} B^(a, X - a)`` for the canonical points of size ``s`` of the
-    windows ``w_lo <= i < w_hi``, whose ``B`` of size ``s - 1`` is ``Bp`` (row ``bp_base`` first)."""
+def _step_a(s, p, w_lo, w_hi, bp_base, cur, prev, A, Bp, z, sym):
+    """``A^(X) = end(0) + z sum_{a in X} B^(a, X - a)`` modulo ``p`` for the canonical points of size
+    ``s`` (``cur``, a :class:`Points`) of the windows ``w_lo <= i < w_hi``, into ``A`` (``uint32
+    (points, half, width)``), whose ``B`` of size ``s - 1`` is ``Bp`` (row ``bp_base`` first; its points
+    ``prev``). ``z``: the plan's :class:`~exact.one_handed.zeta_plan.ZetaArrays`; ``sym``: its windows'
+    :class:`~exact.one_handed.orbits.SymmetryArrays`."""
+    masks, off = cur.masks, cur.off
+    R, S1, R1, par, half, width, p_match, S = z.R, z.S1, z.R1, z.par, z.half, z.width, z.p_match, z.S
     pi = np.zeros(S, dtype=np.int64)
     rho = np.zeros(R, dtype=np.int64)
     work = np.zeros(4 * max(S, R), dtype=np.int64)
@@ -113,8 +134,7 @@ def _step_a(s, p, w_lo, w_hi, bp_base, masks, off, prev_masks, prev_off, A, Bp, 
                 if p_match[i, a] == 2:
                     acc[0, R1] += np.uint64(1)
                     continue
-                la = _b_row(x, a, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, width, S, free_s,
-                            free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho, work, src)
+                la = _b_row(x, a, i, bp_base, prev, z, sym, pi, rho, work, src)
                 for h in range(half):
                     for t in range(width):
                         v = np.uint64(Bp[la, h, src[t]])
@@ -130,13 +150,18 @@ def _step_a(s, p, w_lo, w_hi, bp_base, masks, off, prev_masks, prev_off, A, Bp, 
 
 
 @jit
-def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, masks, off, prev_masks, prev_off, A, Bp, Bc, prev_boff, boff, umask, kmask, returns, n, R, S1, S2, R1, par, half, width,
-            p_child, p_match, p_sigma, p_term, p_ret, S, free_s, free_r, n_free_s, n_free_r, small_suits, perms,
-            perm_off):
-    """``B^(a, X)`` for every window's canonical points ``X`` of size ``s`` and every card ``a`` outside
-    the window and ``X``, for the windows ``w_lo <= i < w_hi``: their ``B`` of size ``s - 1`` is ``Bp``
-    (row ``bp_base`` first), of size ``s`` goes to ``Bc`` (row ``bc_base`` first); ``A`` is every
-    window's (a card dealt moves the play to another window)."""
+def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, cur, prev, A, Bp, Bc, z, sym):
+    """``B^(a, X)`` modulo ``p`` for every window's canonical points ``X`` of size ``s`` (``cur``, a
+    :class:`Points` with its ``boff``) and every card ``a`` outside the window and ``X``, for the windows
+    ``w_lo <= i < w_hi``: their ``B`` of size ``s - 1`` is ``Bp`` (row ``bp_base`` first; points
+    ``prev``), of size ``s`` goes to ``Bc`` (row ``bc_base`` first); ``A`` is every window's (a card
+    dealt moves the play to another window). ``z``, ``sym`` as for :func:`_step_a`."""
+    masks, off, boff = cur.masks, cur.off, cur.boff
+    kmask, returns, n, R, S1, S2, R1 = z.kmask, z.returns, z.n, z.R, z.S1, z.S2, z.R1
+    par, half, width, S = z.par, z.half, z.width, z.S
+    p_child, p_match, p_sigma, p_term, p_ret = z.p_child, z.p_match, z.p_sigma, z.p_term, z.p_ret
+    free_s, free_r, n_free_s, n_free_r = sym.free_s, sym.free_r, sym.n_free_s, sym.n_free_r
+    small_suits, perms, perm_off = sym.small_suits, sym.perms, sym.perm_off
     pi = np.zeros(S, dtype=np.int64)
     rho = np.zeros(R, dtype=np.int64)
     pi3 = np.zeros(S, dtype=np.int64)
@@ -232,9 +257,7 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, masks, off, prev_masks, prev_off
                         continue
                     if seen[a2] != o:  # B^(a', X - a') relabelled: the same for every card a of this X
                         seen[a2] = o
-                        la2 = _b_row(x, a2, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, width, S,
-                                     free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi3, rho3, work,
-                                     bsrc)
+                        la2 = _b_row(x, a2, i, bp_base, prev, z, sym, pi3, rho3, work, bsrc)
                         for k in range(half):
                             for t in range(width):
                                 bvec[a2, k, t] = Bp[la2, k, bsrc[t]]
@@ -257,8 +280,9 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
     """One pass modulo ``prime``: (score counts mod p by score, never-returning orders mod p)."""
     require(2 < prime < 2**31, "the zeta kernel needs a prime below 2**31 (products in 64 bits)")
     plan = plan if plan is not None else ZetaPlan(suits, ranks)
-    g = plan.groups
-    n, R = plan.n, plan.ranks
+    z, sym = plan.arrays(), plan.groups.arrays()
+    no_boff = np.zeros(1, dtype=np.int64)  # a size's B offsets are made after its A
+    n = plan.n
     half, width = plan.half, plan.width
     ends = [0] * (n + 1)
     never = 0
@@ -276,9 +300,8 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
         held = A.nbytes + sum(b.nbytes for b in Bp)
         peak = max(peak, held)
         for i in range(nw):
-            _step_a(s, prime, i, i + 1, int(prev_boff[prev_off[i]]), masks, off, prev_masks, prev_off, A, Bp[i],
-                    prev_boff, plan.kmask, n, R, plan.S1, plan.S2, plan.R1, plan.par, half, width, plan.p_match,
-                    plan.suits, g.free_s, g.free_r, g.n_free_s, g.n_free_r, g.small_suits, g.perms, g.perm_off)
+            _step_a(s, prime, i, i + 1, int(prev_boff[prev_off[i]]), Points(masks, off, no_boff),
+                    Points(prev_masks, prev_off, prev_boff), A, Bp[i], z, sym)
         # the top's alternating sum at degree n (half-degree n // 2, end slots of n's parity)
         sign = -1 if (n - s) & 1 else 1
         weights = plan.top_weights(s, masks, off)
@@ -298,11 +321,8 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
             Bc.append(np.zeros((hi - lo if s < n else 0, half, width), dtype=np.uint32))
             peak = max(peak, held + Bc[-1].nbytes)
             if s < n:
-                _step_b(s, prime, i, i + 1, int(prev_boff[prev_off[i]]), lo, masks, off, prev_masks, prev_off, A,
-                        Bp[i], Bc[i], prev_boff, boff, plan.umask, plan.kmask, plan.returns, n, R, plan.S1, plan.S2,
-                        plan.R1, plan.par, half, width, plan.p_child, plan.p_match, plan.p_sigma, plan.p_term,
-                        plan.p_ret, plan.suits, g.free_s, g.free_r, g.n_free_s, g.n_free_r, g.small_suits, g.perms,
-                        g.perm_off)
+                _step_b(s, prime, i, i + 1, int(prev_boff[prev_off[i]]), lo, Points(masks, off, boff),
+                        Points(prev_masks, prev_off, prev_boff), A, Bp[i], Bc[i], z, sym)
             held += Bc[i].nbytes - Bp[i].nbytes
             Bp[i] = None  # this window's B of size s - 1 is read no more
         points += len(masks)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,6 +27,40 @@ from exact.one_handed.primitives import canonical_window, popcount, window_graph
 #: points are int64 bit masks over the whole deck: at most this many cards (the method's own limit,
 #: :data:`exact.one_handed.limits.MAX_ZETA_CARDS`, is lower)
 MAX_MASK_CARDS = 62
+
+
+class ZetaArrays(NamedTuple):
+    """The plan's arrays and sizes as the zeta kernel reads them (:meth:`ZetaPlan.arrays`). ``W``
+    windows (slot 0 the top with its hand-backs, slot 1 the top without), ``n`` cards; index arrays
+    ``int64``."""
+
+    #: suits, ranks and cards of the deck
+    S: int
+    R: int
+    n: int
+    #: where the ``S1``, ``S2`` (one slot per rank) and ``R1, R2, R3`` slots start in a vector of
+    #: ``width`` slots (``end(0..n)`` first); ``half`` half-degrees a slot
+    S1: int
+    S2: int
+    R1: int
+    half: int
+    width: int
+    #: ``(width,)`` each slot's degree parity (slot ``t`` at half-degree ``h`` is degree ``2h + par[t]``)
+    par: np.ndarray
+    #: ``(W,)`` each window's cards outside it (mask), those whose ``B(a, .)`` is stored, and whether
+    #: its ``R3'`` hand-backs count (0 for the never-returning top)
+    umask: np.ndarray
+    kmask: np.ndarray
+    returns: np.ndarray
+    #: ``(W, n)`` for card ``a`` dealt on window ``i``: the child window (-1: none), the match with
+    #: ``w1`` (0 none, 1 suit, 2 rank); ``(W, n, n)`` the relabelling onto the child
+    p_child: np.ndarray
+    p_match: np.ndarray
+    p_sigma: np.ndarray
+    #: ``(W, n, max(R, 1))`` the child's ``S1'`` rank -> our ``S2`` rank; its ``S2'`` rank -> our card
+    #: ``a'`` (``-1``: none)
+    p_term: np.ndarray
+    p_ret: np.ndarray
 
 
 class ZetaPlan:
@@ -92,6 +127,12 @@ class ZetaPlan:
         self.kmask = np.array([int(u) & ~sum(1 << a for a in range(n) if self.p_match[i, a])
                                for i, u in enumerate(self.umask)], dtype=np.int64)
         self.groups = WindowGroups(suits, ranks, reps)
+
+    def arrays(self) -> ZetaArrays:
+        """The plan's arrays for the kernel."""
+        return ZetaArrays(self.suits, self.ranks, self.n, self.S1, self.S2, self.R1, self.half, self.width, self.par,
+                          self.umask, self.kmask, self.returns, self.p_child, self.p_match, self.p_sigma, self.p_term,
+                          self.p_ret)
 
     def layers(self):
         """Yield, for each point size ``s``, (sorted canonical masks of every window, offsets); generated
