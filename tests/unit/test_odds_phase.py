@@ -140,9 +140,9 @@ def test_narrow_and_wide_tables_count_alike(data, deck, two_suit, left):
     """Tables over sets of at most NARROW_SET_CARDS cards are uint32 (a count of orders of such a set
     is at most 12! < 2**32); the same position with every table uint64, or with the limit at 3 cards
     (a group's A uint64 and its B uint32), gives the same counts."""
-    from exact.one_handed import odds_phase
+    from exact.one_handed import odds_phase_groups
 
-    assert math.factorial(odds_phase.NARROW_SET_CARDS) < 2**32 <= math.factorial(odds_phase.NARROW_SET_CARDS + 1)
+    assert math.factorial(odds_phase_groups.NARROW_SET_CARDS) < 2**32 <= math.factorial(odds_phase_groups.NARROW_SET_CARDS + 1)
     variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
     order = data.draw(deck_orders(deck))
     left = min(left, deck.size)
@@ -150,11 +150,11 @@ def test_narrow_and_wide_tables_count_alike(data, deck, two_suit, left):
     args = labels(row, deck), labels(order[deck.size - left:], deck)
     narrow = position_phase_counts(*args, two_suit=two_suit)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(odds_phase, "NARROW_SET_CARDS", -1)
-        assert odds_phase._table_dtype(0) == np.uint64
+        patch.setattr(odds_phase_groups, "NARROW_SET_CARDS", -1)
+        assert odds_phase_groups.table_dtype(0) == np.uint64
         wide = position_phase_counts(*args, two_suit=two_suit)
         # a group's kept B vectors are over one card fewer than its A: uint32 where A is uint64
-        patch.setattr(odds_phase, "NARROW_SET_CARDS", 3)
+        patch.setattr(odds_phase_groups, "NARROW_SET_CARDS", 3)
         mixed = position_phase_counts(*args, two_suit=two_suit)
     assert narrow == wide == mixed
 
@@ -168,7 +168,7 @@ def test_full_row_apart_counts_as_wide(data, deck, two_suit, left, level):
     come. The limit lowered so that the windows of three cards to come (level 4: m - 3 cards), or a
     depth's (r_i, a, b) (m - 2) or (r_{i-1}, r_i, a) (m - 1) are such groups: the same counts as with
     every table uint64, and as the search."""
-    from exact.one_handed import odds_phase
+    from exact.one_handed import odds_phase_groups
 
     variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
     order = data.draw(deck_orders(deck))
@@ -180,11 +180,11 @@ def test_full_row_apart_counts_as_wide(data, deck, two_suit, left, level):
     args = labels(row, deck), labels(undealt, deck)
     stats: dict = {}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(odds_phase, "NARROW_SET_CARDS", left - level)
-        assert odds_phase._split_row(left - level + 1, left - level + 1)
-        assert not odds_phase._split_row(left - level + 2, left - level + 1)
+        patch.setattr(odds_phase_groups, "NARROW_SET_CARDS", left - level)
+        assert odds_phase_groups.split_row(left - level + 1, left - level + 1)
+        assert not odds_phase_groups.split_row(left - level + 2, left - level + 1)
         split = position_phase_counts(*args, two_suit=two_suit, stats=stats)
-        patch.setattr(odds_phase, "NARROW_SET_CARDS", -1)
+        patch.setattr(odds_phase_groups, "NARROW_SET_CARDS", -1)
         wide = position_phase_counts(*args, two_suit=two_suit)
     assert stats["split_groups"] > 0
     assert split == wide
@@ -197,7 +197,7 @@ def test_full_row_apart_counts_as_wide(data, deck, two_suit, left, level):
 def test_full_row_apart_on_a_52_card_position(level):
     """The same on 52-card positions with 8 cards left (one that can empty its row), each group kind
     split in turn."""
-    from exact.one_handed import odds_phase
+    from exact.one_handed import odds_phase_groups
 
     deck = Deck(4, 13)
     for seed in (2, 5):
@@ -205,7 +205,7 @@ def test_full_row_apart_on_a_52_card_position(level):
         row, _ = settled_position(order[:44], deck, Variant.make("one-handed"))
         stats: dict = {}
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(odds_phase, "NARROW_SET_CARDS", 8 - level)
+            patch.setattr(odds_phase_groups, "NARROW_SET_CARDS", 8 - level)
             got = position_phase_counts(labels(row, deck), labels(order[44:], deck), stats=stats)
         assert stats["split_groups"] > 0
         search = position_counts(row, order[44:], deck, track_empty=True)
@@ -219,11 +219,11 @@ def test_table_estimate_is_the_peak(narrow):
     the windows' B vectors and each depth's groups are freed when no later window needs them. With the
     narrow limit at 5 cards, the windows of three cards to come (6 cards) keep their row of the whole
     universe apart, as with 16 left."""
-    from exact.one_handed import odds_phase
+    from exact.one_handed import odds_phase_groups
 
     with pytest.MonkeyPatch.context() as patch:
         if narrow is not None:
-            patch.setattr(odds_phase, "NARROW_SET_CARDS", narrow)
+            patch.setattr(odds_phase_groups, "NARROW_SET_CARDS", narrow)
         assert _estimate_is_the_peak() == (2 if narrow is not None else 0)
 
 
@@ -279,15 +279,15 @@ def test_relabellings_are_a_group_of_automorphisms(data, deck, two_suit, left):
     """The relabellings that share the windows' tables keep every match among the cards to come (and
     with a row card, for the windows (r_i, a, b)) and form a group; each window's lookup maps it onto
     its representative."""
-    from exact.one_handed.odds_phase import _automorphisms, _Cards, _depth_windows, _orbits
+    from exact.one_handed.odds_phase_groups import PositionCards, automorphisms, depth_windows, orbit_representatives
 
     variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
     order = data.draw(deck_orders(deck))
     left = min(left, deck.size)
     row, _ = settled_position(order[:deck.size - left], deck, variant)
-    cards = _Cards(labels(row, deck), labels(order[deck.size - left:], deck), two_suit)
+    cards = PositionCards(labels(row, deck), labels(order[deck.size - left:], deck), two_suit)
     fixed = (cards.row_card(cards.k),) if cards.k else ()
-    for group in (_automorphisms(cards), _automorphisms(cards, fixed)):
+    for group in (automorphisms(cards), automorphisms(cards, fixed)):
         assert group[0] == tuple(range(cards.m))
         assert len(set(group)) == len(group)
         assert all(_is_automorphism(cards, g) for g in group[:50])
@@ -296,14 +296,14 @@ def test_relabellings_are_a_group_of_automorphisms(data, deck, two_suit, left):
             for h in group[:20]:
                 assert tuple(g[h[c]] for c in range(cards.m)) in members
     items = list(permutations(range(cards.m), min(3, cards.m)))
-    reps, lookup = _orbits(items, _automorphisms(cards))
+    reps, lookup = orbit_representatives(items, automorphisms(cards))
     assert len(set(reps)) == len(reps) and set(lookup) == set(items)
     for w, (j, g) in lookup.items():
         assert tuple(g[c] for c in w) == reps[j]
     if cards.k:
         x = cards.row_card(cards.k)
-        reps, lookup = _depth_windows(cards, x)
-        keep = _automorphisms(cards, (x,))
+        reps, lookup = depth_windows(cards, x)
+        keep = automorphisms(cards, (x,))
         assert all(_is_automorphism(cards, g, (x,)) for g in keep[:50])
         for w, (j, g) in lookup.items():
             assert w[0] == x and tuple(c if c >= cards.m else g[c] for c in w) == reps[j]
@@ -315,7 +315,7 @@ def test_relabellings_are_a_group_of_automorphisms(data, deck, two_suit, left):
 def test_shared_tables_count_as_unshared(data, deck, two_suit, left):
     """With the windows shared by orbits of relabellings, and with none shared (MAX_SYMMETRY 0: every
     window its own table), the engine gives the same counts."""
-    from exact.one_handed import odds_phase
+    from exact.one_handed import odds_phase_groups
 
     variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
     order = data.draw(deck_orders(deck))
@@ -325,7 +325,7 @@ def test_shared_tables_count_as_unshared(data, deck, two_suit, left):
     stats: dict = {}
     shared = position_phase_counts(*args, two_suit=two_suit, stats=stats)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(odds_phase, "MAX_SYMMETRY", 0)
+        patch.setattr(odds_phase_groups, "MAX_SYMMETRY", 0)
         plain: dict = {}
         assert position_phase_counts(*args, two_suit=two_suit, stats=plain) == shared
     m = left
@@ -349,12 +349,12 @@ def test_symmetric_52_card_position_shares_windows():
 def test_short_index_splits_the_rows_by_size():
     """The kept B rows over sets of at most SHORT_SET_CARDS cards are numbered apart from the others,
     each numbering a bijection onto 0 .. n - 1 (8! < 2**16 <= 9!: every count of such a set fits)."""
-    from exact.one_handed import odds_phase
+    from exact.one_handed import odds_phase_groups
 
-    short = odds_phase.SHORT_SET_CARDS
+    short = odds_phase_groups.SHORT_SET_CARDS
     assert math.factorial(short) < 2**16 <= math.factorial(short + 1)
     for nbits in (0, 3, 9, 12):
-        idx, n_lo, n_hi = odds_phase._short_index(nbits)
+        idx, n_lo, n_hi = odds_phase_groups.short_index(nbits)
         sizes = [bin(r).count("1") for r in range(1 << nbits)]
         lo = sorted(-1 - int(idx[r]) for r in range(1 << nbits) if sizes[r] <= short)
         hi = sorted(int(idx[r]) for r in range(1 << nbits) if sizes[r] > short)
@@ -369,13 +369,13 @@ def test_short_b_rows_count_as_wide(data, deck, two_suit, left, short):
     """The kept B rows of the inner groups over sets of at most SHORT_SET_CARDS cards are uint16 apart
     from the others: with the limit lowered (so that a small position has rows on both sides; -1: none
     apart) the same counts as the default (every row of such a position short), and as the search."""
-    from exact.one_handed import odds_phase
+    from exact.one_handed import odds_phase_groups
 
     row, undealt = random_position(data, deck, two_suit, left)
     args = labels(row, deck), labels(undealt, deck)
     default = position_phase_counts(*args, two_suit=two_suit)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(odds_phase, "SHORT_SET_CARDS", short)
+        patch.setattr(odds_phase_groups, "SHORT_SET_CARDS", short)
         lowered = position_phase_counts(*args, two_suit=two_suit)
     assert lowered == default
     n = deck.size
@@ -390,19 +390,19 @@ def test_short_b_rows_count_as_wide(data, deck, two_suit, left, short):
 def test_short_b_rows_on_a_52_card_position(short):
     """The same on 52-card positions with 8 cards left (one that can empty its row), the short rows'
     limit lowered so that both arrays hold kept rows; the estimate stays within 10% of the traced peak."""
-    from exact.one_handed import odds_phase
+    from exact.one_handed import odds_phase_groups
 
     deck = Deck(4, 13)
     for seed in (2, 5):
         order = np.random.default_rng(seed).permutation(52).tolist()
         row, _ = settled_position(order[:44], deck, Variant.make("one-handed"))
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(odds_phase, "SHORT_SET_CARDS", short)
+            patch.setattr(odds_phase_groups, "SHORT_SET_CARDS", short)
             got = position_phase_counts(labels(row, deck), labels(order[44:], deck))
         search = position_counts(row, order[44:], deck, track_empty=True)
         assert ((list(got[0]) + [0] * 53)[:53], got[1]) == tuple(search)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(odds_phase, "SHORT_SET_CARDS", short)
+        patch.setattr(odds_phase_groups, "SHORT_SET_CARDS", short)
         _estimate_is_the_peak()
 
 
@@ -413,15 +413,15 @@ def test_threads_count_as_one(data, deck, two_suit, left, workers, runs):
     """Filled in threads (every layer of every group of more than one window split into runs of whole
     windows, however small: PARALLEL_MIN_SETS and THREADS_FROM_CARDS 0; the marks written between the
     layers), the tables give the same counts as in one call, and as the search."""
-    from exact.one_handed import odds_phase
+    from exact.one_handed import odds_phase, odds_phase_groups
 
     row, undealt = random_position(data, deck, two_suit, left)
     args = labels(row, deck), labels(undealt, deck)
     one = position_phase_counts(*args, two_suit=two_suit, progress=False)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(odds_phase, "PARALLEL_MIN_SETS", 0)
+        patch.setattr(odds_phase_groups, "PARALLEL_MIN_SETS", 0)
         patch.setattr(odds_phase, "THREADS_FROM_CARDS", 0)
-        patch.setattr(odds_phase, "RUNS_PER_THREAD", runs)
+        patch.setattr(odds_phase_groups, "RUNS_PER_THREAD", runs)
         threaded = position_phase_counts(*args, two_suit=two_suit, workers=workers, progress=False)
     assert threaded == one
     n = deck.size
@@ -459,7 +459,7 @@ def _ticked_counts(row, undealt, deck, two_suit, workers, runs):
     """position_phase_counts with a bar, every layer large (see above): the counts, the bar and its
     steps."""
     import sim.progress
-    from exact.one_handed import odds_phase
+    from exact.one_handed import odds_phase, odds_phase_groups
 
     bars, steps = [], []
 
@@ -472,9 +472,9 @@ def _ticked_counts(row, undealt, deck, two_suit, workers, runs):
 
     real = sim.progress.progress_bar
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(odds_phase, "PARALLEL_MIN_SETS", 0)
+        patch.setattr(odds_phase_groups, "PARALLEL_MIN_SETS", 0)
         patch.setattr(odds_phase, "THREADS_FROM_CARDS", 0)
-        patch.setattr(odds_phase, "TICK_RUNS", runs)
+        patch.setattr(odds_phase_groups, "TICK_RUNS", runs)
         patch.setattr(odds_phase, "TICK_FROM_CARDS", 0)
         patch.setattr(sim.progress, "progress_bar", recording)
         ticked = position_phase_counts(labels(row, deck), labels(undealt, deck), two_suit=two_suit,
@@ -486,15 +486,15 @@ def _ticked_counts(row, undealt, deck, two_suit, workers, runs):
 def test_threads_on_a_52_card_position():
     """The same on a 52-card position with 11 cards left, whose large layers (default limit) run in
     threads, through the public odds (workers=2), against one worker."""
-    from exact.one_handed import odds_phase
+    from exact.one_handed import odds_phase, odds_phase_groups
 
     deck = Deck(4, 13)
     order = np.random.default_rng(7).permutation(52).tolist()
     one = odds(order[:41], deck, method="exact", engine="phase", workers=1, progress=False)
-    tasks, real = [], odds_phase.delayed
+    tasks, real = [], odds_phase_groups.delayed
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(odds_phase, "THREADS_FROM_CARDS", 11)
-        patch.setattr(odds_phase, "delayed", lambda f: tasks.append(f) or real(f))
+        patch.setattr(odds_phase_groups, "delayed", lambda f: tasks.append(f) or real(f))
         two = odds(order[:41], deck, method="exact", engine="phase", workers=2, progress=False)
     assert tasks  # some layers ran in threads
     assert two.score_counts == one.score_counts and two.p_win == one.p_win
@@ -502,12 +502,12 @@ def test_threads_on_a_52_card_position():
 
 
 def test_down_closure_is_every_subset_of_a_live_set():
-    from exact.one_handed.odds_phase import _down_closure
+    from exact.one_handed.odds_phase_groups import down_closure
 
     m = 5
     live = np.zeros(1 << m, dtype=bool)
     live[[0b10110, 0b00011]] = True
-    closed = _down_closure(live, m)
+    closed = down_closure(live, m)
     assert [x for x in range(1 << m) if closed[x]] == sorted(
         x for x in range(1 << m) if (x & ~0b10110) == 0 or (x & ~0b00011) == 0)
 
@@ -539,7 +539,7 @@ def test_needed_sets_on_52_card_positions():
 
     deck = Deck(4, 13)
     fractions = []
-    real = odds_phase._needed_sets
+    real = odds_phase.needed_sets
 
     def spy(*a):
         needs = real(*a)
@@ -550,7 +550,7 @@ def test_needed_sets_on_52_card_positions():
         order = np.random.default_rng(seed).permutation(52).tolist()
         row, _ = settled_position(order[:42], deck, Variant.make("one-handed"))
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(odds_phase, "_needed_sets", spy)
+            patch.setattr(odds_phase, "needed_sets", spy)
             counts, emptied = position_phase_counts(labels(row, deck), labels(order[42:], deck), progress=False)
         search = position_counts(row, order[42:], deck, track_empty=True)
         assert ((list(counts) + [0] * 53)[:53], emptied) == tuple(search)
