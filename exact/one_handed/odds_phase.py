@@ -147,14 +147,14 @@ NEEDED_SETS_ONLY = True
 
 # ---------------------------------------------------------------- the plain reference
 
-def position_phase_reference(row, undealt, *, two_suit: bool = True):
+def position_phase_reference(row, undealt, *, reverse: bool = False):
     """Score counts (by final row length) and emptied orders over every order of ``undealt`` dealt
     onto the settled ``row``: the recursion of the module docstring in plain Python.
 
     ``row`` and ``undealt`` are cards as ``(suit, rank)`` labels. Returns ``(counts, emptied)``:
     ``counts`` a dict ``{score: orders}``, ``emptied`` the orders in which a removal empties the row.
     Small positions only (it enumerates subsets of subsets)."""
-    ref = PhaseReference(two_suit=two_suit)
+    ref = PhaseReference(reverse=reverse)
     row = list(row)
 
     def window(i):
@@ -200,7 +200,7 @@ def position_phase_reference(row, undealt, *, two_suit: bool = True):
 # ---------------------------------------------------------------- the numba engine
 
 
-def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | None = None, workers: int = 1,
+def position_phase_counts(row, undealt, *, reverse: bool = False, stats: dict | None = None, workers: int = 1,
                           progress=None):
     """The numba engine: same answer as :func:`position_phase_reference`, as
     ``(counts list by final row length, emptied orders)``; Python ints.
@@ -212,14 +212,14 @@ def position_phase_counts(row, undealt, *, two_suit: bool = True, stats: dict | 
     :data:`TICK_FROM_CARDS` cards to come (:func:`_ticks`)."""
     if workers > 1 and len(undealt) >= THREADS_FROM_CARDS:
         with Parallel(n_jobs=workers, backend="threading") as pool:
-            return _position_phase_counts(row, undealt, two_suit, stats, pool, progress)
-    return _position_phase_counts(row, undealt, two_suit, stats, None, progress)
+            return _position_phase_counts(row, undealt, reverse, stats, pool, progress)
+    return _position_phase_counts(row, undealt, reverse, stats, None, progress)
 
 
-def _position_phase_counts(row, undealt, two_suit, stats, pool, progress):
+def _position_phase_counts(row, undealt, reverse, stats, pool, progress):
     m = len(undealt)
     require(m <= MAX_PHASE_ODDS_CARDS, f"the phase odds count in uint64: at most {MAX_PHASE_ODDS_CARDS} cards left")
-    cards = PositionCards(row, undealt, two_suit)
+    cards = PositionCards(row, undealt, reverse)
     with progress_bar(cards.k + 2, progress, desc=f"exact odds, {m} cards to come", unit="depth",
                       bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]") as bar:
         return _phase_counts(cards, stats, pool, bar)

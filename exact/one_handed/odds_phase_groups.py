@@ -42,11 +42,11 @@ class PositionCards:
     """The position's cards: ``0 .. m-1`` the cards to come, ``m + j`` row card ``j`` (0-based),
     ``-1`` a sentinel; two-type and four-type matches (suit and rank, swapped for ``reverse=on``)."""
 
-    def __init__(self, row, undealt, two_suit):
+    def __init__(self, row, undealt, reverse):
         labels = list(undealt) + list(row)
         self.m, self.k = len(undealt), len(row)
-        self.two = [lab[0] if two_suit else lab[1] for lab in labels]
-        self.four = [lab[1] if two_suit else lab[0] for lab in labels]
+        self.two = [lab[1] if reverse else lab[0] for lab in labels]
+        self.four = [lab[0] if reverse else lab[1] for lab in labels]
 
     def row_card(self, i):  # 1-based row position, sentinel below 1
         return self.m + i - 1 if i >= 1 else -1
@@ -482,14 +482,14 @@ def down_closure(live, m):
     return closed
 
 
-def phase_table_bytes(row, undealt, *, two_suit: bool = True) -> int:
+def phase_table_bytes(row, undealt, *, reverse: bool = False) -> int:
     """Bytes the engine holds at its peak for this position, computed before it allocates them: the
     windows of three cards to come while they fill (their ``A`` and kept ``B`` tables and the pairs'
     maps), then their ``A`` tables (their ``B`` vectors are freed: a parent reads its children's ``A``
     only) with the largest moment of one row depth (every depth's tables sized for the largest sets,
     a bound: a group's ``end`` slots and its tables' type follow its largest set), and the forward
     arrays."""
-    cards = PositionCards(row, undealt, two_suit)
+    cards = PositionCards(row, undealt, reverse)
     m, k = cards.m, cards.k
     _, s2, r1, width = vector_layout(cards)
     maxm = s2 - (m // 2 + 1)

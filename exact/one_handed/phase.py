@@ -68,11 +68,11 @@ from exact.one_handed.phase_kernel import phase_counts
 SENTINEL = None  # a card that matches nothing (below the bottom of the row)
 
 
-def _match(a, b, two_suit: bool):
+def _match(a, b, reverse: bool):
     """``"two"``, ``"four"`` or ``None``: the comparison of top card ``a`` with ``b``."""
     if b is SENTINEL:
         return None
-    kind = removal(a[0] == b[0], a[1] == b[1], not two_suit)
+    kind = removal(a[0] == b[0], a[1] == b[1], reverse)
     return {REMOVE_BETWEEN: "two", REMOVE_FOUR: "four"}.get(kind)
 
 
@@ -95,8 +95,8 @@ def _subsets(cards: frozenset):
 class PhaseReference:
     """The phase recursion of the module docstring, memoised on ``(window, set)``."""
 
-    def __init__(self, two_suit: bool = True):
-        self.two_suit = two_suit
+    def __init__(self, reverse: bool = False):
+        self.reverse = reverse
         self.phase = lru_cache(maxsize=None)(self._phase)
         self.state_b = lru_cache(maxsize=None)(self._state_b)
 
@@ -112,7 +112,7 @@ class PhaseReference:
     def _state_b(self, window: tuple, a, cards: frozenset) -> dict:
         """State ``B(a)``: ``a`` sits on ``w3`` and is compared with ``w1``; ``cards`` still to deal."""
         w1, w2, w3 = window
-        m = _match(a, w1, self.two_suit)
+        m = _match(a, w1, self.reverse)
         if m is not None:
             if cards:
                 return {}  # the phase ended at ``a``; no order of more cards ends it at its last card
@@ -150,7 +150,7 @@ def phase_distribution_reference(deck: Deck, variant: Variant):
     if variant.rules.final_once:
         raise UsageError(PHASE_FINAL_ONCE)
     n = deck.size
-    ref = PhaseReference(two_suit=not variant.rules.reverse)
+    ref = PhaseReference(reverse=variant.rules.reverse)
     deck_cards = frozenset((s, r) for s in range(deck.suits) for r in range(deck.ranks))
     top = ref.phase((SENTINEL, SENTINEL, SENTINEL), deck_cards)
     require(all(o[0] == "end" for o in top), "the sentinel phase can only end with the cards")

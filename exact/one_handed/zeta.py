@@ -115,8 +115,8 @@ class ZetaReference:
     ``top`` is the uniform truncation degree. ``checks`` counts the support checks made (the
     ``S2'(a')`` coordinate vanishing at points without ``a'``)."""
 
-    def __init__(self, top: int, two_suit: bool = True):
-        self.top, self.two_suit = top, two_suit
+    def __init__(self, top: int, reverse: bool = False):
+        self.top, self.reverse = top, reverse
         self.a_hat = lru_cache(maxsize=None)(self._a_hat)
         self.b_hat = lru_cache(maxsize=None)(self._b_hat)
         self.checks = 0
@@ -133,7 +133,7 @@ class ZetaReference:
 
     def _b_hat(self, window: tuple, a, point: frozenset, returns: bool = True) -> dict:
         w1, w2, w3 = window
-        m = _match(a, w1, self.two_suit)
+        m = _match(a, w1, self.reverse)
         one = [1] + [0] * self.top
         if m is not None:
             return {("S1", a): one} if m == "two" else {("R1",): one}
@@ -178,7 +178,7 @@ def zeta_distribution_reference(deck: Deck, variant: Variant):
     ``first4=reversed`` is counted as ``first4=kept`` (equal distributions, :mod:`exact.one_handed.parity`).
     Returns ``(score_counts, wins)`` as Python ints."""
     n = deck.size
-    ref = ZetaReference(n, two_suit=not variant.rules.reverse)
+    ref = ZetaReference(n, reverse=variant.rules.reverse)
     cards = frozenset((s, r) for s in range(deck.suits) for r in range(deck.ranks))
     top = (SENTINEL, SENTINEL, SENTINEL)
     ends = ref.mobius(top, cards)

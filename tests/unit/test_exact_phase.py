@@ -42,7 +42,7 @@ def test_phase_counts_equal_brute_force_on_random_positions(deck, reverse, data)
     cards = data.draw(st.lists(st.sampled_from(rest), unique=True, max_size=6)) if rest else []
     tup = lambda c: (deck.suit(c), deck.rank(c))  # noqa: E731
     padded = [SENTINEL] * max(0, 3 - len(row)) + [tup(c) for c in row[-3:]]
-    ref = PhaseReference(two_suit=reverse == "off")
+    ref = PhaseReference(reverse=reverse == "on")
     expected = brute_phase(deck, variant, row, cards)
     got = {o: c for o, c in ref.phase(tuple(padded), frozenset(tup(c) for c in cards)).items() if c}
     assert got == expected
