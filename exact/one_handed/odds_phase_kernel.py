@@ -46,7 +46,7 @@ def _pair_set(p_bits, p, x):
 
 
 class GroupTables(NamedTuple):
-    """One group of windows for the kernels (:meth:`WindowGroup.tables`): its tables and its pairs' maps.
+    """One group of windows for the kernels (:meth:`~exact.one_handed.odds_phase_groups.WindowGroup.tables`): its tables and its pairs' maps.
     ``G`` windows, ``P`` pairs (a window and a first card), ``m`` cards to come, ``M = max(m, 1)``,
     ``K`` chunks of 8 bits; index arrays ``int64`` unless said."""
 
@@ -103,7 +103,7 @@ class GroupTables(NamedTuple):
     f_off: np.ndarray
     full: np.ndarray
     #: ``uint16`` kept ``B`` rows over short sets (with ``b_split``): ``b_idx`` (``int32``) says which
-    #: array and row (:func:`short_index`), ``lo_off`` where each window's start, ``n_lo`` and
+    #: array and row (:func:`~exact.one_handed.odds_phase_groups.short_index`), ``lo_off`` where each window's start, ``n_lo`` and
     #: ``n_hi`` the rows a slot in each
     B16: np.ndarray
     b_idx: np.ndarray
@@ -115,7 +115,7 @@ class GroupTables(NamedTuple):
 
 class ChildGroup(NamedTuple):
     """The finished tables of a group's children, as its split sums read them (the fields of
-    :class:`GroupTables` of the same names, :meth:`WindowGroup.child_view`)."""
+    :class:`GroupTables` of the same names, :meth:`~exact.one_handed.odds_phase_groups.WindowGroup.child_view`)."""
 
     A: np.ndarray
     ret: np.ndarray
@@ -140,7 +140,7 @@ def fill_layers(grp, child, self_child, vec_width, need, use_need, k_lo, k_hi, p
     :class:`ChildGroup`: complete, or this group's own tables when ``self_child``: the group holds its
     children). The split sum runs over the child's first parts in the child's own coordinates and
     reads only those that hand back (``child.ret``). A pair's child is a window of the child group, perhaps a
-    relabelling of it (the windows of three cards to come are shared by orbits, :func:`orbit_representatives`): a
+    relabelling of it (the windows of three cards to come are shared by orbits, :func:`~exact.one_handed.odds_phase_groups.orbit_representatives`): a
     set of cards to come is read in the child's coordinates through ``p_fwd``, the child's back in
     ours through ``p_inv`` (the relabelling folded into both). Each window's vectors have their own
     layout (``widths``, ``s2s``, ``r1s``: its ``S1`` and ``S2`` slots are its ``w1``'s and ``w2``'s
@@ -150,9 +150,9 @@ def fill_layers(grp, child, self_child, vec_width, need, use_need, k_lo, k_hi, p
     its children likewise.
 
     With ``use_need``, a pair's vector over a set is computed only where ``need`` (laid out like
-    ``ret``) marks the set in the window's universe (:func:`needed_sets`; the other rows stay 0 and are
+    ``ret``) marks the set in the window's universe (:func:`~exact.one_handed.odds_phase_groups.needed_sets`; the other rows stay 0 and are
     never read). Only the layers ``k_lo <= k < k_hi`` and the pairs ``p_lo <= p < p_hi`` are filled, and the
-    hand-back marks (``ret``) are written only with ``marks``: :meth:`WindowGroup.fill` runs it whole in one
+    hand-back marks (``ret``) are written only with ``marks``: :meth:`~exact.one_handed.odds_phase_groups.WindowGroup.fill` runs it whole in one
     call, or layer by layer with the pairs of disjoint runs of windows in threads (a window's rows are
     written by its own pairs only; a layer reads only rows of smaller sets, complete before it), the
     marks written between the layers."""
