@@ -112,7 +112,7 @@ def enumerate_distribution(deck: Deck, variant: Variant):
     """
     suit = deck.suit_array()
     rank = deck.rank_array()
-    counts, wins = _enumerate(suit, rank, not variant.rules.reverse, variant.rules.win_any,
+    counts, wins = _enumerate(suit, rank, variant.rules.reverse, variant.rules.win_any,
                               variant.rules.first4_reversed, variant.rules.final_once)
     n = deck.size
     return [int(c) * n for c in counts], int(wins) * n

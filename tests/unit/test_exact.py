@@ -116,7 +116,7 @@ def test_enumeration_settle_equals_reference(deck, variant, data):
     expected = list(row)
     settle(expected, deck, variant)
     buf = np.array(row + [0], dtype=np.int64)
-    length, _ = kernel_settle(buf, len(row), deck.suit_array(), deck.rank_array(), not variant.rules.reverse,
+    length, _ = kernel_settle(buf, len(row), deck.suit_array(), deck.rank_array(), variant.rules.reverse,
                               len(row))
     assert buf[:length].tolist() == expected
 
@@ -158,7 +158,7 @@ def test_dp_key_keeps_the_future(deck, variant, data):
 
 def test_dead_labels_never_match():
     row = [(DEAD, 0), (1, DEAD), (2, 2), (DEAD, DEAD)]
-    assert _settle(row, True) == (0, 0) and len(row) == 4
+    assert _settle(row, False) == (0, 0) and len(row) == 4
 
 
 # --- Monte Carlo agrees with the exact answer ---------------------------------------------------
