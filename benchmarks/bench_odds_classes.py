@@ -94,7 +94,7 @@ def _relabellings(row, undealt) -> int:
     :func:`exact.one_handed.odds_phase_groups.automorphisms`, suits the two-type labels)."""
     from exact.one_handed.odds_phase_groups import PositionCards, automorphisms
 
-    return len(automorphisms(PositionCards(row, undealt, True)))
+    return len(automorphisms(PositionCards(row, undealt, False)))
 
 
 def count(k: int, seed: int, index: int, family: str, depths: int | None) -> list[str]:

@@ -449,7 +449,7 @@ def test_a_progress_bar_moves_within_the_depths():
     deck = Deck(4, 13)
     order = np.random.default_rng(3).permutation(52).tolist()
     row, _ = settled_position(order[:40], deck, Variant.make("one-handed"))
-    ticked, bar, steps = _ticked_counts(row, order[40:], deck, True, 1, 8)
+    ticked, bar, steps = _ticked_counts(row, order[40:], deck, False, 1, 8)
     assert ticked == position_phase_counts(labels(row, deck), labels(order[40:], deck), progress=False)
     assert bar.n == pytest.approx(len(row) + 2)
     assert sum(0 < n < 1 for n in steps) > 2 * (len(row) + 2)
@@ -476,7 +476,7 @@ def _ticked_counts(row, undealt, deck, reverse, workers, runs):
         patch.setattr(odds_phase, "THREADS_FROM_CARDS", 0)
         patch.setattr(odds_phase_groups, "TICK_RUNS", runs)
         patch.setattr(odds_phase, "TICK_FROM_CARDS", 0)
-        patch.setattr(sim.progress, "progress_bar", recording)
+        patch.setattr(odds_phase, "progress_bar", recording)  # the name the engine calls
         ticked = position_phase_counts(labels(row, deck), labels(undealt, deck), reverse=reverse,
                                        workers=workers, progress=True)
     [bar] = bars
