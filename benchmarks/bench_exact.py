@@ -43,13 +43,13 @@ if method == "dp":
                                          finish_cards=finish)
     p_win = f"{wins}/{sum(score_counts)}"
 elif method == "phase":
-    from exact.one_handed.phase_kernel import phase_distribution
+    from exact.one_handed.phase import phase_distribution
     pstats = {}
     score_counts, wins = phase_distribution(Deck(s, r), Variant.make("one-handed"), stats=pstats)
     p_win = f"{wins}/{sum(score_counts)}"
     stats.states, stats.max_layer_states = pstats["subset_pairs"], pstats["table_bytes"]
 elif method == "zeta":
-    from exact.one_handed.residues import zeta_counts
+    from exact.one_handed.zeta_passes import zeta_counts
     from exact.one_handed.zeta_kernel import zeta_pass
     zstats, pstats = {}, {}
     score_counts, never = zeta_counts(s, r, stats=zstats)

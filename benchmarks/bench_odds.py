@@ -85,14 +85,18 @@ def _warm_up_phase(labels) -> None:
     compilation of the others, several CPU seconds.)"""
     from exact.one_handed import odds_phase
 
-    default = odds_phase.NARROW_SET_CARDS
+    try:  # the module that holds the tables' types (one module in an earlier tree, --before)
+        from exact.one_handed import odds_phase_groups as tables
+    except ImportError:
+        tables = odds_phase
+    default = tables.NARROW_SET_CARDS
     quiet = _quiet(odds_phase.position_phase_counts)
     try:
         for narrow in (default, -1, 3, 4, 5, 6):
-            odds_phase.NARROW_SET_CARDS = narrow
+            tables.NARROW_SET_CARDS = narrow
             odds_phase.position_phase_counts(labels([0, 1, 2]), labels([3, 4, 5, 6, 7, 8, 9]), **quiet)
     finally:
-        odds_phase.NARROW_SET_CARDS = default
+        tables.NARROW_SET_CARDS = default
 
 
 def _child(engine: str, k: int, seed: int, index: int, max_gib: float) -> None:
@@ -161,12 +165,13 @@ def _profile(k: int, seed: int, index: int) -> None:
     from collections import defaultdict
 
     from exact.one_handed import odds_phase
+    from exact.one_handed.odds_phase_groups import WindowGroup
 
     _, row, undealt, labels = _position(k, seed, index)
     _warm_up_phase(labels)  # every mix of table types compiled outside the timing
     spent: dict = defaultdict(float)
     kinds = {k - 3: "windows of three cards to come", k - 2: "(r_i, a, b)", k - 1: "(r_{i-1}, r_i, a)", k: "R_i"}
-    fill, init = odds_phase._Group.fill, odds_phase._Group.__init__
+    fill, init = WindowGroup.fill, WindowGroup.__init__
 
     def timed_fill(group, *a, **kw):
         t0 = time.process_time()
@@ -178,14 +183,14 @@ def _profile(k: int, seed: int, index: int) -> None:
         init(group, *a, **kw)
         spent["building the groups (maps)"] += time.process_time() - t0
 
-    odds_phase._Group.fill, odds_phase._Group.__init__ = timed_fill, timed_init
+    WindowGroup.fill, WindowGroup.__init__ = timed_fill, timed_init
     try:
         stats: dict = {}
         t0 = time.process_time()
         odds_phase.position_phase_counts(labels(row), labels(undealt), stats=stats, progress=False)
         total = time.process_time() - t0
     finally:
-        odds_phase._Group.fill, odds_phase._Group.__init__ = fill, init
+        WindowGroup.fill, WindowGroup.__init__ = fill, init
     spent["the rest (forward pass)"] = total - sum(spent.values())
     print(f"{k} cards left, position {index} of seed {seed}: {total:.1f} CPU s, {stats['depths']} row depths, "
           f"{stats['symmetry']} relabellings")

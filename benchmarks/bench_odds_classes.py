@@ -19,7 +19,7 @@ seed and index) and each number ``k`` of cards left it enumerates every pair of 
 
 and prints, by the size of ``X``, the pairs, their classes and the ratio, then the ratio weighted by
 the split sum's work of an entry (``|X| 2^(|X|-1)``: where the engine's time goes) and the number of
-relabellings of ``U`` the engine shares tables under (its own ``_automorphisms``). A class is found
+relabellings of ``U`` the engine shares tables under (its own ``automorphisms``). A class is found
 by a canonical form: for each of the 24 suit permutations, the column of each rank (which suits hold
 a card of ``X``, ``w1``, ``w2`` or ``w3``) coded as a number, the codes sorted (ranks may be
 permuted freely), the least sequence over the suit permutations.
@@ -91,10 +91,10 @@ def _window_pairs(w_suits, w_ranks, u_suits, u_ranks, perms, sizes, keys, start)
 
 def _relabellings(row, undealt) -> int:
     """The relabellings of the cards to come the engine shares tables under (its own
-    :func:`exact.one_handed.odds_phase._automorphisms`, suits the two-type labels)."""
-    from exact.one_handed.odds_phase import _automorphisms, _Cards
+    :func:`exact.one_handed.odds_phase_groups.automorphisms`, suits the two-type labels)."""
+    from exact.one_handed.odds_phase_groups import PositionCards, automorphisms
 
-    return len(_automorphisms(_Cards(row, undealt, True)))
+    return len(automorphisms(PositionCards(row, undealt, False)))
 
 
 def count(k: int, seed: int, index: int, family: str, depths: int | None) -> list[str]:

@@ -44,7 +44,7 @@ def _deal(row: tuple, card) -> tuple:
 
     out = list(row)
     out.append(card)
-    _settle(out, True)
+    _settle(out, False)
     return tuple(out)
 
 

@@ -1,4 +1,5 @@
-"""One-Handed Solitaire, exactly: three independent methods (the tests make them agree).
+"""One-Handed Solitaire, exactly: four methods, the tests make them agree (``phase`` and ``zeta`` compute
+the same recursion two ways; the other two are independent of it).
 
 * ``enumerate`` (:mod:`exact.one_handed.enumerate`): every deck order, depth-first in numba, a prefix played
   once; up to :data:`exact.one_handed.limits.MAX_ENUMERATE_CARDS` cards.
@@ -6,7 +7,7 @@
   :data:`exact.one_handed.limits.MAX_DP_CARDS` cards.
 * ``phase`` (:mod:`exact.one_handed.phase`): the row is a stack; the play above its top three cards depends only
   on those three and on the *set* of cards dealt meanwhile, so it is counted once per (window, set)
-  in dense subset tables; up to :data:`exact.one_handed.limits.MAX_PHASE_CARDS` cards (4x5 in about 2.5 minutes).
+  in dense subset tables; up to :data:`exact.one_handed.limits.MAX_PHASE_CARDS` cards.
 * ``word`` (:mod:`exact.one_handed.word`): the same recursion at single alphabets (words over a set of
   cards, inclusion-exclusion over the set), one independent job per orbit of alphabets, resumable and
   shardable; up to 62 cards as time allows.
@@ -20,6 +21,18 @@ and refused by ``phase`` and ``zeta`` with a one-line error: its tables count ho
 cards ends over a *set* of cards and keep neither the row the last card meets nor where a cascade
 started, so they cannot stop the last card's cascade after one removal. ``auto`` picks ``dp`` for it,
 so wide decks of 19 and 20 cards (4x5, 5x4) are not exact under ``final=once``.
+
+Modules, by method family (each method's plan, kernel and entry apart; the entry is the front module):
+
+* shared: ``limits`` (size limits, the method choice), ``parity`` (the parity theorem), ``settle`` (the
+  rule compiled once), ``primitives`` (card-set masks, windows and their canonical forms, shared by
+  every phase-family engine), ``split_sum`` (the split sum of the two dense phase engines);
+* ``enumerate``; ``dp`` (reference and entry), ``dp_kernel``, ``dp_codec``, ``finish`` (play-out);
+* ``phase`` (derivation, reference and entry), ``phase_plan``, ``phase_kernel``;
+* ``zeta`` (derivation, reference and entry), ``zeta_plan`` (plan and memory estimate), ``orbits``,
+  ``zeta_kernel`` (one pass), ``zeta_passes`` (the passes, checkpoints), ``crt`` (primes, joining);
+* odds from a position: ``odds`` (entry, the memoised search), ``odds_phase`` (the phase engine),
+  ``odds_phase_groups``, ``odds_phase_kernel``.
 """
 from __future__ import annotations
 
@@ -31,8 +44,13 @@ from sim.deck import Deck
 from sim.variant import Variant
 
 from exact.invariants import require
+from exact.one_handed.dp import DPStats, dp_distribution
+from exact.one_handed.enumerate import enumerate_distribution
 from exact.one_handed.limits import MAX_DP_CARDS, MAX_ENUMERATE_CARDS, choose_method
 from exact.one_handed.parity import check_parity
+from exact.one_handed.phase import phase_distribution
+from exact.one_handed.word import word_distribution
+from exact.one_handed.zeta import zeta_distribution
 from exact.result import ExactResult
 
 __all__ = ["exact_distribution", "ExactResult", "MAX_DP_CARDS", "MAX_ENUMERATE_CARDS"]
@@ -82,33 +100,23 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
     t0 = time.perf_counter()
     extra: dict = {}
     if method == "enumerate":
-        from exact.one_handed.enumerate import enumerate_distribution
-
         score_counts, wins = enumerate_distribution(deck, variant)
     elif method == "phase":
-        from exact.one_handed.phase_kernel import phase_distribution
-
         stats_phase: dict = {}
         score_counts, wins = phase_distribution(deck, variant, progress=progress, stats=stats_phase)
         extra = dict(stats_phase)
     elif method == "zeta":
-        from exact.one_handed.zeta_kernel import zeta_distribution
-
         stats_zeta: dict = {}
         score_counts, wins = zeta_distribution(deck, variant, workers=workers, backend=backend, scheduler=scheduler,
                                                checkpoint_dir=checkpoint_dir, progress=progress, stats=stats_zeta)
         extra = dict(stats_zeta)
     elif method == "word":
-        from exact.one_handed.word import word_distribution
-
         stats_word: dict = {}
         score_counts, wins = word_distribution(deck, variant, workers=workers, backend=backend, scheduler=scheduler,
                                                checkpoint_dir=checkpoint_dir, merge_only=merge_only, progress=progress,
                                                stats=stats_word)
         extra = dict(stats_word)
     else:
-        from exact.one_handed.dp import DPStats, dp_distribution
-
         stats = DPStats()
         score_counts, wins = dp_distribution(deck, variant, progress=progress, stats=stats)
         extra = {"states": stats.states, "transitions": stats.transitions,

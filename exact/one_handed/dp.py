@@ -69,6 +69,7 @@ from sim.rules.one_handed import REMOVE_BETWEEN, REMOVE_FOUR, removal
 from sim.variant import Variant
 
 from exact.invariants import require
+from exact.one_handed.dp_kernel import dp_kernel_distribution
 
 DEAD = -1
 
@@ -85,18 +86,18 @@ class DPStats:
     finish_orders: int = 0  # the orders played out there
 
 
-def _settle(row: list, two_suit: bool, max_removals: int | None = None) -> tuple[int, int]:
+def _settle(row: list, reverse: bool, max_removals: int | None = None) -> tuple[int, int]:
     """Settle ``row`` of (suit, rank) label pairs in place (DEAD never matches), making at most
     ``max_removals`` removals (1 for the last card under ``final=once``).
 
-    ``two_suit``: a suit match removes the two between (the plain game); else (reverse) a rank match
+    ``reverse``: False for the plain game (a suit match removes the two between); True (``reverse=on``): a rank match
     does. Returns (cards removed, removals); each removal takes 2 or 4 cards (asserted by the caller).
     """
     removed = removals = 0
     while len(row) >= 4 and (max_removals is None or removals < max_removals):
         sa, ra = row[-1]
         sb, rb = row[-4]
-        kind = removal(sa == sb and sa != DEAD, ra == rb and ra != DEAD, not two_suit)
+        kind = removal(sa == sb and sa != DEAD, ra == rb and ra != DEAD, reverse)
         if kind == REMOVE_BETWEEN:
             del row[-3:-1]
             removed += 2
@@ -161,7 +162,7 @@ def frozen_cut(reduced, *, four_is_rank: bool) -> int:
     return 0
 
 
-def canonical_key(row, undealt, ranks: int, *, two_suit: bool = True):
+def canonical_key(row, undealt, ranks: int, *, reverse: bool = False):
     """Reduce and relabel a settled state; return ``(key, offset)``.
 
     Parameters
@@ -169,7 +170,7 @@ def canonical_key(row, undealt, ranks: int, *, two_suit: bool = True):
     row : sequence of (suit, rank) label pairs, bottom first (DEAD allowed)
     undealt : sequence of (suit, rank) label pairs, the cards still to deal
     ranks : the deck's number of ranks (the width of the undealt-set bit mask)
-    two_suit : True for the plain game (a suit match removes two), False for ``reverse=on``
+    reverse : False for the plain game (a suit match removes two), True for ``reverse=on`` (a rank match does)
 
     Returns
     -------
@@ -180,7 +181,7 @@ def canonical_key(row, undealt, ranks: int, *, two_suit: bool = True):
     live_s = {s for s, _ in undealt}
     live_r = {r for _, r in undealt}
     reduced = [(s if s in live_s else DEAD, r if r in live_r else DEAD) for s, r in row]
-    p = frozen_cut(reduced, four_is_rank=two_suit)
+    p = frozen_cut(reduced, four_is_rank=not reverse)
     reduced = reduced[p:]
     smap: dict = {}
     rmap: dict = {}
@@ -245,9 +246,7 @@ def dp_distribution(deck: Deck, variant: Variant, *, progress=None, stats: DPSta
     number of last cards played out per state instead of built as layers (:mod:`exact.one_handed.finish`);
     ``None`` chooses it, ``0`` builds every layer.
     """
-    from exact.one_handed.dp_kernel import dp_kernel_distribution
-
-    return dp_kernel_distribution(deck.suits, deck.ranks, two_suit=not variant.rules.reverse,
+    return dp_kernel_distribution(deck.suits, deck.ranks, reverse=variant.rules.reverse,
                                   win_any=variant.rules.win_any, final_once=variant.rules.final_once,
                                   progress=progress, stats=stats, finish_cards=finish_cards)
 
@@ -267,7 +266,7 @@ def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,
     """
     n = deck.size
     ranks = deck.ranks
-    two_suit = not variant.rules.reverse
+    reverse = variant.rules.reverse
     win_any = variant.rules.win_any
     final_once = variant.rules.final_once
     stats = stats if stats is not None else DPStats()
@@ -290,14 +289,14 @@ def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,
             for i, card in enumerate(undealt):
                 new_row = row + [card]
                 before = len(new_row)
-                removed, removals = _settle(new_row, two_suit, 1 if final_once and t == n - 1 else None)
+                removed, removals = _settle(new_row, reverse, 1 if final_once and t == n - 1 else None)
                 # parity invariant: each removal took 2 or 4 cards
                 require(removed % 2 == 0 and 2 * removals <= removed <= 4 * removals,
                         "each removal takes 2 or 4 cards")
                 require(len(new_row) == before - removed, "the row lost the removed cards")
                 emptied = removals > 0 and not new_row
                 rest = undealt[:i] + undealt[i + 1:]
-                k2, cut = canonical_key(new_row, rest, ranks, two_suit=two_suit)
+                k2, cut = canonical_key(new_row, rest, ranks, reverse=reverse)
                 s = (k2, cut, emptied)
                 succ[s] = succ.get(s, 0) + 1
                 stats.transitions += 1

@@ -15,6 +15,8 @@ Same states, same reductions, same proofs (see :mod:`exact.one_handed.dp`); what
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import types
 from numba.typed import Dict
@@ -27,7 +29,7 @@ from sim._jit import jit
 
 
 @jit
-def _frozen_cut(rs, rr, length, two_suit):
+def _frozen_cut(rs, rr, length, reverse):
     """Largest ``c`` such that row[:c] is never removed nor matched again (exact.one_handed.dp, reduction 3)."""
     for c in range(length, 0, -1):
         ok = True
@@ -39,7 +41,7 @@ def _frozen_cut(rs, rr, length, two_suit):
                 ok = False
                 break
         if ok and c >= 4:
-            four = rr[c - 4] if two_suit else rs[c - 4]
+            four = rs[c - 4] if reverse else rr[c - 4]
             if four >= 0:
                 ok = False
         if ok:
@@ -98,7 +100,7 @@ def _order_fresh(a_of, b_of, k, amap, bmap, n_a, n_b):
 
 
 @jit
-def _canonical(rs, rr, length, us, ur, k, n_s, n_r, bits, per_word, two_suit, offset):
+def _canonical(rs, rr, length, us, ur, k, n_s, n_r, bits, per_word, reverse, offset):
     """Reduce + relabel the state (row rs/rr[:length], undealt us/ur[:k]); return (key, cut)."""
     live_s = np.zeros(n_s, dtype=np.bool_)
     live_r = np.zeros(n_r, dtype=np.bool_)
@@ -110,7 +112,7 @@ def _canonical(rs, rr, length, us, ur, k, n_s, n_r, bits, per_word, two_suit, of
             rs[j] = -1
         if rr[j] >= 0 and not live_r[rr[j]]:
             rr[j] = -1
-    cut = _frozen_cut(rs, rr, length, two_suit)
+    cut = _frozen_cut(rs, rr, length, reverse)
     # -1: dead, -2: live and not yet labelled, >= 0: new label
     smap = np.full(n_s, -1, dtype=np.int64)
     rmap = np.full(n_r, -1, dtype=np.int64)
@@ -179,7 +181,7 @@ def _add_limbs(dst, i, src, j, base_dst, base_src):
 
 
 @jit
-def _layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any, final_once):
+def _layer(keys, vals, m, n_s, n_r, bits, per_word, reverse, win_any, final_once):
     """Deal one more card from every state of a layer; return the next layer and what it emptied.
 
     ``vals[i, 0:3]``: prefixes reaching state i (limbs); ``vals[i, 3:6]``: those of them never
@@ -219,13 +221,13 @@ def _layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any, final_onc
                     q += 1
             # final=once: the last card (k == 1) gets a single check
             limit = 1 if final_once and k == 1 else n
-            new_len, removed, removals = _settle_labels(rs2, rr2, length + 1, two_suit, limit)
+            new_len, removed, removals = _settle_labels(rs2, rr2, length + 1, reverse, limit)
             # the parity invariant: every removal takes 2 or 4 cards
             if removed % 2 != 0 or removed < 2 * removals or removed > 4 * removals:
                 raise AssertionError("a removal took neither 2 nor 4 cards")
             emptied = removals > 0 and new_len == 0 and offset == 0
             new_key, cut = _canonical(rs2, rr2, new_len, us2, ur2, k - 1, n_s, n_r, bits, per_word,
-                                      two_suit, offset)
+                                      reverse, offset)
             transitions += 1
             if new_key in index:
                 t = index[new_key]
@@ -255,7 +257,7 @@ def _layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any, final_onc
 
 
 @jit
-def _initial_key(n_s, n_r, bits, per_word, two_suit):
+def _initial_key(n_s, n_r, bits, per_word, reverse):
     n = n_s * n_r
     rs = np.empty(1, dtype=np.int64)
     rr = np.empty(1, dtype=np.int64)
@@ -264,7 +266,7 @@ def _initial_key(n_s, n_r, bits, per_word, two_suit):
     for c in range(n):
         us[c] = c // n_r
         ur[c] = c % n_r
-    key, cut = _canonical(rs, rr, 0, us, ur, n, n_s, n_r, bits, per_word, two_suit, 0)
+    key, cut = _canonical(rs, rr, 0, us, ur, n, n_s, n_r, bits, per_word, reverse, 0)
     return key
 
 
@@ -272,7 +274,7 @@ def limbs_to_int(limbs) -> int:
     return sum(int(x) << (LIMB_BITS * q) for q, x in enumerate(limbs))
 
 
-def canonical_key_kernel(row, undealt, suits: int, ranks: int, two_suit: bool):
+def canonical_key_kernel(row, undealt, suits: int, ranks: int, reverse: bool):
     """The kernel's key of a state given as (suit, rank) pairs; returns (row pairs, undealt pairs,
     offset) decoded from it (for the tests' soundness check)."""
     n = suits * ranks
@@ -282,7 +284,7 @@ def canonical_key_kernel(row, undealt, suits: int, ranks: int, two_suit: bool):
     rr = np.array([r for _, r in row] + [0], dtype=np.int64)
     us = np.array([s for s, _ in undealt] + [0], dtype=np.int64)
     ur = np.array([r for _, r in undealt] + [0], dtype=np.int64)
-    key, cut = _canonical(rs, rr, len(row), us, ur, len(undealt), suits, ranks, bits, per_word, two_suit, 0)
+    key, cut = _canonical(rs, rr, len(row), us, ur, len(undealt), suits, ranks, bits, per_word, reverse, 0)
     rs2 = np.empty(n + 1, dtype=np.int64)
     rr2 = np.empty(n + 1, dtype=np.int64)
     us2 = np.empty(n, dtype=np.int64)
@@ -292,7 +294,7 @@ def canonical_key_kernel(row, undealt, suits: int, ranks: int, two_suit: bool):
             list(zip(us2[:k].tolist(), ur2[:k].tolist())), int(offset))
 
 
-def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: bool, final_once: bool = False,
+def dp_kernel_distribution(suits: int, ranks: int, *, reverse: bool, win_any: bool, final_once: bool = False,
                            progress=None, stats=None, finish_cards: int | None = None):
     """Score counts and wins over all orders (see :func:`exact.one_handed.dp.dp_distribution`).
 
@@ -300,8 +302,6 @@ def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: b
     remaining orders (:mod:`exact.one_handed.finish`); ``None`` chooses it layer by layer (:func:`_finish_now`),
     ``0`` builds every layer.
     """
-    import math
-
     n = suits * ranks
     if n > max_row_cards(suits, ranks) or n > 32:
         raise ValueError(f"deck of {n} cards is beyond the DP kernel's key layout")
@@ -310,7 +310,7 @@ def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: b
         raise ValueError(f"finish_cards must be in 0..{MAX_FINISH_CARDS}")
     bits = code_bits(suits, ranks)
     per_word = 63 // bits
-    key = _initial_key(suits, ranks, bits, per_word, two_suit)
+    key = _initial_key(suits, ranks, bits, per_word, reverse)
     keys = np.array([key], dtype=np.int64)
     vals = np.zeros((1, 2 * LIMBS), dtype=np.int64)
     vals[0, 0] = 1
@@ -322,7 +322,7 @@ def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: b
         if (left <= finish_cards) if not auto else _finish_now(left, len(keys)):
             break
         keys, vals, size, emptied_now, transitions = _layer(keys, vals, len(keys), suits, ranks, bits,
-                                                             per_word, two_suit, win_any, final_once)
+                                                             per_word, reverse, win_any, final_once)
         wins += limbs_to_int(emptied_now) * math.factorial(n - t - 1)
         layer_sizes.append(int(size))
         if stats is not None:
@@ -331,7 +331,7 @@ def dp_kernel_distribution(suits: int, ranks: int, *, two_suit: bool, win_any: b
             progress(t + 1, n, int(size))
     finish_cards = n - (len(layer_sizes) - 1)
     score_limbs, win_limbs, played = _finish_layer(keys, vals, len(keys), suits, ranks, bits, per_word,
-                                                   two_suit, win_any, final_once)
+                                                   reverse, win_any, final_once)
     if progress is not None and finish_cards:
         progress(n, n, 0)
     score_counts = [limbs_to_int(limbs) for limbs in score_limbs]

@@ -23,14 +23,14 @@ from sim.variant import Variant
 
 
 @jit
-def _settle(row, length, suit, rank, two_suit, max_removals):
+def _settle(row, length, suit, rank, reverse, max_removals):
     """Settle ``row[:length]`` in place, making at most ``max_removals`` removals; return
     ``(length, removals)`` (mirrors the reference)."""
     removals = 0
     while length >= CHECK_DEPTH and removals < max_removals:
         a = row[length - 1]
         b = row[length - CHECK_DEPTH]
-        kind = _removal(suit[a] == suit[b], rank[a] == rank[b], not two_suit)
+        kind = _removal(suit[a] == suit[b], rank[a] == rank[b], reverse)
         if kind == REMOVE_BETWEEN:
             row[length - 3] = a
             length -= 2
@@ -43,7 +43,7 @@ def _settle(row, length, suit, rank, two_suit, max_removals):
 
 
 @jit
-def _enumerate(suit, rank, two_suit, win_any, first4_reversed, final_once):
+def _enumerate(suit, rank, reverse, win_any, first4_reversed, final_once):
     """Score counts and wins over the ``(n-1)!`` orders that start with card 0."""
     n = suit.shape[0]
     score_counts = np.zeros(n + 1, dtype=np.int64)
@@ -94,7 +94,7 @@ def _enumerate(suit, rank, two_suit, win_any, first4_reversed, final_once):
                 dst[k] = src[k]
             dst[length] = c
         limit = 1 if final_once and d + 1 == n else n
-        length, removals = _settle(dst, length + 1, suit, rank, two_suit, limit)
+        length, removals = _settle(dst, length + 1, suit, rank, reverse, limit)
         lens[d + 1] = length
         emptied[d + 1] = emptied[d] | (removals > 0 and length == 0)
         next_try[d + 1] = 0
@@ -112,7 +112,7 @@ def enumerate_distribution(deck: Deck, variant: Variant):
     """
     suit = deck.suit_array()
     rank = deck.rank_array()
-    counts, wins = _enumerate(suit, rank, not variant.rules.reverse, variant.rules.win_any,
+    counts, wins = _enumerate(suit, rank, variant.rules.reverse, variant.rules.win_any,
                               variant.rules.first4_reversed, variant.rules.final_once)
     n = deck.size
     return [int(c) * n for c in counts], int(wins) * n

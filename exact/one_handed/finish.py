@@ -32,7 +32,7 @@ MAX_FINISH_CARDS = 10
 
 
 @jit
-def _play_out(row_s, row_r, length, us, ur, k, two_suit, track_empty, offset, hist, work, final_once):
+def _play_out(row_s, row_r, length, us, ur, k, reverse, track_empty, offset, hist, work, final_once):
     """Play every order of the ``k`` undealt cards ``us/ur`` from the row ``row_s/r[:length]``.
 
     Adds one to ``hist[offset + final length]`` per order; returns the number of orders in which a
@@ -82,7 +82,7 @@ def _play_out(row_s, row_r, length, us, ur, k, two_suit, track_empty, offset, hi
         once = final_once and d + 1 == k  # the last card: a single check
         while pos >= 3:
             # a dealt label is live; dead (-1) matches nothing
-            kind = _removal(row_s[pos - 3] == sa, row_r[pos - 3] == ra, not two_suit)
+            kind = _removal(row_s[pos - 3] == sa, row_r[pos - 3] == ra, reverse)
             if kind == REMOVE_BETWEEN:
                 pos -= 2
                 removals += 1
@@ -135,7 +135,7 @@ def _add_scaled(dst, i, src, j, base_src, factor):
 
 
 @jit
-def _finish_layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any, final_once):
+def _finish_layer(keys, vals, m, n_s, n_r, bits, per_word, reverse, win_any, final_once):
     """Finish every state of a layer by playing out its futures.
 
     Returns (score limbs ``[n + 1, LIMBS]``, ``win=any`` win limbs ``[1, LIMBS]``, orders played).
@@ -156,7 +156,7 @@ def _finish_layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any, fi
         for s in range(n + 1):
             hist[s] = 0
         track = win_any and offset == 0
-        emptied_orders = _play_out(rs, rr, length, us, ur, k, two_suit, track, offset, hist, work, final_once)
+        emptied_orders = _play_out(rs, rr, length, us, ur, k, reverse, track, offset, hist, work, final_once)
         for s in range(n + 1):
             if hist[s] != 0:
                 _add_scaled(score_limbs, s, vals, i, 0, hist[s])
@@ -166,7 +166,7 @@ def _finish_layer(keys, vals, m, n_s, n_r, bits, per_word, two_suit, win_any, fi
     return score_limbs, win_limbs, played
 
 
-def play_out_distribution(row, undealt, *, two_suit: bool, track_empty: bool = False, offset: int = 0,
+def play_out_distribution(row, undealt, *, reverse: bool, track_empty: bool = False, offset: int = 0,
                           final_once: bool = False):
     """Public wrapper of the play-out: final scores over every order of ``undealt`` dealt onto ``row``.
 
@@ -174,7 +174,7 @@ def play_out_distribution(row, undealt, *, two_suit: bool, track_empty: bool = F
     ----------
     row : sequence of (suit, rank) label pairs, bottom first, settled (-1 = a dead label)
     undealt : sequence of distinct live (suit, rank) label pairs, the cards still to deal
-    two_suit : True for the plain game (a suit match removes two), False for ``reverse=on``
+    reverse : False for the plain game (a suit match removes two), True for ``reverse=on`` (a rank match does)
     track_empty : count the orders in which a removal empties the row (``win=any``)
     offset : added to every final length (the frozen cards cut from the bottom)
     final_once : the last card gets a single check (``final=once``)
@@ -196,5 +196,5 @@ def play_out_distribution(row, undealt, *, two_suit: bool, track_empty: bool = F
     ur = np.array([r for _, r in undealt] + [0], dtype=np.int64)
     hist = np.zeros(size, dtype=np.int64)
     work = np.empty((7, size), dtype=np.int64)
-    emptied = _play_out(row_s, row_r, len(row), us, ur, k, two_suit, track_empty, offset, hist, work, final_once)
+    emptied = _play_out(row_s, row_r, len(row), us, ur, k, reverse, track_empty, offset, hist, work, final_once)
     return hist.tolist(), int(emptied)

@@ -8,11 +8,16 @@ exact orbit counts (:func:`zeta_estimate`). A deck above a limit is refused befo
 """
 from __future__ import annotations
 
-import functools
+import os
 
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.games import get_game
+
+from exact.one_handed.phase_plan import PhasePlan
+from exact.one_handed.word import WORD_FINAL_ONCE
+from exact.one_handed.word_run import MAX_WORD_CARDS
+from exact.one_handed.zeta_plan import zeta_estimate
 
 #: enumeration: 13 cards is about 1.7e9 prefixes, a few minutes on one core
 MAX_ENUMERATE_CARDS = 13
@@ -36,7 +41,7 @@ MAX_DP_CARDS_WIDE = 18
 MAX_PHASE_CARDS = 20
 MAX_PHASE_TABLE_BYTES = 3 * 2**30
 
-#: the zeta method (exact.one_handed.zeta, zeta_kernel, orbits, residues): tables of the window-set
+#: the zeta method (exact.one_handed.zeta, zeta_plan, zeta_kernel, orbits, zeta_passes, crt): tables of the window-set
 #: orbits of two set sizes, polynomials of n // 2 + 1 half-degrees, one pass per 31-bit prime. Its
 #: limit is memory, estimated exactly from the orbit counts (Burnside, exact.one_handed.orbits), not
 #: a card count. Sets are int64 masks (62 cards at most); the method is offered up to 33 cards, the
@@ -57,8 +62,6 @@ FALLBACK_ZETA_TABLE_BYTES = 6 * 2**30
 
 def physical_memory_bytes() -> int | None:
     """This machine's physical memory in bytes, or None where the system does not say."""
-    import os
-
     try:
         pages, size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):
@@ -76,8 +79,6 @@ def default_zeta_table_limit() -> int:
 
 def _limit_source() -> str:
     """Where today's zeta limit comes from, for the refusal."""
-    import os
-
     if os.environ.get("SOLITAIRE_ZETA_MAX_GIB"):
         return "set by SOLITAIRE_ZETA_MAX_GIB"
     return "70% of this machine's memory, at most 20 GiB; SOLITAIRE_ZETA_MAX_GIB sets it on a larger machine"
@@ -86,8 +87,6 @@ def _limit_source() -> str:
 def zeta_table_limit() -> int:
     """Bytes of tables a zeta pass may take: ``SOLITAIRE_ZETA_MAX_GIB`` if set, else the default
     (:func:`default_zeta_table_limit`)."""
-    import os
-
     text = os.environ.get("SOLITAIRE_ZETA_MAX_GIB")
     if not text:
         return default_zeta_table_limit()
@@ -99,14 +98,6 @@ def zeta_table_limit() -> int:
         raise UsageError(f"SOLITAIRE_ZETA_MAX_GIB must be a positive number of GiB, got {text!r}")
     return int(gib * 2**30)
 
-
-#: the orbit counts give each window's B rows on average over its points (cards outside a point,
-#: spread evenly): the tables a pass makes were 6-10% more (2x6 1.10, 3x4 1.09, 3x5 1.07, 3x6 1.06), so the
-#: estimate adds 12%
-ZETA_PEAK_MARGIN = 1.12
-#: measured seconds per unit of zeta_estimate()["work"] (one core): 4x6's three passes took 528 CPU s
-#: (work 5.10e10 a pass)
-ZETA_SECONDS_PER_WORK = 528.0 / (3 * 5.10e10)
 
 #: ``auto`` takes the zeta method from this many cards on decks with at least 3 suits and 3 ranks (one
 #: core, benchmarks/bench_exact.py in one run: 3x6 2.1 CPU s against the phase method's 10.5, 4x5 17.5
@@ -123,67 +114,7 @@ def dp_limit(deck: Deck) -> int:
 
 def phase_table_bytes(deck: Deck) -> int:
     """Bytes of the tables the phase method allocates for ``deck`` (the plain game on it)."""
-    from exact.one_handed.phase_kernel import PhasePlan
-
     return PhasePlan(deck.suits, deck.ranks).table_bytes()
-
-
-def zeta_estimate(deck: Deck) -> dict:
-    """What the zeta method needs for ``deck`` (a copy of :func:`_zeta_estimate`'s cached answer)."""
-    return dict(_zeta_estimate(deck.suits, deck.ranks))
-
-
-@functools.lru_cache(maxsize=64)
-def _zeta_estimate(suits: int, ranks: int) -> dict:
-    """What the zeta method needs for ``suits x ranks`` (the plain game on it), from the exact orbit counts:
-    ``passes`` (31-bit primes whose product passes n!), ``peak_bytes`` (the largest two adjacent set
-    sizes' tables of one pass), ``orbits`` (window-set orbits), ``pairs`` ((orbit, card) pairs of
-    the B tables), ``work`` (pairs times the cost of one truncated product) and ``seconds`` (one core,
-    all passes, from the measured rate)."""
-    import math
-
-    from exact.one_handed.orbits import orbit_counts
-    from exact.one_handed.phase_kernel import _canonical
-    from exact.one_handed.residues import primes_for
-
-    n = suits * ranks
-    top = (-1, -1, -1)
-    reps, seen, queue = [top, top], {top}, [top]
-    while queue:
-        w = queue.pop()
-        for a in range(n):
-            if a not in w:
-                child, _ = _canonical((w[1], w[2], a), suits, ranks)
-                if child not in seen:
-                    seen.add(child)
-                    reps.append(child)
-                    queue.append(child)
-    counts = [orbit_counts(suits, ranks, w) for w in reps]
-    per_size = [sum(c[s] for c in counts if s < len(c)) for s in range(n + 1)]
-    # B(a, X) is stored for the cards a outside X that do not match w1 (k of the u outside the window)
-    kept = [len(c) - 1 - (0 if w[0] < 0 else suits + ranks - 2) for w, c in zip(reps, counts)]
-    window_b = [[c[s] * k * (len(c) - 1 - s) / (len(c) - 1) if s < len(c) - 1 else 0.0 for s in range(n + 1)]
-                for c, k in zip(counts, kept)]
-    b_rows = [sum(b[s] for b in window_b) for s in range(n + 1)]
-    half, width = n // 2 + 1, n + 2 * ranks + 4
-    vec = half * width * 4
-    # held while size s is made: its A, and each window's B of size s - 1 until that window's B of
-    # size s is made (zeta_pass frees them window by window)
-    peak = 0.0
-    for s in range(n + 1):
-        before = [b[s - 1] if s else 0.0 for b in window_b]
-        held = per_size[s] + sum(before)
-        peak = max(peak, held)
-        for b, old in zip(window_b, before):
-            peak = max(peak, held + b[s])
-            held += b[s] - old
-    peak *= vec * ZETA_PEAK_MARGIN
-    pairs = sum(b_rows)
-    work = pairs * half * half / 2 * width
-    passes = len(primes_for(n))
-    return dict(passes=passes, peak_bytes=int(peak), orbits=sum(per_size), pairs=int(pairs), work=work,
-                seconds=work * ZETA_SECONDS_PER_WORK * passes, windows=len(reps) - 1,
-                orders_bits=math.factorial(n).bit_length())
 
 
 def zeta_fits(deck: Deck) -> bool:
@@ -234,9 +165,6 @@ def choose_method(deck: Deck, method: str, variant=None) -> str:
     if method == "phase" and final_once:
         raise UsageError(PHASE_FINAL_ONCE)
     if method == "word":
-        from exact.one_handed.word import WORD_FINAL_ONCE
-        from exact.one_handed.word_run import MAX_WORD_CARDS
-
         if final_once:
             raise UsageError(WORD_FINAL_ONCE)
         if deck.size > MAX_WORD_CARDS:

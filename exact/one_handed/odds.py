@@ -64,7 +64,15 @@ from sim.checks import check_games, check_seed, check_workers
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.rules import one_handed as rules
+from sim.stats import binomial_interval
 from sim.variant import Variant
+
+from exact.one_handed import exact_distribution
+from exact.one_handed.dp import _decode, _settle, canonical_key
+from exact.one_handed.finish import play_out_distribution
+from exact.one_handed.limits import choose_method
+from exact.one_handed.odds_phase import phase_table_bytes, position_phase_counts
+from exact.one_handed.parity import check_parity
 
 #: cards left at most for the exact method (the phase engine: 16 fits below MAX_PHASE_TABLE_BYTES for 80
 #: of 80 random 52-card positions, 0.43-2.69 GiB estimated, benchmarks/bench_odds.py --estimate; minutes
@@ -143,7 +151,7 @@ def _labels(cards, deck: Deck) -> list[tuple[int, int]]:
     return [(deck.suit(c), deck.rank(c)) for c in cards]
 
 
-def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_empty: bool = False,
+def position_counts(row, undealt, deck: Deck, *, reverse: bool = False, track_empty: bool = False,
                     final_once: bool = False, stats: dict | None = None):
     """Exact final-score counts over every order of ``undealt`` dealt onto the settled ``row``.
 
@@ -151,7 +159,7 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
     ----------
     row : cards of the settled row, first dealt first
     undealt : the cards still to deal (a set: their order does not matter)
-    two_suit : True for the plain game, False for ``reverse=on``
+    reverse : False for the plain game, True for ``reverse=on``
     track_empty : also count the orders in which a removal empties the row (``win=any``)
     final_once : the last card gets a single check (``final=once``; the reductions stay sound, as in
         the DP: a ``final=once`` game is the cascading game cut short at its last card)
@@ -164,9 +172,6 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
     score_counts : list of Python ints, index = final score, summing to ``len(undealt)!``
     emptied : the orders in which a removal empties the row (0 unless ``track_empty``)
     """
-    from exact.one_handed.dp import _decode, _settle, canonical_key
-    from exact.one_handed.finish import play_out_distribution
-
     ranks = deck.ranks
     memo: dict = {}
 
@@ -178,7 +183,7 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
         r, u = _decode(key, ranks)
         k = len(u)
         if k <= PLAY_OUT_CARDS:
-            hist, emptied = play_out_distribution(r, u, two_suit=two_suit, track_empty=track_empty,
+            hist, emptied = play_out_distribution(r, u, reverse=reverse, track_empty=track_empty,
                                                   final_once=final_once)
             result = (hist, emptied)
         else:
@@ -187,9 +192,9 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
             rest_orders = math.factorial(k - 1)
             for i, card in enumerate(u):
                 new_row = r + [card]
-                removed, removals = _settle(new_row, two_suit)  # never the last card: k > PLAY_OUT_CARDS
+                removed, removals = _settle(new_row, reverse)  # never the last card: k > PLAY_OUT_CARDS
                 require(removed % 2 == 0, "each removal takes 2 or 4 cards")
-                child_key, cut = canonical_key(new_row, u[:i] + u[i + 1:], ranks, two_suit=two_suit)
+                child_key, cut = canonical_key(new_row, u[:i] + u[i + 1:], ranks, reverse=reverse)
                 child, child_emptied = counts(child_key)
                 if len(hist) < cut + len(child):
                     hist.extend([0] * (cut + len(child) - len(hist)))
@@ -204,7 +209,7 @@ def position_counts(row, undealt, deck: Deck, *, two_suit: bool = True, track_em
         memo[key] = result
         return result
 
-    key, cut = canonical_key(_labels(row, deck), _labels(undealt, deck), ranks, two_suit=two_suit)
+    key, cut = canonical_key(_labels(row, deck), _labels(undealt, deck), ranks, reverse=reverse)
     hist, emptied = counts(key)
     if stats is not None:
         k = len(undealt)
@@ -233,7 +238,7 @@ def choose_engine(left: int, engine: str = "auto", *, final_once: bool = False) 
     return engine
 
 
-def position_odds(row, undealt, deck: Deck, *, two_suit: bool = True, track_empty: bool = False,
+def position_odds(row, undealt, deck: Deck, *, reverse: bool = False, track_empty: bool = False,
                   final_once: bool = False, engine: str = "auto", workers: int = 1,
                   progress: bool | None = None) -> tuple[list[int], int, str]:
     """:func:`position_counts` by the chosen engine: ``(score_counts, emptied, engine used)``.
@@ -242,20 +247,18 @@ def position_odds(row, undealt, deck: Deck, *, two_suit: bool = True, track_empt
 
     The phase engine refuses (one line) a position whose tables would exceed
     :data:`MAX_PHASE_TABLE_BYTES`."""
-    from exact.one_handed.odds_phase import phase_table_bytes, position_phase_counts
-
     engine = choose_engine(len(undealt), engine, final_once=final_once)
     if engine == "search":
-        counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=track_empty,
+        counts, emptied = position_counts(row, undealt, deck, reverse=reverse, track_empty=track_empty,
                                           final_once=final_once)
         return counts, emptied, engine
     row_labels, undealt_labels = _labels(row, deck), _labels(undealt, deck)
-    need = phase_table_bytes(row_labels, undealt_labels, two_suit=two_suit)
+    need = phase_table_bytes(row_labels, undealt_labels, reverse=reverse)
     if need > MAX_PHASE_TABLE_BYTES:
         raise UsageError(f"{len(undealt)} cards still to come: the exact phase tables would take "
                          f"{need / 2**30:.1f} GiB (limit {MAX_PHASE_TABLE_BYTES / 2**30:.0f} GiB); "
                          f"use --method simulate (or deal more cards)")
-    hist, emptied = position_phase_counts(row_labels, undealt_labels, two_suit=two_suit, workers=workers,
+    hist, emptied = position_phase_counts(row_labels, undealt_labels, reverse=reverse, workers=workers,
                                           progress=progress)
     counts = [0] * (deck.size + 1)
     for s, c in enumerate(hist):
@@ -281,7 +284,7 @@ def settled_position(dealt, deck: Deck, variant: Variant) -> tuple[list[int], bo
 def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto", workers: int = 1,
            progress: bool | None = None) -> tuple[list[int], int, str]:
     n = deck.size
-    two_suit = not variant.rules.reverse
+    reverse = variant.rules.reverse
     win_any = variant.rules.win_any
     undealt = [c for c in range(n) if c not in set(dealt)]
     if not dealt:
@@ -298,7 +301,7 @@ def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto", workers: i
             wins += sub_wins
         return total, wins, used
     row, emptied_before = settled_position(dealt, deck, variant)
-    score_counts, emptied, used = position_odds(row, undealt, deck, two_suit=two_suit, track_empty=win_any,
+    score_counts, emptied, used = position_odds(row, undealt, deck, reverse=reverse, track_empty=win_any,
                                                 final_once=variant.rules.final_once, engine=engine, workers=workers,
                                                 progress=progress)
     if not win_any:
@@ -309,7 +312,7 @@ def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto", workers: i
 
 
 @jit
-def _play_orders(row_s, row_r, length, orders_s, orders_r, two_suit, final_once, hist):
+def _play_orders(row_s, row_r, length, orders_s, orders_r, reverse, final_once, hist):
     """Deal each row of ``orders_*`` onto a copy of the row; count final lengths in ``hist``;
     return the number of games in which a removal emptied the row. ``final_once``: the last card of
     each order gets a single check."""
@@ -332,8 +335,8 @@ def _play_orders(row_s, row_r, length, orders_s, orders_r, two_suit, final_once,
                 removals_left -= 1
                 same_suit = rs[n - 1] == rs[n - 4]
                 same_rank = rr[n - 1] == rr[n - 4]
-                two = same_suit if two_suit else same_rank
-                four = same_rank if two_suit else same_suit
+                two = same_rank if reverse else same_suit
+                four = same_suit if reverse else same_rank
                 if two:
                     rs[n - 3] = rs[n - 1]
                     rr[n - 3] = rr[n - 1]
@@ -352,7 +355,7 @@ def _play_orders(row_s, row_r, length, orders_s, orders_r, two_suit, final_once,
 
 def _simulate(dealt, deck: Deck, variant: Variant, games: int, seed: int) -> tuple[list[int], int]:
     n = deck.size
-    two_suit = not variant.rules.reverse
+    reverse = variant.rules.reverse
     undealt = np.array([c for c in range(n) if c not in set(dealt)], dtype=np.int64)
     reversed_head = variant.rules.first4_reversed and len(dealt) < 4
     if reversed_head:  # deal everything from an empty row, the first four reversed
@@ -373,7 +376,7 @@ def _simulate(dealt, deck: Deck, variant: Variant, games: int, seed: int) -> tup
                                     axis=1)
             orders[:, :4] = orders[:, 3::-1] if orders.shape[1] >= 4 else orders[:, ::-1]
         orders = np.ascontiguousarray(orders)
-        emptied += _play_orders(row_s, row_r, len(row), orders // deck.ranks, orders % deck.ranks, two_suit,
+        emptied += _play_orders(row_s, row_r, len(row), orders // deck.ranks, orders % deck.ranks, reverse,
                                 variant.rules.final_once, hist)
         done += size
     score_counts = hist.tolist()
@@ -430,8 +433,6 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
         method = "exact" if k <= auto_cards or (not dealt and _whole_deck_exact(deck, variant)) else "simulate"
     if method == "exact":
         if not dealt and _whole_deck_exact(deck, variant):
-            from exact.one_handed import exact_distribution
-
             whole = exact_distribution(deck, variant)
             score_counts, wins, used = list(whole.score_counts), whole.wins, "whole-deck"
         elif k > max_cards:
@@ -442,13 +443,9 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
             score_counts, wins, used = _exact(dealt, deck, variant, engine, workers, progress)
             if k == 0:
                 used = "outcome"
-        from exact.one_handed.parity import check_parity
-
         require(check_parity(score_counts, deck.size), "a score with the wrong parity")
         return OddsResult(deck, variant, dealt, "exact", tuple(score_counts), wins,
                           seconds=time.perf_counter() - t0, engine=used)
-    from sim.stats import binomial_interval
-
     games = check_games(games)
     seed = check_seed(seed)
     score_counts, wins = _simulate(dealt, deck, variant, games, seed)
@@ -460,8 +457,6 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
 def _whole_deck_exact(deck: Deck, variant: Variant) -> bool:
     """Whether ``exact_distribution`` takes this deck with its automatic method (in seconds: up to 16
     cards; 4x5 takes minutes)."""
-    from exact.one_handed.limits import choose_method
-
     if deck.size > 16:
         return False
     try:

@@ -21,10 +21,27 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from sim._jit import jit
+
+
+class SymmetryArrays(NamedTuple):
+    """Each window's stabiliser as :func:`canonical_point` reads it (:meth:`WindowGroups.arrays`),
+    ``int64``, ``W`` windows."""
+
+    #: ``(W, max(S, 1))``, ``(W, max(R, 1))`` the suits and ranks the window does not use (-1 after them)
+    free_s: np.ndarray
+    free_r: np.ndarray
+    #: ``(W,)`` how many of each, and whether the suits are the side whose permutations are tried
+    n_free_s: np.ndarray
+    n_free_r: np.ndarray
+    small_suits: np.ndarray
+    #: the tried side's permutations, one row each; window ``i``'s rows ``perm_off[i]:perm_off[i + 1]``
+    perms: np.ndarray
+    perm_off: np.ndarray
 
 
 class WindowGroups:
@@ -66,12 +83,17 @@ class WindowGroups:
         self.perms = np.array(rows, dtype=np.int64).reshape(len(rows), width)
         self.perm_off = np.array(offs, dtype=np.int64)
 
+    def arrays(self) -> SymmetryArrays:
+        """The stabilisers' arrays for the kernels."""
+        return SymmetryArrays(self.free_s, self.free_r, self.n_free_s, self.n_free_r, self.small_suits, self.perms,
+                              self.perm_off)
+
     def canonical(self, i: int, mask: int):
         """(canonical mask, pi, rho) of ``mask`` under window ``i``'s stabiliser."""
         pi = np.zeros(self.suits, dtype=np.int64)
         rho = np.zeros(self.ranks, dtype=np.int64)
         work = np.zeros(4 * max(self.suits, self.ranks), dtype=np.int64)
-        c = _canon(np.int64(mask), i, self.suits, self.ranks, self.free_s, self.free_r, self.n_free_s, self.n_free_r,
+        c = canonical_point(np.int64(mask), i, self.suits, self.ranks, self.free_s, self.free_r, self.n_free_s, self.n_free_r,
                    self.small_suits, self.perms, self.perm_off, pi, rho, work)
         return int(c), pi.tolist(), rho.tolist()
 
@@ -157,7 +179,7 @@ def _tried_lines(mask, i, q, S, R, ss, nsl, nsmall, small, perms, tried, lines):
 
 
 @jit
-def _canon(mask, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho, work):
+def canonical_point(mask, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho, work):
     """Canonical form of ``mask`` under window ``i``'s stabiliser; ``pi``, ``rho`` receive the
     relabelling that gives it (identity on the labels the window uses)."""
     ss, nl, nsl, nsmall, nbig, small, big = _window_sides(i, S, R, free_s, free_r, n_free_s,

@@ -47,7 +47,8 @@ ends, not which row the last card met nor whether its removal began a cascade, s
 refuses it (:data:`exact.one_handed.limits.PHASE_FINAL_ONCE`); enumeration and the DP count it.
 
 This module is the plain reference (memoised Python over frozensets, small decks only);
-:mod:`exact.one_handed.phase_kernel` computes the same recursion with dense subset tables in numba.
+:mod:`exact.one_handed.phase_kernel` computes the same recursion with dense subset tables in numba
+(its plan in :mod:`exact.one_handed.phase_plan`); :func:`phase_distribution` is the method's entry.
 """
 from __future__ import annotations
 
@@ -56,19 +57,22 @@ from functools import lru_cache
 from itertools import combinations
 
 from sim.deck import Deck
+from sim.errors import UsageError
 from sim.rules.one_handed import REMOVE_BETWEEN, REMOVE_FOUR, removal
 from sim.variant import Variant
 
 from exact.invariants import require
+from exact.one_handed.limits import PHASE_FINAL_ONCE
+from exact.one_handed.phase_kernel import phase_counts
 
 SENTINEL = None  # a card that matches nothing (below the bottom of the row)
 
 
-def _match(a, b, two_suit: bool):
+def _match(a, b, reverse: bool):
     """``"two"``, ``"four"`` or ``None``: the comparison of top card ``a`` with ``b``."""
     if b is SENTINEL:
         return None
-    kind = removal(a[0] == b[0], a[1] == b[1], not two_suit)
+    kind = removal(a[0] == b[0], a[1] == b[1], reverse)
     return {REMOVE_BETWEEN: "two", REMOVE_FOUR: "four"}.get(kind)
 
 
@@ -91,8 +95,8 @@ def _subsets(cards: frozenset):
 class PhaseReference:
     """The phase recursion of the module docstring, memoised on ``(window, set)``."""
 
-    def __init__(self, two_suit: bool = True):
-        self.two_suit = two_suit
+    def __init__(self, reverse: bool = False):
+        self.reverse = reverse
         self.phase = lru_cache(maxsize=None)(self._phase)
         self.state_b = lru_cache(maxsize=None)(self._state_b)
 
@@ -108,7 +112,7 @@ class PhaseReference:
     def _state_b(self, window: tuple, a, cards: frozenset) -> dict:
         """State ``B(a)``: ``a`` sits on ``w3`` and is compared with ``w1``; ``cards`` still to deal."""
         w1, w2, w3 = window
-        m = _match(a, w1, self.two_suit)
+        m = _match(a, w1, self.reverse)
         if m is not None:
             if cards:
                 return {}  # the phase ended at ``a``; no order of more cards ends it at its last card
@@ -144,12 +148,9 @@ def phase_distribution_reference(deck: Deck, variant: Variant):
     Returns ``(score_counts, wins)`` as Python ints.
     """
     if variant.rules.final_once:
-        from sim.errors import UsageError
-        from exact.one_handed.limits import PHASE_FINAL_ONCE
-
         raise UsageError(PHASE_FINAL_ONCE)
     n = deck.size
-    ref = PhaseReference(two_suit=not variant.rules.reverse)
+    ref = PhaseReference(reverse=variant.rules.reverse)
     deck_cards = frozenset((s, r) for s in range(deck.suits) for r in range(deck.ranks))
     top = ref.phase((SENTINEL, SENTINEL, SENTINEL), deck_cards)
     require(all(o[0] == "end" for o in top), "the sentinel phase can only end with the cards")
@@ -162,3 +163,22 @@ def phase_distribution_reference(deck: Deck, variant: Variant):
     else:
         wins = score_counts[0]
     return score_counts, wins
+
+
+def phase_distribution(deck, variant, *, progress=None, stats: dict | None = None):
+    """Score counts and wins over all ``(S*R)!`` orders (Python ints), by the dense phase kernel
+    (:func:`exact.one_handed.phase_kernel.phase_counts`).
+
+    ``reverse=on`` is the plain game on the transposed deck; ``first4=reversed`` has the same
+    distribution as ``first4=kept`` (:mod:`exact.one_handed.parity`)."""
+    if variant.rules.final_once:
+        raise UsageError(PHASE_FINAL_ONCE)
+    suits, ranks = (deck.suits, deck.ranks) if not variant.rules.reverse else (deck.ranks, deck.suits)
+    counts, first = phase_counts(suits, ranks, progress=progress, stats=stats)
+    n = deck.size
+    require(sum(counts) == math.factorial(n), "phase counts must add up to (S*R)!")
+    if variant.rules.win_any:
+        wins = sum(f * math.factorial(n - k) for k, f in enumerate(first))
+    else:
+        wins = counts[0]
+    return counts, wins

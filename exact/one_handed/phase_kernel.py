@@ -19,255 +19,21 @@ Representation (the recursion and its proof are in :mod:`exact.one_handed.phase`
   ints when read out.
 
 The plain game is computed; ``reverse=on`` is the plain game on the transposed deck (suits and
-ranks exchanged), see :func:`phase_distribution`.
+ranks exchanged), see :func:`exact.one_handed.phase.phase_distribution`.
 """
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
 from sim._jit import jit
 
 from exact.invariants import require
+from exact.one_handed.phase_plan import PhasePlan, build_arrays
+from exact.one_handed.primitives import drop, map_mask, next_same_size, popcount
+from exact.one_handed.split_sum import ChildTables, OwnTables, PairMaps, mark_returns, pair_vector, store_pair
 
 #: uint64 counts are exact while n! < 2**64, i.e. up to 20 cards
 MAX_PHASE_CARDS = 20
-CHUNK = 8
-#: largest stabiliser subgroup used to canonicalise a window's card sets
-MAX_GROUP = 720
-
-
-def _canonical(window, suits: int, ranks: int):
-    """(representative window, sigma as a card permutation list) for ``window`` (-1 = sentinel)."""
-    smap: dict = {}
-    rmap: dict = {}
-    for w in window:
-        if w >= 0:
-            s, r = divmod(w, ranks)
-            smap.setdefault(s, len(smap))
-            rmap.setdefault(r, len(rmap))
-    for s in range(suits):
-        smap.setdefault(s, len(smap))
-    for r in range(ranks):
-        rmap.setdefault(r, len(rmap))
-    perm = [smap[c // ranks] * ranks + rmap[c % ranks] for c in range(suits * ranks)]
-    rep = tuple(perm[w] if w >= 0 else -1 for w in window)
-    return rep, perm
-
-
-def window_graph(suits: int, ranks: int):
-    """Every canonical window reachable from the top window (three sentinels), with each dealt card's
-    child: ``(reps, edges)``, ``reps[0]`` the top, and ``edges`` a list of ``(i, a, j, sigma)``: window
-    ``reps[i]`` with card ``a`` dealt on it becomes window ``reps[j]`` after the relabelling ``sigma``
-    (``j >= 1``: a child holds a real card). Shared by the phase and zeta methods."""
-    top = (-1, -1, -1)
-    reps = [top]
-    index = {top: 0}
-    edges = []
-    queue = [top]
-    while queue:
-        w = queue.pop()
-        i = index[w]
-        for a in range(suits * ranks):
-            if a in w:
-                continue
-            child, sigma = _canonical((w[1], w[2], a), suits, ranks)
-            if child not in index:
-                index[child] = len(reps)
-                reps.append(child)
-                queue.append(child)
-            edges.append((i, a, index[child], sigma))
-    return reps, edges
-
-
-class PhasePlan:
-    """Window representatives, their universes, slots and the child maps, built in Python."""
-
-    def __init__(self, suits: int, ranks: int):
-        self.suits, self.ranks = suits, ranks
-        n = self.n = suits * ranks
-        self.mates_max = max(ranks - 1, 0)
-        self.n_end = n // 2 + 1
-        m = self.mates_max
-        self.S1, self.S2 = self.n_end, self.n_end + m
-        self.R1 = self.n_end + 2 * m
-        self.width = self.R1 + 3
-        reps, pairs = window_graph(suits, ranks)  # pairs: (window index, a, child index, sigma)
-        self.reps = reps
-        self.universe = [[c for c in range(n) if c not in w] for w in reps]
-        self.pos = []
-        for u in self.universe:
-            p = [-1] * n
-            for b, c in enumerate(u):
-                p[c] = b
-            self.pos.append(p)
-        suit = lambda c: c // ranks  # noqa: E731
-        self.mates = []  # (mates of w1, of w2, of w3) within the universe
-        for w, u in zip(reps, self.universe):
-            self.mates.append(tuple([c for c in u if w[k] >= 0 and suit(c) == suit(w[k])] for k in range(3)))
-        self.pairs = pairs
-        self.groups = [self._stabiliser(w) for w in reps]
-
-    def _stabiliser(self, w):
-        """Relabellings fixing the window's cards: permutations of the suits and ranks the window does
-        not use (of some of them where all would give more than :data:`MAX_GROUP` elements)."""
-        import itertools
-
-        suits, ranks = self.suits, self.ranks
-        used_s = sorted({c // ranks for c in w if c >= 0})
-        used_r = sorted({c % ranks for c in w if c >= 0})
-        free_s = [x for x in range(suits) if x not in used_s]
-        free_r = [x for x in range(ranks) if x not in used_r]
-        # permutations of a subset of the free suits times those of a subset of the free ranks form a
-        # subgroup; drop free labels from the larger side until it has at most MAX_GROUP elements
-        while math.factorial(len(free_s)) * math.factorial(len(free_r)) > MAX_GROUP:
-            if len(free_r) >= len(free_s):
-                free_r = free_r[:-1]
-            else:
-                free_s = free_s[:-1]
-        chosen = (free_s, free_r)
-        elements = []
-        for ps in itertools.permutations(chosen[0]):
-            smap = dict(zip(chosen[0], ps))
-            for pr in itertools.permutations(chosen[1]):
-                rmap = dict(zip(chosen[1], pr))
-                elements.append([smap.get(c // ranks, c // ranks) * ranks + rmap.get(c % ranks, c % ranks)
-                                 for c in range(self.n)])
-        return elements
-
-    def table_bytes(self) -> int:
-        """Bytes of the tables the kernel allocates (A, kept B vectors, canonical forms, the top)."""
-        rows = [1 << len(u) for u in self.universe[1:]]
-        kept = [len(mm[2]) for mm in self.mates[1:]]
-        a = sum(rows) * self.width * 8
-        b = sum(r // 2 * k for r, k in zip(rows, kept)) * self.width * 8
-        canon = sum(rows) * (8 + 4 + 1)
-        top = (1 << self.n) * (self.n_end + 1) * 8
-        return a + b + canon + top
-
-
-def _chunk_table(cards, bit_of):
-    """Lookup tables (chunk, byte value) -> mask: bit ``b`` of a mask stands for ``cards[b]``, which
-    becomes bit ``bit_of(card)`` of the result (``None``: dropped). :func:`_map` ORs the chunks."""
-    nchunks = (len(cards) + CHUNK - 1) // CHUNK
-    table = np.zeros((max(nchunks, 1), 1 << CHUNK), dtype=np.int64)
-    for b, card in enumerate(cards):
-        target = bit_of(card)
-        if target is not None:
-            ch, bit = divmod(b, CHUNK)
-            hit = (np.arange(1 << CHUNK) >> bit) & 1 == 1
-            table[ch, hit] |= np.int64(1) << target
-    return table
-
-
-def build_arrays(plan: PhasePlan):
-    """The flat arrays the kernel reads (window 0, the all-sentinel top, is handled apart)."""
-    n, m = plan.n, plan.mates_max
-    nw = len(plan.reps)
-    usize = np.array([len(u) for u in plan.universe], dtype=np.int64)
-    a_off = np.zeros(nw + 1, dtype=np.int64)
-    b_off = np.zeros(nw + 1, dtype=np.int64)
-    for i in range(nw):
-        rows = 1 << int(usize[i])
-        a_off[i + 1] = a_off[i] + (rows * plan.width if i > 0 else 0)
-        # a kept B(a) is indexed by the sets without a's own card: rows / 2 per kept card
-        b_off[i + 1] = b_off[i] + (len(plan.mates[i][2]) * (rows // 2) * plan.width if i > 0 else 0)
-    nchunks = (n + CHUNK - 1) // CHUNK
-    npairs = len(plan.pairs)
-    p_win = np.zeros(npairs, dtype=np.int64)
-    p_apos = np.zeros(npairs, dtype=np.int64)
-    p_child = np.zeros(npairs, dtype=np.int64)
-    p_match = np.zeros(npairs, dtype=np.int64)  # 0 none, 1 suit (two), 2 rank (four)
-    p_s1 = np.full(npairs, -1, dtype=np.int64)
-    p_b = np.full(npairs, -1, dtype=np.int64)
-    p_chunks = np.zeros((npairs, nchunks, 1 << CHUNK), dtype=np.int64)
-    p_inv = np.zeros((npairs, nchunks, 1 << CHUNK), dtype=np.int64)  # child's bits -> ours
-    p_term = np.full((npairs, max(m, 1)), -1, dtype=np.int64)  # child's S1 slot -> our S2 slot
-    p_ret = np.full((npairs, max(m, 1)), -1, dtype=np.int64)  # child's S2 slot -> our B slot
-    ranks = plan.ranks
-    for p, (i, a, j, sigma) in enumerate(plan.pairs):
-        w = plan.reps[i]
-        u = plan.universe[i]
-        inv = [0] * n
-        for c, img in enumerate(sigma):
-            inv[img] = c
-        p_win[p], p_apos[p], p_child[p] = i, plan.pos[i][a], j
-        if w[0] >= 0:
-            if a // ranks == w[0] // ranks:
-                p_match[p] = 1
-                p_s1[p] = plan.mates[i][0].index(a)
-            elif a % ranks == w[0] % ranks:
-                p_match[p] = 2
-        if a in plan.mates[i][2]:
-            p_b[p] = plan.mates[i][2].index(a)
-        table = _chunk_table(u, lambda c, a=a, j=j, sigma=sigma: None if c == a else plan.pos[j][sigma[c]])
-        p_chunks[p, :table.shape[0]] = table
-        back_of = lambda c, i=i, inv=inv: plan.pos[i][inv[c]] if plan.pos[i][inv[c]] >= 0 else None  # noqa: E731
-        table = _chunk_table(plan.universe[j], back_of)
-        p_inv[p, :table.shape[0]] = table
-        for k, y in enumerate(plan.mates[j][0]):
-            if inv[y] in plan.mates[i][1]:
-                p_term[p, k] = plan.mates[i][1].index(inv[y])
-        for k, y in enumerate(plan.mates[j][1]):
-            if inv[y] in plan.mates[i][2]:
-                p_ret[p, k] = plan.mates[i][2].index(inv[y])
-    g_off = np.zeros(nw + 1, dtype=np.int64)
-    for i in range(nw):
-        g_off[i + 1] = g_off[i] + (len(plan.groups[i]) if i > 0 else 0)
-    ng = int(g_off[-1])
-    g_chunks = np.zeros((max(ng, 1), nchunks, 1 << CHUNK), dtype=np.int64)
-    g_s1 = np.zeros((max(ng, 1), max(m, 1)), dtype=np.int64)  # slot t -> slot of tau(card t)
-    g_s2 = np.zeros((max(ng, 1), max(m, 1)), dtype=np.int64)
-    g_b = np.zeros((max(ng, 1), max(m, 1)), dtype=np.int64)
-    b_bit = np.full((nw, max(m, 1)), -1, dtype=np.int64)  # bit of the card of each B slot
-    for i in range(1, nw):
-        u = plan.universe[i]
-        for t, c in enumerate(plan.mates[i][2]):
-            b_bit[i, t] = plan.pos[i][c]
-        for g, tau in enumerate(plan.groups[i]):
-            gi = int(g_off[i]) + g
-            table = _chunk_table(u, lambda c, i=i, tau=tau: plan.pos[i][tau[c]])
-            g_chunks[gi, :table.shape[0]] = table
-            for arr_, k in ((g_s1, 0), (g_s2, 1), (g_b, 2)):
-                mates = plan.mates[i][k]
-                for t, c in enumerate(mates):
-                    arr_[gi, t] = mates.index(tau[c])
-    r_off = np.zeros(nw + 1, dtype=np.int64)
-    for i in range(nw):
-        r_off[i + 1] = r_off[i] + (1 << int(usize[i]) if i > 0 else 0)
-    return dict(usize=usize, a_off=a_off, b_off=b_off, r_off=r_off, p_win=p_win, p_apos=p_apos,
-                p_child=p_child, p_match=p_match, p_s1=p_s1, p_b=p_b, p_chunks=p_chunks, p_inv=p_inv,
-                p_term=p_term, p_ret=p_ret, g_off=g_off, g_chunks=g_chunks, g_s1=g_s1, g_s2=g_s2, g_b=g_b,
-                b_bit=b_bit)
-
-
-@jit
-def _map(chunks, p, mask):
-    out = 0
-    ch = 0
-    while mask:
-        out |= chunks[p, ch, mask & 0xFF]
-        mask >>= 8
-        ch += 1
-    return out
-
-
-@jit
-def _popcount(x):
-    k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
-
-
-@jit
-def _next_same_size(m):
-    """The next larger mask with as many bits as ``m`` (Gosper's hack)."""
-    c = m & -m
-    r = m + c
-    return (((r ^ m) >> 2) // c) | r
 
 
 @jit
@@ -285,150 +51,20 @@ def _copy_relabelled(T, dst, src, g, g_s1, g_s2, nm1, nm2, width, s1, s2):
 
 
 @jit
-def _drop(mask, pos):
-    """``mask`` (bit ``pos`` clear) with bit ``pos`` taken out: the index of a kept ``B(a)`` vector."""
-    low = (np.int64(1) << pos) - 1
-    return (mask & low) | ((mask >> 1) & ~low)
-
-
-@jit(inline="always")
-def _child_head(vec, C, cb, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1):
-    """The child's own endings over the whole set (its vector at ``C[cb:]``) read into ours: its
-    ``end(j)`` (slot ``t``) our ``end(j + 1)`` (slot ``t + shift``), its ``S1(y)`` our ``S2(y)``, its
-    ``R1, R2`` our ``R2, R3``."""
-    for t in range(min(c_s1, s1 - shift)):
-        vec[t + shift] += np.uint64(C[cb + t])
-    for t in range(nmj1):
-        d = p_term[p, t]
-        if d >= 0:
-            vec[s2 + d] += np.uint64(C[cb + c_s1 + t])
-    vec[r1 + 1] += np.uint64(C[cb + c_r1])
-    vec[r1 + 2] += np.uint64(C[cb + c_r1 + 1])
-
-
-@jit(inline="always")
-def _hand_back(vec, C, yb, rest, nmj2, p_ret, p, A, a_base, Bst, b_base, half, b_bits, g, width, c_s2, c_r1,
-               b_short):
-    """One first part's hand-backs (the child's vector at ``C[yb:]``): its ``R3`` count times our
-    ``A`` over ``rest``, its ``S2(y)`` counts times our kept ``B(y)`` over ``rest``. With
-    ``b_short = (B16, b_idx, lo_base, n_lo, split)``, ``split != 0``, the kept vectors are in two
-    arrays (the position engine's :func:`exact.one_handed.odds_phase._short_index`): ``b_idx[r]`` of
-    a set ``r`` (``y``'s bit dropped) is ``-1 - i`` for a set of at most ``SHORT_SET_CARDS`` cards, row
-    ``i`` of ``B16[lo_base + slot * n_lo * width:]`` (``uint16``), else its row in ``Bst`` (``half``
-    rows a slot)."""
-    B16, b_idx, lo_base, n_lo, split = b_short
-    c = np.uint64(C[yb + c_r1 + 2])
-    if c:
-        src = a_base + rest * width
-        for t in range(width):
-            vec[t] += c * np.uint64(A[src + t])
-    for t in range(nmj2):
-        c = np.uint64(C[yb + c_s2 + t])
-        d = p_ret[p, t]
-        if c and d >= 0:  # d == -1: w1's suit mate, never in a set of this window
-            r = _drop(rest, b_bits[g, d])
-            if split:
-                r = b_idx[r]
-                if r < 0:
-                    src = lo_base + (d * n_lo - 1 - r) * width
-                    for u in range(width):
-                        vec[u] += c * np.uint64(B16[src + u])
-                    continue
-            src = b_base + (d * half + r) * width
-            for u in range(width):
-                vec[u] += c * np.uint64(Bst[src + u])
-        elif c and d <= -2 and rest == 0:  # a B(y) not kept: it ends at once, in slot -2 - d
-            vec[-2 - d] += c
-
-
-@jit(inline="always")
-def _pair_vector(vec, own, shift, fc, match, s1_slot, p, CA, c_base, c_ret, c_rbase, nmj1, nmj2, p_term, p_ret, p_inv,
-                 A, a_base, Bst, b_base, half, b_bits, g, layout, c_layout, CF, c_apart, b_short):
-    """The endings of state ``B(a)`` of a window over the set ``own`` (the cards after ``a``, in the
-    window's coordinates; ``shift`` its size's parity; ``fc`` the same set in its child's
-    ``(w2, w3, a)``), written into ``vec``: the child's ``end(j)`` at ``j // 2`` is our ``end(j + 1)``
-    at ``(j + 1) // 2``, one slot further for an odd set.
-
-    Vectors are laid out (``layout = (width, s1, s2, r1)``) as ``end`` slots (``s1`` of them), ``S1``
-    slots from ``s1``, ``S2`` slots from ``s2``, then ``R1, R2, R3`` from ``r1``, in ``width`` entries;
-    the child's vectors in its own ``c_layout`` (the whole-deck kernel passes one layout for all
-    windows; the position engine gives each group ``end`` slots for its own largest set, so a child
-    may have fewer than we do, never a nonzero count beyond ours).
-    ``match`` is ``a`` against ``w1``: 1 two-type (``S1(a)`` in slot ``s1_slot``), 2 four-type
-    (``R1``), 0 none. Otherwise the child's table ``CA[c_base + set * c_width]`` is read through the
-    pair's maps: its ``end(j)`` is our ``end(j + 1)``, its ``S1(y)`` our ``S2(y)`` (``p_term``), its
-    ``R1, R2`` our ``R2, R3``; its ``R3`` and ``S2(y)`` on a first part hand back to state ``A`` and
-    ``B(y)`` (``p_ret``) of this window over the rest (``A[a_base + rest * width]``, the kept
-    ``Bst[b_base + (slot * half + rest without y's bit b_bits[g, slot]) * width]``; ``p_ret <= -2``: a
-    ``B(y)`` that is not kept because ``y`` matches ``w1`` and the phase ends at once, its one count
-    in slot ``-2 - p_ret`` over the empty rest), summed over the
-    first parts that hand back (``c_ret[c_rbase + part]``), enumerated in the child's coordinates and
-    mapped back by ``p_inv[p]``. With ``c_apart = (c_fbase, c_full)``, ``c_full >= 0``, the child's row
-    of its whole universe (mask ``c_full``) is not in ``CA`` but at ``CF[c_fbase:]`` (the position
-    engine keeps that one row ``uint64`` beside ``uint32`` tables); it can only be ``fc`` itself, the
-    first part visited (arguments are packed in tuples: a call of more than 30 arguments compiles to
-    ``*args``, which numba does not inline). Both exact engines
-    (whole decks here, positions in :mod:`exact.one_handed.odds_phase`) fill their tables with it.
-    The tables may be ``uint32`` where every count fits (each reads as ``uint64``; ``vec`` is
-    ``uint64``); ``b_short`` (:func:`_hand_back`) says where the position engine keeps the kept
-    ``B`` rows over short sets (``uint16``, apart), ``split = 0`` that every kept row is in ``Bst``
-    (the whole-deck kernel). Returns the first parts visited."""
-    width, s1, s2, r1 = layout
-    c_width, c_s1, c_s2, c_r1 = c_layout
-    c_fbase, c_full = c_apart
-    for t in range(width):
-        vec[t] = 0
-    if match == 1:
-        if own == 0:
-            vec[s1 + s1_slot] = 1
-        return 0
-    if match == 2:
-        if own == 0:
-            vec[r1] = 1
-        return 0
-    visited = 0
-    sub = fc  # the child's first part, enumerated in its own coordinates
-    if fc == c_full:
-        _child_head(vec, CF, c_fbase, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1)
-        if sub:
-            visited += 1
-            if c_ret[c_rbase + sub] != 0:
-                _hand_back(vec, CF, c_fbase, own ^ _map(p_inv, p, sub), nmj2, p_ret, p, A, a_base, Bst, b_base,
-                           half, b_bits, g, width, c_s2, c_r1, b_short)
-            sub = (sub - 1) & fc
-    else:
-        _child_head(vec, CA, c_base + fc * c_width, shift, c_s1, s1, nmj1, p_term, p, s2, r1, c_r1)
-    while sub:
-        visited += 1
-        if c_ret[c_rbase + sub] == 0:  # no R3 nor S2 ending: nothing comes back to this window
-            sub = (sub - 1) & fc
-            continue
-        _hand_back(vec, CA, c_base + sub * c_width, own ^ _map(p_inv, p, sub), nmj2, p_ret, p, A, a_base, Bst,
-                   b_base, half, b_bits, g, width, c_s2, c_r1, b_short)
-        sub = (sub - 1) & fc
-    return visited
-
-
-@jit(inline="always")
-def _store_pair(vec, A, a_dst, Bst, b_dst, width):
-    """Add a ``B(a)`` vector into ``A`` of the set with ``a`` (``A[a_dst:]``) and keep it at ``Bst[b_dst:]``
-    (``b_dst < 0``: ``a`` is not kept, no later ``S2`` hands back to it). ``uint32`` tables are
-    stored into only where every count of their sets fits (the caller's bound)."""
-    for t in range(width):
-        A[a_dst + t] += vec[t]
-    if b_dst >= 0:
-        for t in range(width):
-            Bst[b_dst + t] = vec[t]
-
-
-@jit
-def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_child, p_match, p_s1, p_b,
-           p_chunks, p_inv, p_term, p_ret, b_bit, n_mates1, n_mates2, width, s1, s2, r1):
-    """Fill every window's ``B(a)`` vectors over sets of size ``k`` (and so ``A`` over size ``k + 1``).
-    Returns the number of (set, subset) pairs visited."""
+def _layer(k, A, Bst, ret, canon, arr, layout):
+    """Fill every window's ``B(a)`` vectors over sets of size ``k`` (and so ``A`` over size ``k + 1``):
+    ``A``, ``Bst`` the flat tables, ``ret`` the hand-back marks, ``canon`` each set's canonical form
+    (:func:`_canon_tables`), ``arr`` the plan's :class:`~exact.one_handed.phase_plan.PhaseArrays`,
+    ``layout`` the vectors' ``(width, s1, s2, r1)``. Returns the number of (set, subset) pairs visited."""
+    usize, a_off, b_off, r_off, p_win, p_apos, p_child = (arr.usize, arr.a_off, arr.b_off, arr.r_off, arr.p_win,
+                                                          arr.p_apos, arr.p_child)
+    p_match, p_s1, p_b, p_chunks, b_bit = arr.p_match, arr.p_s1, arr.p_b, arr.p_chunks, arr.b_bit
+    n_mates1, n_mates2 = arr.n_mates1, arr.n_mates2
+    width = layout[0]
+    maps = PairMaps(arr.p_term, arr.p_ret, arr.p_inv)
+    empty16, empty_idx = np.zeros(1, dtype=np.uint16), np.zeros(1, dtype=np.int32)  # every kept B in Bst
     visited = 0
     vec = np.zeros(width, dtype=np.uint64)
-    no_short = (np.zeros(1, dtype=np.uint16), np.zeros(1, dtype=np.int32), 0, 0, 0)  # every kept B in Bst
     for p in range(p_win.shape[0]):
         i = p_win[p]
         if i == 0:
@@ -450,19 +86,18 @@ def _layer(k, A, Bst, ret, canon, usize, a_off, b_off, r_off, p_win, p_apos, p_c
                 # another set of the orbit is computed; _fill copies it here
                 if k == 0:
                     break
-                m = _next_same_size(m)
+                m = next_same_size(m)
                 continue
-            fc = _map(p_chunks, p, cset) if p_match[p] == 0 else 0  # the set in the child's coordinates
-            visited += _pair_vector(vec, cset, k & 1, fc, p_match[p], p_s1[p], p, A, a_off[j], ret, r_off[j],
-                                    n_mates1[j], n_mates2[j], p_term, p_ret, p_inv, A, a_off[i], Bst, b_off[i],
-                                    half_i, b_bit, i, (width, s1, s2, r1), (width, s1, s2, r1), A, (0, -1),
-                                    no_short)
+            fc = map_mask(p_chunks, p, cset) if p_match[p] == 0 else 0  # the set in the child's coordinates
+            child = ChildTables(A, a_off[j], ret, r_off[j], n_mates1[j], n_mates2[j], layout, A, 0, -1)
+            here = OwnTables(A, a_off[i], Bst, b_off[i], half_i, b_bit, i, layout, empty16, empty_idx, 0, 0, 0)
+            visited += pair_vector(vec, cset, k & 1, fc, p_match[p], p_s1[p], p, maps, child, here)
             bs = p_b[p]  # m is cset without a's bit
-            _store_pair(vec, A, a_off[i] + (cset | abit) * width, Bst,
+            store_pair(vec, A, a_off[i] + (cset | abit) * width, Bst,
                         b_off[i] + (bs * half_i + m) * width if bs >= 0 else -1, width)
             if k == 0:
                 break
-            m = _next_same_size(m)
+            m = next_same_size(m)
     return visited
 
 
@@ -477,7 +112,7 @@ def _canon_tables(usize, r_off, g_off, g_chunks):
             best = mask
             bi = g_off[i]
             for g in range(g_off[i] + 1, g_off[i + 1]):
-                m2 = _map(g_chunks, g, mask)
+                m2 = map_mask(g_chunks, g, mask)
                 if m2 < best:
                     best = m2
                     bi = g
@@ -487,11 +122,16 @@ def _canon_tables(usize, r_off, g_off, g_chunks):
 
 
 @jit
-def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_bit, n_mates1, n_mates2,
-          n_mates3, width, s1, s2):
+def _fill(k, A, Bst, canon, tau, arr, layout):
     """Copy the computed (canonical) vectors to the other sets of their orbits: ``A`` over sets of
     size ``k + 1``, the kept ``B(a)`` over sets of size ``k``. A relabelling ``tau`` fixing the window
-    maps the orders of ``C`` onto those of ``tau C`` and an ending ``S(x)`` onto ``S(tau x)``."""
+    maps the orders of ``C`` onto those of ``tau C`` and an ending ``S(x)`` onto ``S(tau x)``
+    (``tau[set]`` the group element that gives the set's canonical form ``canon[set]``; ``arr`` and
+    ``layout`` as for :func:`_layer`)."""
+    usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_bit = (arr.usize, arr.a_off, arr.b_off, arr.r_off, arr.g_s1,
+                                                          arr.g_s2, arr.g_b, arr.b_bit)
+    n_mates1, n_mates2, n_mates3 = arr.n_mates1, arr.n_mates2, arr.n_mates3
+    width, s1, s2, _ = layout
     for i in range(1, usize.shape[0]):
         nb = usize[i]
         rows = np.int64(1) << nb
@@ -505,7 +145,7 @@ def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_
                     g = tau[ro + m]
                     _copy_relabelled(A, a_off[i] + m * width, a_off[i] + c0 * width, g, g_s1, g_s2,
                                      n_mates1[i], n_mates2[i], width, s1, s2)
-                m = _next_same_size(m)
+                m = next_same_size(m)
         if k > nb - 1:
             continue
         for b in range(n_mates3[i]):
@@ -520,53 +160,23 @@ def _fill(k, A, Bst, canon, tau, usize, a_off, b_off, r_off, g_s1, g_s2, g_b, b_
                         b2 = g_b[g, b]
                         c2 = c0 & ~(np.int64(1) << b_bit[i, b2])
                         half = rows >> 1
-                        _copy_relabelled(Bst, b_off[i] + (b * half + _drop(m, b_bit[i, b])) * width,
-                                         b_off[i] + (b2 * half + _drop(c2, b_bit[i, b2])) * width, g, g_s1,
+                        _copy_relabelled(Bst, b_off[i] + (b * half + drop(m, b_bit[i, b])) * width,
+                                         b_off[i] + (b2 * half + drop(c2, b_bit[i, b2])) * width, g, g_s1,
                                          g_s2, n_mates1[i], n_mates2[i], width, s1, s2)
                 if k == 0:
                     break
-                m = _next_same_size(m)
-
-
-@jit(inline="always")
-def _hands_back(A, base, s2, r1, nm2):
-    """1 where the vector at ``A[base:]`` has an ``R3`` or ``S2`` ending (a first part a parent's split
-    sum reads, :func:`_mark_returns`), else 0."""
-    if A[base + r1 + 2] != 0:
-        return 1
-    for t in range(nm2):
-        if A[base + s2 + t] != 0:
-            return 1
-    return 0
+                m = next_same_size(m)
 
 
 @jit
-def _mark_returns(k, A, ret, usize, a_off, r_off, cap, nm2, widths, s2s, r1s, first):
-    """``ret[W][C] = 1`` where ``A[W][C]`` has an ``R3`` or ``S2`` ending, for the sets of size ``k``
-    of the windows ``first ..`` (those whose tables reach size ``k``: ``k <= cap``; each window's
-    vectors laid out by ``widths``, ``s2s``, ``r1s``). Only these
-    first parts are read by a parent's split sum (:func:`_pair_vector`)."""
-    for i in range(first, usize.shape[0]):
-        nb = usize[i]
-        if k > nb or k > cap[i]:
-            continue
-        m = (np.int64(1) << k) - 1
-        limit = np.int64(1) << nb
-        while m < limit:
-            ret[r_off[i] + m] = _hands_back(A, a_off[i] + m * widths[i], s2s[i], r1s[i], nm2[i])
-            if k == 0:
-                break
-            m = _next_same_size(m)
-
-
-@jit
-def _top(n, A, a_off, p_win, p_apos, p_child, p_chunks, width, r3, n_end):
+def _top(n, A, arr, width, r3, n_end):
     """The all-sentinel top phase over every set ``C`` of the deck: returns (end counts of the whole
     deck as uint64 by j // 2, first-return counts summed by set size).
 
     ``E(X)`` (orders of ``X`` whose row first empties at the last card) is the child's ``R3`` summed
     over the first card; ``top(C) = T(C) + sum over nonempty X in C of E(X) top(C - X)``, where
     ``T`` is the first card staying for good (the child's ``end``, shifted by one)."""
+    a_off, p_win, p_apos, p_child, p_chunks = arr.a_off, arr.p_win, arr.p_apos, arr.p_child, arr.p_chunks
     full = (np.int64(1) << n) - 1
     E = np.zeros(np.int64(1) << n, dtype=np.uint64)
     first = np.zeros(n + 1, dtype=np.uint64)
@@ -581,18 +191,18 @@ def _top(n, A, a_off, p_win, p_apos, p_child, p_chunks, width, r3, n_end):
         for cset in range(np.int64(1) << n):
             if cset & abit:
                 continue
-            yb = a_off[j] + _map(p_chunks, p, cset) * width
+            yb = a_off[j] + map_mask(p_chunks, p, cset) * width
             E[cset | abit] += A[yb + r3]
-            shift = _popcount(cset) & 1
+            shift = popcount(cset) & 1
             dst = (cset | abit) * n_end
             for t in range(n_end - shift):
                 top[dst + t + shift] += A[yb + t]
     for x in range(np.int64(1) << n):
         if E[x]:
-            first[_popcount(x)] += E[x]
+            first[popcount(x)] += E[x]
     top[0] = 1  # the empty set: end(0)
     for cset in range(1, np.int64(1) << n):
-        if (n - _popcount(cset)) & 1:
+        if (n - popcount(cset)) & 1:
             continue  # never needed: every excursion X has an even number of cards
         dst = cset * n_end
         sub = cset
@@ -616,34 +226,27 @@ def phase_counts(suits: int, ranks: int, *, progress=None, stats: dict | None = 
     require(1 <= n <= MAX_PHASE_CARDS, f"the phase kernel counts in uint64: at most {MAX_PHASE_CARDS} cards")
     plan = PhasePlan(suits, ranks)
     arr = build_arrays(plan)
-    A = np.zeros(int(arr["a_off"][-1]), dtype=np.uint64)
-    Bst = np.zeros(max(int(arr["b_off"][-1]), 1), dtype=np.uint64)
+    A = np.zeros(int(arr.a_off[-1]), dtype=np.uint64)
+    Bst = np.zeros(max(int(arr.b_off[-1]), 1), dtype=np.uint64)
     width = plan.width
+    layout = (width, plan.S1, plan.S2, plan.R1)
     for i in range(1, len(plan.reps)):
-        A[int(arr["a_off"][i]) + 0] = 1  # A[W][{}] = end(0)
-    n_mates1 = np.array([len(mm[0]) for mm in plan.mates], dtype=np.int64)
-    n_mates2 = np.array([len(mm[1]) for mm in plan.mates], dtype=np.int64)
-    ret = np.zeros(int(arr["r_off"][-1]), dtype=np.uint8)
-    canon, tau = _canon_tables(arr["usize"], arr["r_off"], arr["g_off"], arr["g_chunks"])
+        A[int(arr.a_off[i]) + 0] = 1  # A[W][{}] = end(0)
+    ret = np.zeros(int(arr.r_off[-1]), dtype=np.uint8)
+    canon, tau = _canon_tables(arr.usize, arr.r_off, arr.g_off, arr.g_chunks)
     nw = len(plan.reps)  # one layout for every window here
     widths, s2s, r1s = (np.full(nw, x, dtype=np.int64) for x in (width, plan.S2, plan.R1))
-    n_mates3 = np.array([len(mm[2]) for mm in plan.mates], dtype=np.int64)
     visited = 0
-    max_k = int(arr["usize"][1:].max()) if len(plan.reps) > 1 else 0
+    max_k = int(arr.usize[1:].max()) if len(plan.reps) > 1 else 0
     for k in range(max_k):
         # sets of size k are complete in every table: mark where a phase hands back to its parent
-        _mark_returns(k, A, ret, arr["usize"], arr["a_off"], arr["r_off"], arr["usize"], n_mates2, widths, s2s, r1s, 1)
-        visited += _layer(k, A, Bst, ret, canon, arr["usize"], arr["a_off"], arr["b_off"], arr["r_off"], arr["p_win"],
-                          arr["p_apos"], arr["p_child"], arr["p_match"], arr["p_s1"], arr["p_b"], arr["p_chunks"],
-                          arr["p_inv"], arr["p_term"], arr["p_ret"], arr["b_bit"], n_mates1, n_mates2, width, plan.S1,
-                          plan.S2, plan.R1)
-        _fill(k, A, Bst, canon, tau, arr["usize"], arr["a_off"], arr["b_off"], arr["r_off"], arr["g_s1"],
-              arr["g_s2"], arr["g_b"], arr["b_bit"], n_mates1, n_mates2, n_mates3, width, plan.S1, plan.S2)
+        mark_returns(k, A, ret, arr.usize, arr.a_off, arr.r_off, arr.usize, arr.n_mates2, widths, s2s, r1s, 1)
+        visited += _layer(k, A, Bst, ret, canon, arr, layout)
+        _fill(k, A, Bst, canon, tau, arr, layout)
         if progress is not None:
             progress(k + 1, max_k, visited)
     # the top window's pairs: card a's bit is a itself (its universe is the whole deck)
-    ends, first = _top(n, A, arr["a_off"], arr["p_win"], arr["p_apos"], arr["p_child"], arr["p_chunks"],
-                       width, plan.R1 + 2, plan.n_end)
+    ends, first = _top(n, A, arr, width, plan.R1 + 2, plan.n_end)
     counts = [0] * (n + 1)
     for t, c in enumerate(ends.tolist()):
         j = 2 * t + (n & 1)
@@ -655,24 +258,3 @@ def phase_counts(suits: int, ranks: int, *, progress=None, stats: dict | None = 
         stats.update(windows=len(plan.reps), pairs=len(plan.pairs), subset_pairs=visited,
                      table_bytes=int(A.nbytes + Bst.nbytes))
     return counts, [int(f) for f in first.tolist()]
-
-
-def phase_distribution(deck, variant, *, progress=None, stats: dict | None = None):
-    """Score counts and wins over all ``(S*R)!`` orders (Python ints), by the dense phase kernel.
-
-    ``reverse=on`` is the plain game on the transposed deck; ``first4=reversed`` has the same
-    distribution as ``first4=kept`` (:mod:`exact.one_handed.parity`)."""
-    if variant.rules.final_once:
-        from sim.errors import UsageError
-        from exact.one_handed.limits import PHASE_FINAL_ONCE
-
-        raise UsageError(PHASE_FINAL_ONCE)
-    suits, ranks = (deck.suits, deck.ranks) if not variant.rules.reverse else (deck.ranks, deck.suits)
-    counts, first = phase_counts(suits, ranks, progress=progress, stats=stats)
-    n = deck.size
-    require(sum(counts) == math.factorial(n), "phase counts must add up to (S*R)!")
-    if variant.rules.win_any:
-        wins = sum(f * math.factorial(n - k) for k, f in enumerate(first))
-    else:
-        wins = counts[0]
-    return counts, wins

@@ -18,7 +18,7 @@ _removal = jit(inline="always")(removal)
 
 
 @jit
-def _settle_labels(rs, rr, length, two_suit, max_removals):
+def _settle_labels(rs, rr, length, reverse, max_removals):
     """Settle a row of label pairs in place (-1 = dead, matches nothing), making at most
     ``max_removals`` removals (1 for the last card under ``final=once``); return
     ``(length, removed, removals)``."""
@@ -29,7 +29,7 @@ def _settle_labels(rs, rr, length, two_suit, max_removals):
         ra = rr[length - 1]
         sb = rs[length - CHECK_DEPTH]
         rb = rr[length - CHECK_DEPTH]
-        kind = _removal(sa == sb and sa >= 0, ra == rb and ra >= 0, not two_suit)
+        kind = _removal(sa == sb and sa >= 0, ra == rb and ra >= 0, reverse)
         if kind == REMOVE_BETWEEN:
             rs[length - 3] = sa
             rr[length - 3] = ra

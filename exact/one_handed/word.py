@@ -101,6 +101,7 @@ from sim.rules.one_handed import REMOVE_BETWEEN, REMOVE_FOUR, removal
 from sim.variant import Variant
 
 from exact.invariants import require
+from exact.one_handed.word_run import word_counts
 
 #: a card that matches nothing (below the bottom of the row)
 SENTINEL = None
@@ -243,8 +244,6 @@ def word_distribution(deck: Deck, variant: Variant, *, workers: int = 1, backend
     >>> word_distribution(Deck(2, 3), Variant.coerce(None, "one-handed"))
     ([96, 0, 360, 0, 168, 0, 96], 96)
     """
-    from exact.one_handed.word_run import word_counts
-
     _refuse_final_once(variant)
     suits, ranks = (deck.ranks, deck.suits) if variant.rules.reverse else (deck.suits, deck.ranks)
     result = word_counts(suits, ranks, workers=workers, backend=backend, scheduler=scheduler,

@@ -30,6 +30,7 @@ writes are one contiguous range.
 """
 from __future__ import annotations
 
+import itertools
 from typing import NamedTuple
 
 import numpy as np
@@ -114,8 +115,6 @@ def job_group(jobs: AlphabetJobs, job: int) -> Group:
     m = jobs.m
     c = jobs.counts[job].astype(np.int64)
     all_t = type_permutations(m)
-    import itertools
-
     all_p = np.array(list(itertools.permutations(range(m))), dtype=np.int64).reshape(len(all_t), m)
     keep = [k for k in range(all_t.shape[0]) if all(c[all_t[k, t]] == c[t] for t in range(1 << m))]
     require(len(keep) == int(jobs.fixing[job]), "the stabiliser's short side was counted with the job list")

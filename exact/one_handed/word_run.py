@@ -18,16 +18,21 @@ import glob
 import json
 import math
 import os
+import random
 import resource
 import time
 from dataclasses import dataclass
 from functools import lru_cache
 
+from joblib import Parallel, delayed
+
+from sim.backends import check_backend, dask_client
+from sim.checks import check_workers
 from sim.errors import UsageError
 
 from exact.invariants import require
 from exact.one_handed.parity import check_parity
-from exact.one_handed.residues import crt, largest_primes
+from exact.one_handed.crt import crt, largest_primes
 from exact.one_handed.word_jobs import AlphabetJobs, alphabet_jobs
 from exact.one_handed.word_kernel import PRIME_BITS, solve_job, table_bytes
 from exact.one_handed.word_plan import MODES, job_plan, layout
@@ -244,9 +249,6 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
     with ``backend="dask"``. ``progress(done, total, cpu_seconds)`` after each job; ``stop()`` is
     polled between jobs (an interrupt is handled by the caller: every finished job is already on disk).
     """
-    from sim.backends import check_backend
-    from sim.checks import check_workers
-
     require(mode in MODES, f"mode is one of {MODES}")
     n = suits * ranks
     if not 1 <= n <= MAX_WORD_CARDS:
@@ -286,8 +288,6 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
         if backend == "dask":
             from distributed import as_completed
 
-            from sim.backends import dask_client
-
             client, closing = dask_client(scheduler, workers)
             try:
                 futures = [client.submit(run_job, suits, ranks, j, mode, primes, pure=False) for j in todo]
@@ -299,8 +299,6 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
                 for thing in closing:
                     thing.close()
         elif workers > 1 and len(todo) > 1:
-            from joblib import Parallel, delayed
-
             for rec in Parallel(n_jobs=workers, backend="threading", return_as="generator")(
                     delayed(run_job)(suits, ranks, j, mode, primes) for j in todo):
                 finished(rec)
@@ -330,8 +328,6 @@ def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=No
     the interval is two standard errors of the stratified estimate). Seconds per unit of work come
     from the jobs already measured in ``checkpoint_dir``'s journals (least squares through the
     origin), else :data:`WORD_SECONDS_PER_WORK`."""
-    import random
-
     n = suits * ranks
     if not 1 <= n <= MAX_WORD_CARDS:
         raise UsageError(f"the word method holds decks of at most {MAX_WORD_CARDS} cards, got {suits}x{ranks}")

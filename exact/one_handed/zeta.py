@@ -71,18 +71,23 @@ with the hand-back removed (never returning) are the wins.
 This module is the plain reference (memoised Python over frozensets, every point, Python ints);
 :mod:`exact.one_handed.zeta_kernel` runs the same recursion in numba over symmetry orbits
 (:mod:`exact.one_handed.orbits`), modulo word-sized primes joined by the Chinese remainder theorem
-(:mod:`exact.one_handed.residues`).
+(:mod:`exact.one_handed.crt`, the passes run by :mod:`exact.one_handed.zeta_passes`);
+:func:`zeta_distribution` is the method's entry.
 """
 from __future__ import annotations
 
 import math
+import os
 from functools import lru_cache
 
 from sim.deck import Deck
+from sim.errors import UsageError
 from sim.variant import Variant
 
 from exact.invariants import require
+from exact.one_handed.limits import PHASE_FINAL_ONCE
 from exact.one_handed.phase import SENTINEL, _match, _subsets
+from exact.one_handed.zeta_passes import zeta_counts
 
 
 def _mul(f: list, g: list, top: int) -> list:
@@ -110,8 +115,8 @@ class ZetaReference:
     ``top`` is the uniform truncation degree. ``checks`` counts the support checks made (the
     ``S2'(a')`` coordinate vanishing at points without ``a'``)."""
 
-    def __init__(self, top: int, two_suit: bool = True):
-        self.top, self.two_suit = top, two_suit
+    def __init__(self, top: int, reverse: bool = False):
+        self.top, self.reverse = top, reverse
         self.a_hat = lru_cache(maxsize=None)(self._a_hat)
         self.b_hat = lru_cache(maxsize=None)(self._b_hat)
         self.checks = 0
@@ -128,7 +133,7 @@ class ZetaReference:
 
     def _b_hat(self, window: tuple, a, point: frozenset, returns: bool = True) -> dict:
         w1, w2, w3 = window
-        m = _match(a, w1, self.two_suit)
+        m = _match(a, w1, self.reverse)
         one = [1] + [0] * self.top
         if m is not None:
             return {("S1", a): one} if m == "two" else {("R1",): one}
@@ -173,7 +178,7 @@ def zeta_distribution_reference(deck: Deck, variant: Variant):
     ``first4=reversed`` is counted as ``first4=kept`` (equal distributions, :mod:`exact.one_handed.parity`).
     Returns ``(score_counts, wins)`` as Python ints."""
     n = deck.size
-    ref = ZetaReference(n, two_suit=not variant.rules.reverse)
+    ref = ZetaReference(n, reverse=variant.rules.reverse)
     cards = frozenset((s, r) for s in range(deck.suits) for r in range(deck.ranks))
     top = (SENTINEL, SENTINEL, SENTINEL)
     ends = ref.mobius(top, cards)
@@ -188,3 +193,29 @@ def zeta_distribution_reference(deck: Deck, variant: Variant):
     else:
         wins = score_counts[0]
     return score_counts, wins
+
+
+def zeta_distribution(deck, variant, *, primes=None, workers: int = 1, backend: str = "local", scheduler=None,
+                      checkpoint_dir=None, progress=None, stats: dict | None = None):
+    """Score counts and wins over all ``(S*R)!`` orders (Python ints), by the zeta kernel: one pass
+    per prime, joined by the Chinese remainder theorem (:func:`exact.one_handed.zeta_passes.zeta_counts`).
+
+    ``reverse=on`` is the plain game on the transposed deck; ``first4=reversed`` has the same
+    distribution as ``first4=kept`` (:mod:`exact.one_handed.parity`); ``win=any`` counts the orders
+    whose row ever empties: all but the never-returning ones. With ``checkpoint_dir``, the finished
+    passes of each built shape are kept there (``zeta-passes-SxR.json``): the four variants of a deck
+    share two shapes, and an interrupted run resumes."""
+    if variant.rules.final_once:
+        raise UsageError(PHASE_FINAL_ONCE.replace("the phase method", "the zeta method (the phase recursion)"))
+    suits, ranks = (deck.suits, deck.ranks) if not variant.rules.reverse else (deck.ranks, deck.suits)
+    checkpoint = None
+    if checkpoint_dir is not None:
+        os.makedirs(checkpoint_dir, exist_ok=True)
+        checkpoint = os.path.join(checkpoint_dir, f"zeta-passes-{suits}x{ranks}.json")
+    counts, never = zeta_counts(suits, ranks, primes=primes, workers=workers, backend=backend, scheduler=scheduler,
+                                checkpoint=checkpoint, progress=progress, stats=stats)
+    n = deck.size
+    require(sum(counts) == math.factorial(n), "zeta counts must add up to (S*R)!")
+    wins = math.factorial(n) - never if variant.rules.win_any else counts[0]
+    require(counts[0] <= wins, "every score-0 order empties its row")
+    return counts, wins

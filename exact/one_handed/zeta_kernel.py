@@ -3,7 +3,7 @@
 Representation (the recursion and the proof that it computes the counts are in
 :mod:`exact.one_handed.zeta`):
 
-* Windows are the phase kernel's representatives (:func:`exact.one_handed.phase_kernel._canonical`),
+* Windows are the phase kernel's representatives (:func:`exact.one_handed.primitives.canonical_window`),
   plus the top window twice: with its ``R3'`` hand-backs (the game) and without them (the orders
   whose row never empties, for ``win=any``).
 * Points ``X`` (sets of cards outside the window, as bit masks over the whole deck) are kept one per
@@ -20,149 +20,33 @@ Representation (the recursion and the proof that it computes the counts are in
   then ``B`` of every window at size ``s`` from ``A`` at ``s`` (its own and its children's) and ``B``
   at ``s - 1``. Only two sizes are held. The top's alternating sum is read as its sizes pass.
 * Arithmetic is modulo a prime ``p < 2**31`` (products fit in 64 bits); tables hold ``uint32``.
-  :mod:`exact.one_handed.residues` runs one pass per prime and joins them.
+  :mod:`exact.one_handed.zeta_passes` runs one pass per prime and :mod:`exact.one_handed.crt` joins them.
 """
 from __future__ import annotations
 
-import math
+from typing import NamedTuple
 
 import numpy as np
 
 from sim._jit import jit
 
 from exact.invariants import require
-from exact.one_handed.orbits import WindowGroups, _canon
-from exact.one_handed.phase_kernel import _popcount, window_graph
+from exact.one_handed.orbits import canonical_point
+from exact.one_handed.primitives import popcount
+from exact.one_handed.zeta_plan import ZetaPlan
 
 #: ZETA_ENGINE_VERSION goes with every stored pass (a pass of another engine version is not reused)
 ZETA_ENGINE_VERSION = 1
-#: bit masks are int64
-MAX_ZETA_CARDS = 62
 
 
-class ZetaPlan:
-    """Windows, their stabilisers, child maps and slots, built in Python."""
+class Points(NamedTuple):
+    """The canonical points of one size, every window's (``int64``): window ``i``'s are the sorted
+    masks ``masks[off[i]:off[i + 1]]``; ``boff[o]`` is where point ``o``'s stored ``B(a, X)`` rows start
+    (:func:`_b_offsets`; one entry unused before a size's ``A`` is made)."""
 
-    def __init__(self, suits: int, ranks: int):
-        require(1 <= suits * ranks <= MAX_ZETA_CARDS, f"the zeta kernel holds sets in int64: at most {MAX_ZETA_CARDS} cards")
-        self.suits, self.ranks = suits, ranks
-        n = self.n = suits * ranks
-        windows, edges = window_graph(suits, ranks)
-        top = windows[0]
-        # slot 1 holds the top window a second time; every other window sits one place further on
-        reps = [top] + windows
-        children = {(windows[i], a): (j + 1, sigma) for i, a, j, sigma in edges}
-        self.reps = reps
-        nw = len(reps)
-        self.returns = np.ones(nw, dtype=np.int64)
-        self.returns[1] = 0
-        # slots: end(0..n), S1 by rank, S2 by rank, R1, R2, R3
-        self.S1 = n + 1
-        self.S2 = n + 1 + ranks
-        self.R1 = n + 1 + 2 * ranks
-        self.width = self.R1 + 3
-        self.half = n // 2 + 1
-        par = np.zeros(self.width, dtype=np.int64)
-        par[:n + 1] = np.arange(n + 1) & 1
-        par[self.S1:self.S2] = 1
-        par[self.R1] = 1
-        par[self.R1 + 2] = 1
-        self.par = par
-        self.umask = np.array([sum(1 << c for c in range(n) if c not in w) for w in reps], dtype=np.int64)
-        self.p_child = np.full((nw, n), -1, dtype=np.int64)
-        self.p_match = np.zeros((nw, n), dtype=np.int64)  # 0 none, 1 suit of w1 (two), 2 rank of w1 (four)
-        self.p_sigma = np.zeros((nw, n, n), dtype=np.int64)
-        self.p_term = np.full((nw, n, max(ranks, 1)), -1, dtype=np.int64)  # child's S1' rank -> our S2 rank
-        self.p_ret = np.full((nw, n, max(ranks, 1)), -1, dtype=np.int64)  # child's S2' rank -> our card a'
-        for i, w in enumerate(reps):
-            for a in range(n):
-                if a in w:
-                    continue
-                if w[0] >= 0 and a // ranks == w[0] // ranks:
-                    self.p_match[i, a] = 1
-                    continue
-                if w[0] >= 0 and a % ranks == w[0] % ranks:
-                    self.p_match[i, a] = 2
-                    continue
-                j, sigma = children[(w, a)]
-                inv = [0] * n
-                for c, img in enumerate(sigma):
-                    inv[img] = c
-                self.p_child[i, a] = j
-                self.p_sigma[i, a] = sigma
-                cw = reps[j]
-                for r in range(ranks):
-                    if cw[0] >= 0:  # child's S1'(r): card (suit of its w1, r) -> ours, of w2's suit
-                        ours = inv[(cw[0] // ranks) * ranks + r]
-                        if ours not in w and ours != a:
-                            self.p_term[i, a, r] = ours % ranks
-                    if cw[1] >= 0:  # child's S2'(r): card of its w2's suit (our w3's) -> ours
-                        ours = inv[(cw[1] // ranks) * ranks + r]
-                        if ours not in w and ours != a:
-                            self.p_ret[i, a, r] = ours
-        # the cards whose B(a, .) is stored: the others match w1 and their B is a constant
-        self.kmask = np.array([int(u) & ~sum(1 << a for a in range(n) if self.p_match[i, a])
-                               for i, u in enumerate(self.umask)], dtype=np.int64)
-        self.groups = WindowGroups(suits, ranks, reps)
-
-    def layers(self):
-        """Yield, for each point size ``s``, (sorted canonical masks of every window, offsets); generated
-        on the first call, then kept (a few bytes per orbit) for the other passes."""
-        if getattr(self, "_layers", None) is None:
-            self._layers = list(self._generate())
-        yield from self._layers
-
-    def top_weights(self, s: int, masks, off) -> list:
-        """Orbit sizes of the top windows' points of size ``s`` (Python ints), kept for the other passes."""
-        cache = self.__dict__.setdefault("_weights", {})
-        if s not in cache:
-            cache[s] = [[self.groups.orbit_size(i, int(masks[o])) for o in range(int(off[i]), int(off[i + 1]))]
-                        for i in (0, 1)]
-        return cache[s]
-
-    def _generate(self):
-        g = self.groups
-        nw = len(self.reps)
-        masks = np.zeros(nw, dtype=np.int64)
-        off = np.arange(nw + 1, dtype=np.int64)
-        for s in range(self.n + 1):
-            yield s, masks, off
-            if s == self.n:
-                return
-            cand, cand_off = _grow(masks, off, self.umask, self.suits, self.ranks, g.free_s, g.free_r, g.n_free_s,
-                                   g.n_free_r, g.small_suits, g.perms, g.perm_off)
-            parts = [np.unique(cand[cand_off[i]:cand_off[i + 1]]) for i in range(nw)]
-            off = np.zeros(nw + 1, dtype=np.int64)
-            off[1:] = np.cumsum([len(p) for p in parts])
-            masks = np.concatenate(parts) if off[-1] else np.zeros(0, dtype=np.int64)
-
-
-@jit
-def _grow(masks, off, umask, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off):
-    """Canonical forms of every point one card larger (with repeats): each orbit of size ``s + 1``
-    holds ``X + c`` for a canonical ``X`` of size ``s`` (take away any card, relabel)."""
-    nw = off.shape[0] - 1
-    total = 0
-    for i in range(nw):
-        for o in range(off[i], off[i + 1]):
-            total += _popcount(umask[i] & ~masks[o])
-    cand = np.zeros(total, dtype=np.int64)
-    cand_off = np.zeros(nw + 1, dtype=np.int64)
-    pi = np.zeros(S, dtype=np.int64)
-    rho = np.zeros(R, dtype=np.int64)
-    work = np.zeros(4 * max(S, R), dtype=np.int64)
-    k = 0
-    for i in range(nw):
-        for o in range(off[i], off[i + 1]):
-            free = umask[i] & ~masks[o]
-            while free:
-                low = free & -free
-                cand[k] = _canon(masks[o] | low, i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms,
-                                 perm_off, pi, rho, work)
-                k += 1
-                free ^= low
-        cand_off[i + 1] = k
-    return cand, cand_off
+    masks: np.ndarray
+    off: np.ndarray
+    boff: np.ndarray
 
 
 @jit
@@ -171,7 +55,7 @@ def _b_offsets(masks, off, kmask):
     boff = np.zeros(masks.shape[0] + 1, dtype=np.int64)
     for i in range(off.shape[0] - 1):
         for o in range(off[i], off[i + 1]):
-            boff[o + 1] = boff[o] + _popcount(kmask[i] & ~masks[o])
+            boff[o + 1] = boff[o] + popcount(kmask[i] & ~masks[o])
     return boff
 
 
@@ -197,12 +81,17 @@ def _bit_index(low):
 
 
 @jit
-def _b_row(x, a, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, width, S, free_s, free_r, n_free_s,
-           n_free_r, small_suits, perms, perm_off, pi, rho, work, src):
+def _b_row(x, a, i, bp_base, prev, z, sym, pi, rho, work, src):
     """Where window ``i``'s ``B^(a, X - a)`` is among the previous size's stored rows (those of ``Bp``,
-    from row ``bp_base``): the row of its canonical relabelling; ``src[t]`` is set to the slot of that
-    row which holds slot ``t`` (the relabelling moves the rank-indexed S1 and S2 slots)."""
-    c = _canon(x ^ (np.int64(1) << a), i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi,
+    from row ``bp_base``; ``prev`` the previous size's :class:`Points`): the row of its canonical
+    relabelling; ``src[t]`` is set to the slot of that row which holds slot ``t`` (the relabelling
+    moves the rank-indexed S1 and S2 slots). ``pi``, ``rho``, ``work``: scratch of
+    :func:`exact.one_handed.orbits.canonical_point`."""
+    prev_masks, prev_off, prev_boff = prev.masks, prev.off, prev.boff
+    kmask, R, S1, S2, width, S = z.kmask, z.R, z.S1, z.S2, z.width, z.S
+    free_s, free_r, n_free_s, n_free_r = sym.free_s, sym.free_r, sym.n_free_s, sym.n_free_r
+    small_suits, perms, perm_off = sym.small_suits, sym.perms, sym.perm_off
+    c = canonical_point(x ^ (np.int64(1) << a), i, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi,
                rho, work)
     o = _find(prev_masks, prev_off[i], prev_off[i + 1], c)
     ta = pi[a // R] * R + rho[a % R]
@@ -211,14 +100,18 @@ def _b_row(x, a, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, 
     for r in range(R):
         src[S1 + r] = S1 + rho[r]
         src[S2 + r] = S2 + rho[r]
-    return prev_boff[o] - bp_base + _popcount(kmask[i] & ~c & ((np.int64(1) << ta) - 1))
+    return prev_boff[o] - bp_base + popcount(kmask[i] & ~c & ((np.int64(1) << ta) - 1))
 
 
 @jit
-def _step_a(s, p, w_lo, w_hi, bp_base, masks, off, prev_masks, prev_off, A, Bp, prev_boff, kmask, n, R, S1, S2, R1, par, half, width, p_match, S, free_s, free_r,
-            n_free_s, n_free_r, small_suits, perms, perm_off):
-    """``A^(X) = end(0) + z sum_{a in X} B^(a, X - a)`` for the canonical points of size ``s`` of the
-    windows ``w_lo <= i < w_hi``, whose ``B`` of size ``s - 1`` is ``Bp`` (row ``bp_base`` first)."""
+def _step_a(s, p, w_lo, w_hi, bp_base, cur, prev, A, Bp, z, sym):
+    """``A^(X) = end(0) + z sum_{a in X} B^(a, X - a)`` modulo ``p`` for the canonical points of size
+    ``s`` (``cur``, a :class:`Points`) of the windows ``w_lo <= i < w_hi``, into ``A`` (``uint32
+    (points, half, width)``), whose ``B`` of size ``s - 1`` is ``Bp`` (row ``bp_base`` first; its points
+    ``prev``). ``z``: the plan's :class:`~exact.one_handed.zeta_plan.ZetaArrays`; ``sym``: its windows'
+    :class:`~exact.one_handed.orbits.SymmetryArrays`."""
+    masks, off = cur.masks, cur.off
+    R, S1, R1, par, half, width, p_match, S = z.R, z.S1, z.R1, z.par, z.half, z.width, z.p_match, z.S
     pi = np.zeros(S, dtype=np.int64)
     rho = np.zeros(R, dtype=np.int64)
     work = np.zeros(4 * max(S, R), dtype=np.int64)
@@ -241,8 +134,7 @@ def _step_a(s, p, w_lo, w_hi, bp_base, masks, off, prev_masks, prev_off, A, Bp, 
                 if p_match[i, a] == 2:
                     acc[0, R1] += np.uint64(1)
                     continue
-                la = _b_row(x, a, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, width, S, free_s,
-                            free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho, work, src)
+                la = _b_row(x, a, i, bp_base, prev, z, sym, pi, rho, work, src)
                 for h in range(half):
                     for t in range(width):
                         v = np.uint64(Bp[la, h, src[t]])
@@ -258,13 +150,18 @@ def _step_a(s, p, w_lo, w_hi, bp_base, masks, off, prev_masks, prev_off, A, Bp, 
 
 
 @jit
-def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, masks, off, prev_masks, prev_off, A, Bp, Bc, prev_boff, boff, umask, kmask, returns, n, R, S1, S2, R1, par, half, width,
-            p_child, p_match, p_sigma, p_term, p_ret, S, free_s, free_r, n_free_s, n_free_r, small_suits, perms,
-            perm_off):
-    """``B^(a, X)`` for every window's canonical points ``X`` of size ``s`` and every card ``a`` outside
-    the window and ``X``, for the windows ``w_lo <= i < w_hi``: their ``B`` of size ``s - 1`` is ``Bp``
-    (row ``bp_base`` first), of size ``s`` goes to ``Bc`` (row ``bc_base`` first); ``A`` is every
-    window's (a card dealt moves the play to another window)."""
+def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, cur, prev, A, Bp, Bc, z, sym):
+    """``B^(a, X)`` modulo ``p`` for every window's canonical points ``X`` of size ``s`` (``cur``, a
+    :class:`Points` with its ``boff``) and every card ``a`` outside the window and ``X``, for the windows
+    ``w_lo <= i < w_hi``: their ``B`` of size ``s - 1`` is ``Bp`` (row ``bp_base`` first; points
+    ``prev``), of size ``s`` goes to ``Bc`` (row ``bc_base`` first); ``A`` is every window's (a card
+    dealt moves the play to another window). ``z``, ``sym`` as for :func:`_step_a`."""
+    masks, off, boff = cur.masks, cur.off, cur.boff
+    kmask, returns, n, R, S1, S2, R1 = z.kmask, z.returns, z.n, z.R, z.S1, z.S2, z.R1
+    par, half, width, S = z.par, z.half, z.width, z.S
+    p_child, p_match, p_sigma, p_term, p_ret = z.p_child, z.p_match, z.p_sigma, z.p_term, z.p_ret
+    free_s, free_r, n_free_s, n_free_r = sym.free_s, sym.free_r, sym.n_free_s, sym.n_free_r
+    small_suits, perms, perm_off = sym.small_suits, sym.perms, sym.perm_off
     pi = np.zeros(S, dtype=np.int64)
     rho = np.zeros(R, dtype=np.int64)
     pi3 = np.zeros(S, dtype=np.int64)
@@ -308,7 +205,7 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, masks, off, prev_masks, prev_off
                     lb = rest & -rest
                     rest ^= lb
                     px |= np.int64(1) << p_sigma[i, a, _bit_index(lb)]
-                c = _canon(px, j, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho,
+                c = canonical_point(px, j, S, R, free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi, rho,
                            work)
                 oc = _find(masks, off[j], off[j + 1], c)
                 for t in range(width):
@@ -360,9 +257,7 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, masks, off, prev_masks, prev_off
                         continue
                     if seen[a2] != o:  # B^(a', X - a') relabelled: the same for every card a of this X
                         seen[a2] = o
-                        la2 = _b_row(x, a2, i, bp_base, prev_masks, prev_off, prev_boff, kmask, R, S1, S2, width, S,
-                                     free_s, free_r, n_free_s, n_free_r, small_suits, perms, perm_off, pi3, rho3, work,
-                                     bsrc)
+                        la2 = _b_row(x, a2, i, bp_base, prev, z, sym, pi3, rho3, work, bsrc)
                         for k in range(half):
                             for t in range(width):
                                 bvec[a2, k, t] = Bp[la2, k, bsrc[t]]
@@ -385,8 +280,9 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
     """One pass modulo ``prime``: (score counts mod p by score, never-returning orders mod p)."""
     require(2 < prime < 2**31, "the zeta kernel needs a prime below 2**31 (products in 64 bits)")
     plan = plan if plan is not None else ZetaPlan(suits, ranks)
-    g = plan.groups
-    n, R = plan.n, plan.ranks
+    z, sym = plan.arrays(), plan.groups.arrays()
+    no_boff = np.zeros(1, dtype=np.int64)  # a size's B offsets are made after its A
+    n = plan.n
     half, width = plan.half, plan.width
     ends = [0] * (n + 1)
     never = 0
@@ -404,9 +300,8 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
         held = A.nbytes + sum(b.nbytes for b in Bp)
         peak = max(peak, held)
         for i in range(nw):
-            _step_a(s, prime, i, i + 1, int(prev_boff[prev_off[i]]), masks, off, prev_masks, prev_off, A, Bp[i],
-                    prev_boff, plan.kmask, n, R, plan.S1, plan.S2, plan.R1, plan.par, half, width, plan.p_match,
-                    plan.suits, g.free_s, g.free_r, g.n_free_s, g.n_free_r, g.small_suits, g.perms, g.perm_off)
+            _step_a(s, prime, i, i + 1, int(prev_boff[prev_off[i]]), Points(masks, off, no_boff),
+                    Points(prev_masks, prev_off, prev_boff), A, Bp[i], z, sym)
         # the top's alternating sum at degree n (half-degree n // 2, end slots of n's parity)
         sign = -1 if (n - s) & 1 else 1
         weights = plan.top_weights(s, masks, off)
@@ -426,11 +321,8 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
             Bc.append(np.zeros((hi - lo if s < n else 0, half, width), dtype=np.uint32))
             peak = max(peak, held + Bc[-1].nbytes)
             if s < n:
-                _step_b(s, prime, i, i + 1, int(prev_boff[prev_off[i]]), lo, masks, off, prev_masks, prev_off, A,
-                        Bp[i], Bc[i], prev_boff, boff, plan.umask, plan.kmask, plan.returns, n, R, plan.S1, plan.S2,
-                        plan.R1, plan.par, half, width, plan.p_child, plan.p_match, plan.p_sigma, plan.p_term,
-                        plan.p_ret, plan.suits, g.free_s, g.free_r, g.n_free_s, g.n_free_r, g.small_suits, g.perms,
-                        g.perm_off)
+                _step_b(s, prime, i, i + 1, int(prev_boff[prev_off[i]]), lo, Points(masks, off, boff),
+                        Points(prev_masks, prev_off, prev_boff), A, Bp[i], Bc[i], z, sym)
             held += Bc[i].nbytes - Bp[i].nbytes
             Bp[i] = None  # this window's B of size s - 1 is read no more
         points += len(masks)
@@ -442,36 +334,3 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
     if stats is not None:
         stats.update(windows=len(plan.reps), orbit_points=points, peak_table_bytes=peak)
     return ends, never
-
-
-def zeta_distribution(deck, variant, *, primes=None, workers: int = 1, backend: str = "local", scheduler=None,
-                      checkpoint_dir=None, progress=None, stats: dict | None = None):
-    """Score counts and wins over all ``(S*R)!`` orders (Python ints), by the zeta kernel: one pass
-    per prime, joined by the Chinese remainder theorem (:mod:`exact.one_handed.residues`).
-
-    ``reverse=on`` is the plain game on the transposed deck; ``first4=reversed`` has the same
-    distribution as ``first4=kept`` (:mod:`exact.one_handed.parity`); ``win=any`` counts the orders
-    whose row ever empties: all but the never-returning ones. With ``checkpoint_dir``, the finished
-    passes of each built shape are kept there (``zeta-passes-SxR.json``): the four variants of a deck
-    share two shapes, and an interrupted run resumes."""
-    import os
-
-    from sim.errors import UsageError
-
-    from exact.one_handed.limits import PHASE_FINAL_ONCE
-    from exact.one_handed.residues import zeta_counts
-
-    if variant.rules.final_once:
-        raise UsageError(PHASE_FINAL_ONCE.replace("the phase method", "the zeta method (the phase recursion)"))
-    suits, ranks = (deck.suits, deck.ranks) if not variant.rules.reverse else (deck.ranks, deck.suits)
-    checkpoint = None
-    if checkpoint_dir is not None:
-        os.makedirs(checkpoint_dir, exist_ok=True)
-        checkpoint = os.path.join(checkpoint_dir, f"zeta-passes-{suits}x{ranks}.json")
-    counts, never = zeta_counts(suits, ranks, primes=primes, workers=workers, backend=backend, scheduler=scheduler,
-                                checkpoint=checkpoint, progress=progress, stats=stats)
-    n = deck.size
-    require(sum(counts) == math.factorial(n), "zeta counts must add up to (S*R)!")
-    wins = math.factorial(n) - never if variant.rules.win_any else counts[0]
-    require(counts[0] <= wins, "every score-0 order empties its row")
-    return counts, wins

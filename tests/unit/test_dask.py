@@ -133,7 +133,7 @@ def test_sweep_scheduler_needs_the_dask_backend(cli_run):
 
 def test_zeta_passes_on_dask_give_the_local_counts(client):
     """Each residue pass of the zeta method is a task; only this process joins them."""
-    from exact.one_handed.residues import zeta_counts
+    from exact.one_handed.zeta_passes import zeta_counts
 
     primes = [101, 103, 107, 109, 113, 127]
     assert zeta_counts(2, 4, primes=primes, backend="dask", scheduler=client) == zeta_counts(2, 4, primes=primes)

@@ -116,7 +116,7 @@ def test_enumeration_settle_equals_reference(deck, variant, data):
     expected = list(row)
     settle(expected, deck, variant)
     buf = np.array(row + [0], dtype=np.int64)
-    length, _ = kernel_settle(buf, len(row), deck.suit_array(), deck.rank_array(), not variant.rules.reverse,
+    length, _ = kernel_settle(buf, len(row), deck.suit_array(), deck.rank_array(), variant.rules.reverse,
                               len(row))
     assert buf[:length].tolist() == expected
 
@@ -146,19 +146,19 @@ def test_dp_key_keeps_the_future(deck, variant, data):
         row.append(card)
         settle(row, deck, variant)
     pairs = [(deck.suit(c), deck.rank(c)) for c in row]
-    two_suit = not variant.rules.reverse
+    reverse = variant.rules.reverse
     key, offset = canonical_key(pairs, [(deck.suit(c), deck.rank(c)) for c in undealt], deck.ranks,
-                                two_suit=two_suit)
+                                reverse=reverse)
     key_row, key_undealt = _decode(key, deck.ranks)
     assert len(key_undealt) == len(undealt) and len(key_row) + offset == len(row)
     real = future_scores(row, undealt, lambda r: settle(r, deck, variant))
-    reduced = future_scores(key_row, key_undealt, lambda r: _settle(r, two_suit))
+    reduced = future_scores(key_row, key_undealt, lambda r: _settle(r, reverse))
     assert real == Counter({score + offset: n for score, n in reduced.items()})
 
 
 def test_dead_labels_never_match():
     row = [(DEAD, 0), (1, DEAD), (2, 2), (DEAD, DEAD)]
-    assert _settle(row, True) == (0, 0) and len(row) == 4
+    assert _settle(row, False) == (0, 0) and len(row) == 4
 
 
 # --- Monte Carlo agrees with the exact answer ---------------------------------------------------
@@ -261,17 +261,17 @@ def test_dp_kernel_key_keeps_the_future(deck, variant, data):
     order = data.draw(st.permutations(list(deck.cards())))
     left = data.draw(st.integers(0, min(6, deck.size)))
     dealt, undealt = order[:deck.size - left], order[deck.size - left:]
-    two_suit = not variant.rules.reverse
+    reverse = variant.rules.reverse
     row = []
     for card in dealt:
         row.append(card)
         settle(row, deck, variant)
     key_row, key_undealt, offset = canonical_key_kernel(
         [(deck.suit(c), deck.rank(c)) for c in row], [(deck.suit(c), deck.rank(c)) for c in undealt],
-        deck.suits, deck.ranks, two_suit)
+        deck.suits, deck.ranks, reverse)
     assert len(key_undealt) == len(undealt) and len(key_row) + offset == len(row)
     real = future_scores(row, undealt, lambda r: settle(r, deck, variant))
-    reduced = future_scores(key_row, key_undealt, lambda r: _settle(r, two_suit))
+    reduced = future_scores(key_row, key_undealt, lambda r: _settle(r, reverse))
     assert real == Counter({score + offset: n for score, n in reduced.items()})
 
 
@@ -322,7 +322,7 @@ def test_play_out_equals_the_reference_rules(deck, variant, data):
         emptied += ever_empty
     got, got_emptied = play_out_distribution(
         [(deck.suit(c), deck.rank(c)) for c in row], [(deck.suit(c), deck.rank(c)) for c in undealt],
-        two_suit=not variant.rules.reverse, track_empty=True, offset=3)
+        reverse=variant.rules.reverse, track_empty=True, offset=3)
     assert got == [scores.get(s - 3, 0) for s in range(len(got))]
     assert got_emptied == emptied
 

@@ -1,4 +1,4 @@
-"""The phase method (exact.one_handed.phase, exact.one_handed.phase_kernel): its decomposition checked against brute force
+"""The phase method (exact.one_handed.phase, phase_plan, phase_kernel): its decomposition checked against brute force
 on random game positions, the kernel against the Python reference and the DP, limits, CLI."""
 import json
 import math
@@ -11,7 +11,8 @@ from exact import exact_distribution
 from exact.one_handed.dp import dp_distribution
 from exact.one_handed.limits import MAX_PHASE_CARDS, choose_method
 from exact.one_handed.phase import SENTINEL, PhaseReference, phase_distribution_reference
-from exact.one_handed.phase_kernel import MAX_GROUP, PhasePlan, phase_distribution
+from exact.one_handed.phase import phase_distribution
+from exact.one_handed.phase_plan import MAX_GROUP, PhasePlan
 from sim import Deck, Variant, simulate
 from sim.errors import UsageError
 from sim.rules.one_handed import settle
@@ -41,7 +42,7 @@ def test_phase_counts_equal_brute_force_on_random_positions(deck, reverse, data)
     cards = data.draw(st.lists(st.sampled_from(rest), unique=True, max_size=6)) if rest else []
     tup = lambda c: (deck.suit(c), deck.rank(c))  # noqa: E731
     padded = [SENTINEL] * max(0, 3 - len(row)) + [tup(c) for c in row[-3:]]
-    ref = PhaseReference(two_suit=reverse == "off")
+    ref = PhaseReference(reverse=reverse == "on")
     expected = brute_phase(deck, variant, row, cards)
     got = {o: c for o, c in ref.phase(tuple(padded), frozenset(tup(c) for c in cards)).items() if c}
     assert got == expected
@@ -76,12 +77,12 @@ def test_kernel_equals_dp_on_15_16_cards(deck):
 def test_symmetry_changes_the_work_not_the_counts(deck, monkeypatch):
     """Canonical sets under each window's stabiliser (and _fill copying them to their orbits) give the
     counts of the kernel without any symmetry, with fewer (set, subset) pairs visited."""
-    import exact.one_handed.phase_kernel as pk
+    import exact.one_handed.phase_plan as phase_plan
 
     variant = Variant.make("one-handed", win="any")
     with_symmetry = {}
     counts = phase_distribution(deck, variant, stats=with_symmetry)
-    monkeypatch.setattr(pk, "MAX_GROUP", 1)
+    monkeypatch.setattr(phase_plan, "MAX_GROUP", 1)
     without = {}
     assert phase_distribution(deck, variant, stats=without) == counts
     assert with_symmetry["subset_pairs"] < without["subset_pairs"]

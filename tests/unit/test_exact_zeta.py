@@ -1,4 +1,4 @@
-"""The zeta method (exact.one_handed.zeta, zeta_kernel, orbits, residues): the zeta-domain recursion against
+"""The zeta method (exact.one_handed.zeta, zeta_plan, zeta_kernel, orbits, zeta_passes, crt): the zeta-domain recursion against
 the DP and the phase method, the orbit canonical forms and counts against brute force, the residue
 passes and their join (small primes forced), resuming, limits and the CLI."""
 import itertools
@@ -9,15 +9,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import exact.one_handed.residues as residues
+import exact.one_handed.crt as crt
+import exact.one_handed.zeta_passes as zeta_passes
 from exact.one_handed import exact_distribution
 from exact.invariants import InvariantError
 from exact.one_handed.dp import dp_distribution
 from exact.one_handed.limits import MAX_ZETA_TABLE_BYTES, choose_method, exact_limit, zeta_estimate
 from exact.one_handed.orbits import WindowGroups, apply, orbit_counts
-from exact.one_handed.phase_kernel import phase_distribution
+from exact.one_handed.phase import phase_distribution
 from exact.one_handed.zeta import zeta_distribution_reference
-from exact.one_handed.zeta_kernel import ZetaPlan, zeta_distribution, zeta_pass
+from exact.one_handed.zeta import zeta_distribution
+from exact.one_handed.zeta_kernel import zeta_pass
+from exact.one_handed.zeta_plan import ZetaPlan
 from sim import Deck, Variant
 from sim.errors import UsageError
 
@@ -59,7 +62,7 @@ def test_small_primes_force_many_residue_passes(deck):
     stats = {}
     got = zeta_distribution(deck, variant, primes=SMALL_PRIMES, stats=stats)
     assert got == dp_distribution(deck, variant)
-    assert stats["passes"] == len(residues.primes_for(deck.size, SMALL_PRIMES)) >= 2
+    assert stats["passes"] == len(crt.primes_for(deck.size, SMALL_PRIMES)) >= 2
 
 
 @pytest.mark.slow
@@ -81,30 +84,30 @@ def test_kernel_equals_dp_past_two_to_the_64(deck):
 
 def test_residue_join_catches_a_wrong_pass():
     n = 8
-    passes = {p: zeta_pass(2, 4, p) for p in residues.primes_for(n, SMALL_PRIMES)}
-    counts, _ = residues.join(passes, n)
+    passes = {p: zeta_pass(2, 4, p) for p in crt.primes_for(n, SMALL_PRIMES)}
+    counts, _ = crt.join(passes, n)
     assert counts == dp_distribution(Deck(2, 4), Variant.make("one-handed"))[0]
     p = min(passes)
     ends, nv = passes[p]
     bad = dict(passes)
     bad[p] = ([(e + 1) % p if j == 0 else e for j, e in enumerate(ends)], nv)
     with pytest.raises(InvariantError):
-        residues.join(bad, n)
+        crt.join(bad, n)
 
 
 def test_crt_and_primes():
-    primes = residues.largest_primes(4)
-    assert all(residues._is_prime(p) and p < 2**31 for p in primes) and primes == sorted(primes, reverse=True)
+    primes = crt.largest_primes(4)
+    assert all(crt.is_prime(p) and p < 2**31 for p in primes) and primes == sorted(primes, reverse=True)
     x = math.factorial(24) - 12345
-    use = residues.primes_for(24)
-    assert len(use) == 3 and residues.crt([x % p for p in use], use) == x
+    use = crt.primes_for(24)
+    assert len(use) == 3 and crt.crt([x % p for p in use], use) == x
     with pytest.raises(UsageError, match="more primes"):
-        residues.primes_for(10, [101, 103])
+        crt.primes_for(10, [101, 103])
 
 
 def test_interrupted_passes_resume_from_the_checkpoint(tmp_path, monkeypatch):
     path = tmp_path / "passes.json"
-    real = residues._pass_task
+    real = zeta_passes._pass_task
     calls = []
 
     def dies_on_the_third(suits, ranks, prime, progress=None):
@@ -113,23 +116,23 @@ def test_interrupted_passes_resume_from_the_checkpoint(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(suits, ranks, prime, progress)
 
-    monkeypatch.setattr(residues, "_pass_task", dies_on_the_third)
+    monkeypatch.setattr(zeta_passes, "_pass_task", dies_on_the_third)
     with pytest.raises(KeyboardInterrupt):
-        residues.zeta_counts(2, 4, primes=SMALL_PRIMES, checkpoint=str(path))
+        zeta_passes.zeta_counts(2, 4, primes=SMALL_PRIMES, checkpoint=str(path))
     assert len(json.loads(path.read_text())["passes"]) == 2
     calls.clear()
-    monkeypatch.setattr(residues, "_pass_task", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
+    monkeypatch.setattr(zeta_passes, "_pass_task", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
     stats = {}
-    counts, _ = residues.zeta_counts(2, 4, primes=SMALL_PRIMES, checkpoint=str(path), stats=stats)
+    counts, _ = zeta_passes.zeta_counts(2, 4, primes=SMALL_PRIMES, checkpoint=str(path), stats=stats)
     assert counts == dp_distribution(Deck(2, 4), Variant.make("one-handed"))[0]
     assert stats["passes_reused"] == 2 and len(calls) == stats["passes"] - 2
     with pytest.raises(UsageError, match="another computation"):
-        residues.zeta_counts(4, 2, primes=SMALL_PRIMES, checkpoint=str(path))
+        zeta_passes.zeta_counts(4, 2, primes=SMALL_PRIMES, checkpoint=str(path))
 
 
 def test_parallel_passes_give_the_sequential_counts():
-    one = residues.zeta_counts(3, 3, primes=SMALL_PRIMES)
-    assert residues.zeta_counts(3, 3, primes=SMALL_PRIMES, workers=2) == one
+    one = zeta_passes.zeta_counts(3, 3, primes=SMALL_PRIMES)
+    assert zeta_passes.zeta_counts(3, 3, primes=SMALL_PRIMES, workers=2) == one
 
 
 def _group(suits, ranks, window):

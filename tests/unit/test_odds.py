@@ -37,7 +37,7 @@ def test_empty_prefix_equals_exact_distribution(deck):
                     Variant.make("one-handed", first4="reversed")):
         whole = exact_distribution(deck, variant, method="dp")
         counts, emptied = position_counts([], list(range(deck.size)), deck,
-                                          two_suit=variant["reverse"] == "off", track_empty=True)
+                                          reverse=variant["reverse"] == "on", track_empty=True)
         assert tuple(counts) == whole.score_counts
         if variant["win"] == "any":
             assert emptied == whole.wins
@@ -82,16 +82,16 @@ def test_memoised_search_equals_play_out_of_every_order():
     long_row = long_row[::2] + long_row[1::2]  # 35 cards in the row with 9 left
     short_row = np.random.default_rng(5).permutation(52).tolist()  # 3 cards with 9 left: can be emptied
     emptied_total = 0
-    for order, left, two_suit, once in ((long_row, 9, True, False), (long_row, 10, True, False),
-                                        (long_row, 9, False, False), (short_row, 9, True, False),
-                                        (short_row, 9, False, False), (long_row, 9, True, True),
-                                        (short_row, 9, False, True)):
-        variant = Variant.make("one-handed", reverse="off" if two_suit else "on")
+    for order, left, reverse, once in ((long_row, 9, False, False), (long_row, 10, False, False),
+                                       (long_row, 9, True, False), (short_row, 9, False, False),
+                                       (short_row, 9, True, False), (long_row, 9, False, True),
+                                       (short_row, 9, True, True)):
+        variant = Variant.make("one-handed", reverse="on" if reverse else "off")
         row, _ = odds_module.settled_position(order[:52 - left], deck, variant)
         undealt = order[52 - left:]
-        counts, emptied = position_counts(row, undealt, deck, two_suit=two_suit, track_empty=True, final_once=once)
+        counts, emptied = position_counts(row, undealt, deck, reverse=reverse, track_empty=True, final_once=once)
         labels = lambda cards: [(deck.suit(c), deck.rank(c)) for c in cards]
-        hist, hist_emptied = play_out_distribution(labels(row), labels(undealt), two_suit=two_suit, track_empty=True,
+        hist, hist_emptied = play_out_distribution(labels(row), labels(undealt), reverse=reverse, track_empty=True,
                                                    final_once=once)
         assert counts[:len(hist)] == hist and not any(counts[len(hist):])
         assert emptied == hist_emptied

@@ -129,7 +129,7 @@ def test_play_out_equals_the_reference_rules(deck, reverse, data):
         settle(row, deck, variant, max_removals=1 if i == deck.size - 1 else None)
     got, got_emptied = play_out_distribution(
         [(deck.suit(c), deck.rank(c)) for c in row], [(deck.suit(c), deck.rank(c)) for c in undealt],
-        two_suit=not reverse, track_empty=True, offset=3, final_once=True)
+        reverse=reverse, track_empty=True, offset=3, final_once=True)
     assert got == [scores.get(s - 3, 0) for s in range(len(got))]
     assert got_emptied == emptied
 

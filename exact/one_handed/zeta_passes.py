@@ -1,11 +1,9 @@
-"""Exact counts past 2**64: one zeta pass per prime, joined by the Chinese remainder theorem.
+"""The zeta method's passes: one pass per prime, on threads or a Dask cluster, kept in a checkpoint.
 
-Every count of a deck of ``n`` cards lies in ``[0, n!]`` (24! is about 2**79, 28! about 2**98). A
-pass of :func:`exact.one_handed.zeta_kernel.zeta_pass` computes every count modulo one prime
-``p < 2**31``; with primes whose product ``M`` exceeds ``n!`` the residues fix each count (the
-unique value in ``[0, M)``). The joined counts are then checked: they must add up to ``n!``
-(a wrong residue in any pass would give a count near ``M``, far from that) and every score must
-have the parity of ``n`` (:mod:`exact.one_handed.parity`).
+A pass (:func:`exact.one_handed.zeta_kernel.zeta_pass`) counts modulo one 31-bit prime; the primes
+whose product passes ``n!`` (:func:`exact.one_handed.crt.primes_for`) are run and joined by the
+Chinese remainder theorem (:func:`exact.one_handed.crt.join`, checked against ``n!`` and the parity
+theorem).
 
 Passes are independent: they run on local threads (the kernels release the GIL) or as tasks on
 a Dask cluster (``backend="dask"``; only this process joins and checks). With ``checkpoint=PATH``
@@ -15,95 +13,27 @@ given the same file again skips the passes already there: an interrupted run res
 from __future__ import annotations
 
 import json
-import math
 import os
 import tempfile
 import time
 
+from joblib import Parallel, delayed
+
+from sim.backends import check_backend, dask_client
+from sim.checks import check_workers
+from sim.deck import Deck
 from sim.errors import UsageError
 
 from exact.invariants import require
-from exact.one_handed.parity import check_parity
-
-#: the largest primes below 2**31 (products of two residues fit in 64 bits)
-PRIME_LIMIT = 2**31
-
-
-def _is_prime(p: int) -> bool:
-    if p < 2:
-        return False
-    d = 2
-    while d * d <= p:
-        if p % d == 0:
-            return False
-        d += 1
-    return True
-
-
-def largest_primes(count: int, below: int = PRIME_LIMIT) -> list[int]:
-    """The ``count`` largest primes below ``below``, largest first.
-
-    >>> largest_primes(3)
-    [2147483647, 2147483629, 2147483587]
-    """
-    out = []
-    p = below - 1
-    while len(out) < count:
-        if _is_prime(p):
-            out.append(p)
-        p -= 1
-    return out
-
-
-def primes_for(n: int, primes=None) -> list[int]:
-    """The fewest primes (from ``primes``, default the largest below 2**31) whose product exceeds ``n!``."""
-    bound = math.factorial(n)
-    pool = list(primes) if primes is not None else largest_primes(bound.bit_length() // 30 + 1)
-    out, product = [], 1
-    for p in pool:
-        if product > bound:
-            break
-        out.append(p)
-        product *= p
-    if product <= bound:
-        raise UsageError(f"the primes given multiply to {product}, not more than {n}! = {bound}: give more primes")
-    return out
-
-
-def crt(residues: list[int], primes: list[int]) -> int:
-    """The value in ``[0, prod(primes))`` with the given residues (Garner-free, Python ints).
-
-    >>> crt([2, 3, 2], [3, 5, 7])
-    23
-    """
-    m = 1
-    for p in primes:
-        m *= p
-    x = 0
-    for r, p in zip(residues, primes):
-        mp = m // p
-        x += r * mp * pow(mp, -1, p)
-    return x % m
-
-
-def join(passes: dict, n: int):
-    """(score counts, never-returning orders) from ``{prime: (ends, never)}``, checked."""
-    primes = sorted(passes)
-    counts = [crt([passes[p][0][j] for p in primes], primes) for j in range(n + 1)]
-    never = crt([passes[p][1] for p in primes], primes)
-    require(sum(counts) == math.factorial(n), "residue counts must add up to (S*R)! (a pass is wrong, or too few primes)")
-    require(check_parity(counts, n), "a score with the wrong parity: the parity theorem fails")
-    require(0 <= never <= math.factorial(n), "never-returning orders lie in [0, n!]")
-    return counts, never
-
+from exact.one_handed.crt import PRIME_LIMIT, join, primes_for
+from exact.one_handed.zeta_kernel import ZETA_ENGINE_VERSION, zeta_pass
+from exact.one_handed.zeta_plan import ZetaPlan, zeta_estimate
 
 _PLANS: dict = {}
 
 
 def _plan(suits: int, ranks: int):
     """One plan per deck shape and process (its orbit lists serve every pass)."""
-    from exact.one_handed.zeta_kernel import ZetaPlan
-
     key = (suits, ranks)
     if key not in _PLANS:
         _PLANS.clear()  # keep one: a plan of a large deck holds its orbit lists
@@ -113,8 +43,6 @@ def _plan(suits: int, ranks: int):
 
 def _pass_task(suits: int, ranks: int, prime: int, progress=None):
     """One pass, as a task for a worker (a thread or a Dask worker): plain ints in, plain ints out."""
-    from exact.one_handed.zeta_kernel import zeta_pass
-
     t0 = time.thread_time()  # this thread's CPU: passes on parallel threads are timed apart
     ends, never = zeta_pass(suits, ranks, prime, plan=_plan(suits, ranks), progress=progress)
     return prime, [int(e) for e in ends], int(never), time.thread_time() - t0
@@ -155,10 +83,6 @@ def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backen
     ``progress(done, total, work)``: ``done`` of ``total`` steps, a step being one set size of one pass
     (``total = passes * (n + 1)``; ``done`` starts at the passes already stored), ``work`` the orbit
     points of the pass under way. Parallel passes report when each ends."""
-    from exact.one_handed.zeta_kernel import ZETA_ENGINE_VERSION
-
-    from sim.checks import check_workers
-
     workers = check_workers(workers)
     n = suits * ranks
     use = primes_for(n, primes)
@@ -177,12 +101,8 @@ def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backen
         _save_checkpoint(checkpoint, key, done)
         say(len(done) * steps, total, 0)
 
-    from sim.backends import check_backend
-
     check_backend(backend, scheduler)
     if backend == "dask":
-        from sim.backends import dask_client
-
         client, closing = dask_client(scheduler, workers)
         try:
             from distributed import as_completed
@@ -194,8 +114,6 @@ def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backen
             for thing in closing:
                 thing.close()
     elif workers > 1 and len(todo) > 1:
-        from joblib import Parallel, delayed
-
         for _ in _plan(suits, ranks).layers():  # built once, before the threads share it
             pass
         for result in Parallel(n_jobs=min(workers, len(todo)), backend="threading", return_as="generator")(
@@ -207,10 +125,6 @@ def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backen
             finished(_pass_task(suits, ranks, p, progress=lambda s, _t, points, base=base: say(base + s, total, points)))
     counts, never = join({p: done[p][:2] for p in use}, n)
     if stats is not None:
-        from sim.deck import Deck
-
-        from exact.one_handed.limits import zeta_estimate
-
         stats.update(passes=len(use), passes_reused=len(use) - len(todo), primes=",".join(map(str, use)),
                      pass_cpu_seconds=sum(done[p][2] for p in use),
                      orbits=zeta_estimate(Deck(suits, ranks))["orbits"])
