@@ -228,7 +228,10 @@ def register_game(game: Game) -> Game:
     names = [param.name for param in game.params]
     if len(set(names)) != len(names) or any(len(param.values) < 1 for param in game.params):
         raise ValueError(f"game {game.name!r}: parameter names must be unique and have values")
-    game.rules_type.decode(game.defaults())  # the view decodes its own defaults
+    view = game.rules_type.decode(game.defaults())  # the view decodes its own defaults
+    missing = [name for name in ("win_mid_game", "never_won") if not hasattr(view, name)]
+    if missing:
+        raise ValueError(f"game {game.name!r}: its rules view lacks {', '.join(missing)}")
     _REGISTRY[game.name] = game
     return game
 
