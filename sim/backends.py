@@ -18,9 +18,10 @@ from . import rng
 from .checks import check_workers
 from .deck import Deck
 from .errors import UsageError
+from .games import get_game
 from .variant import Variant
 
-#: ``run(state, games) -> counts``: a game's chunk runner (see :func:`sim.montecarlo.load_runner`).
+#: ``run(state, games) -> counts``: a game's chunk runner (see :meth:`sim.games.Game.load_runner`).
 ChunkRunner = Callable[[object, int], dict]
 
 #: Where chunks run: ``local`` (joblib threads in this process) or ``dask`` (a Dask cluster).
@@ -76,9 +77,8 @@ def run_chunks(runner: ChunkRunner, seed: int, plan, chunks, *, workers: int,
 
 @functools.lru_cache(maxsize=8)
 def _spec_runner(suits: int, ranks: int, variant: str, options_json: str) -> ChunkRunner:
-    from .montecarlo import load_runner
-
-    return load_runner(Deck(suits, ranks), Variant.parse(variant), json.loads(options_json))
+    variant = Variant.parse(variant)
+    return get_game(variant.game).load_runner(Deck(suits, ranks), variant, json.loads(options_json))
 
 
 def play_chunk(spec: tuple, seed: int, k: int, games: int) -> tuple[int, dict]:

@@ -9,8 +9,10 @@ from __future__ import annotations
 import math
 import numbers
 import os
+from pathlib import Path
 
 from .errors import UsageError
+from .rng import new_seed
 
 
 def positive_int(name: str, value, *, hint: str = "") -> int:
@@ -100,8 +102,6 @@ def check_decks(decks) -> int:
 def check_seed(seed) -> int:
     """A seed: a non-negative int; None draws a fresh one (:func:`sim.rng.new_seed`)."""
     if seed is None:
-        from .rng import new_seed
-
         return new_seed()
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise UsageError(f"seed must be a non-negative integer, got {seed!r}")
@@ -128,9 +128,6 @@ def writable_file(path, *, option: str = "--out") -> None:
     """Refuse, before any work, a file that could not be created or replaced at ``path``: its
     folder (or the nearest folder above it that exists) must be a folder we may write in. Nothing is
     created."""
-    import os
-    from pathlib import Path
-
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"{path} is a folder: give {option} a file name such as {path / 'solitaire.h5'}")
@@ -146,9 +143,6 @@ def writable_file(path, *, option: str = "--out") -> None:
 def writable_folder(path, *, option: str = "--dir") -> None:
     """Refuse, before any work, a folder that could not be created or written at ``path`` (nothing
     is created)."""
-    import os
-    from pathlib import Path
-
     path = Path(path)
     existing = path
     while not existing.exists() and existing != existing.parent:

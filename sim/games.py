@@ -64,6 +64,11 @@ class OneHandedRules:
         """Whether a game can be won without ending on the win score (``win=any``)."""
         return self.win_any
 
+    def never_won(self, deck) -> bool:
+        """Whether a theorem proves no deal of ``deck`` is won: the parity theorem, ``win=end`` with
+        an odd number of suits and of ranks (see :mod:`exact.one_handed`)."""
+        return not self.win_any and deck.suits % 2 == 1 and deck.ranks % 2 == 1
+
     @classmethod
     def decode(cls, values: Mapping[str, str]) -> "OneHandedRules":
         return cls(win_any=values["win"] == "any", reverse=values["reverse"] == "on",
@@ -80,6 +85,10 @@ class HandRules:
 
     win_mid_game = False  #: a game is won exactly when it ends on the win score
 
+    def never_won(self, deck) -> bool:
+        """No theorem rules out a win on any deck."""
+        return False
+
     @classmethod
     def decode(cls, values: Mapping[str, str]) -> "HandRules":
         return cls(step7=values["step7"] == "on", rank_resets=values["rank_resets"] == "written",
@@ -94,6 +103,10 @@ class PrisonersRules:
     wrap: bool = True  #: ace and king (1 and R) are adjacent
 
     win_mid_game = False  #: a game is won exactly when it ends on the win score
+
+    def never_won(self, deck) -> bool:
+        """No theorem rules out a win on any deck."""
+        return False
 
     @classmethod
     def decode(cls, values: Mapping[str, str]) -> "PrisonersRules":
@@ -126,6 +139,13 @@ class Game:
         takes for that deck's shape
     exact_methods : the exact engine's methods (``auto`` first)
     no_exact : with ``exact=None``, the one-line advice given instead
+    trace : ``"module:function"`` of its step-by-step player (``solitaire play``, :func:`sim.trace.play`):
+        ``f(order, deck, variant, **play options) -> Trace``
+    play_options : the trace builder's keyword options, as ``(name, what it is)`` pairs; any other
+        option given is refused (:meth:`check_options`)
+    run_options : the runner factory's keyword options, as ``(name, what it is)`` pairs (``--cap``)
+    trace_row : the key of what a trace's steps show after each event (the row, the stack, the piles)
+    trace_row_label : what it holds, as a figure's axis says it
     """
 
     name: str
@@ -141,6 +161,11 @@ class Game:
     exact_limit: str | None = None
     exact_methods: tuple[str, ...] = ()
     no_exact: str = ""
+    trace: str = ""
+    play_options: tuple[tuple[str, str], ...] = ()
+    run_options: tuple[tuple[str, str], ...] = ()
+    trace_row: str = "row"
+    trace_row_label: str = "cards in the row"
 
     def param(self, name: str) -> Param:
         for param in self.params:
@@ -156,9 +181,33 @@ class Game:
         """The typed view of a full set of parameter values."""
         return self.rules_type.decode(values)
 
-    def load_runner(self) -> Callable:
-        """The chunk runner factory (imported on first use)."""
-        return resolve(self.runner)
+    def load_runner(self, deck, variant, options: dict | None = None) -> Callable:
+        """The Monte Carlo chunk runner of this deck, variant and game options (the factory named by
+        :attr:`runner`, imported on first use). A runner ``run(state, games) -> counts`` returns at
+        least ``score_counts`` (an int array indexed by score) and ``wins`` (an int); any other
+        entries are summed too and reported in ``extra`` (see :mod:`sim.montecarlo`)."""
+        return resolve(self.runner)(deck, variant, **(options or {}))
+
+    def load_trace(self) -> Callable:
+        """The step-by-step player named by :attr:`trace` (imported on first use)."""
+        return resolve(self.trace)
+
+    def options(self, kind: str = "play") -> dict[str, str]:
+        """Its ``"play"`` options (:attr:`play_options`) or ``"run"`` options (:attr:`run_options`):
+        name -> what it is."""
+        return dict(self.play_options if kind == "play" else self.run_options)
+
+    def check_options(self, given: Mapping[str, object], *, kind: str = "play") -> dict:
+        """The options of ``given`` that are not None; one that this game does not take is refused in
+        one line that names the games taking it."""
+        chosen = {name: value for name, value in given.items() if value is not None}
+        for name in chosen:
+            if name not in self.options(kind):
+                owners = [game for game in _REGISTRY.values() if name in game.options(kind)]
+                what = f"{owners[0].options(kind)[name]} " if owners else ""
+                games = " and ".join(game.title for game in owners) or "no game"
+                raise UsageError(f"{what}(--{name}) is for {games} only, not {self.title}")
+        return chosen
 
 
 def resolve(target: str):
@@ -179,7 +228,10 @@ def register_game(game: Game) -> Game:
     names = [param.name for param in game.params]
     if len(set(names)) != len(names) or any(len(param.values) < 1 for param in game.params):
         raise ValueError(f"game {game.name!r}: parameter names must be unique and have values")
-    game.rules_type.decode(game.defaults())  # the view decodes its own defaults
+    view = game.rules_type.decode(game.defaults())  # the view decodes its own defaults
+    missing = [name for name in ("win_mid_game", "never_won") if not hasattr(view, name)]
+    if missing:
+        raise ValueError(f"game {game.name!r}: its rules view lacks {', '.join(missing)}")
     _REGISTRY[game.name] = game
     return game
 
@@ -209,6 +261,7 @@ register_game(Game(
     win_score=0, score_unit="cards left",
     exact="exact.one_handed:exact_distribution", exact_limit="exact.one_handed.limits:variant_limit",
     exact_methods=("auto", "enumerate", "dp", "phase", "zeta", "word"),
+    trace="sim.trace:trace_one_handed",
 ))
 
 register_game(Game(
@@ -223,6 +276,11 @@ register_game(Game(
     # engine 2: four lanes, each drawing from its own stream (sim.kernels.hand.lane_states)
     runner="sim.kernels.hand:chunk_runner", engine_version=2,
     win_score=0, score_unit="cards left",
+    trace="sim.trace:trace_hand",
+    play_options=(("seed", "the seed of the leftover shuffles"), ("choices", "leftover orders"),
+                  ("cap", "iterations played at most")),
+    run_options=(("cap", "the iteration cap of a run"),),
+    trace_row="stack", trace_row_label="cards in the stack",
     no_exact="Hand Solitaire has no exact score distribution (a run reshuffles until it wins or reaches "
              "the iteration cap); its exact small-deck results come from `solitaire poison --all` (the "
              "whole deck-order graph)",
@@ -242,6 +300,9 @@ register_game(Game(
     exact="exact.prisoners.distribution:exact_distribution",
     exact_limit="exact.prisoners.distribution:variant_limit",
     exact_methods=("auto", "enumerate", "dp"),
+    trace="sim.trace:trace_prisoners",
+    play_options=(("line", "a line of moves"),),
+    trace_row="piles", trace_row_label="piles",
 ))
 
 

@@ -19,13 +19,15 @@ from typing import Callable, ClassVar
 import numpy as np
 
 from . import interrupts, provenance, rng
-from .deck import Deck
+from .backends import BACKENDS, check_backend, play_chunk, run_chunks, shared_scheduler  # noqa: F401 (re-exported)
 from .checks import check_games, check_seed, check_workers, non_negative_number, positive_int
+from .deck import Deck
 from .errors import UsageError
 from .games import get_game
+from .hand_stats import iteration_statistics
+from .progress import progress_bar
 from .stats import binomial_interval, mean_and_se
-from .backends import BACKENDS, check_backend, play_chunk, run_chunks, shared_scheduler  # noqa: F401 (re-exported)
-from .store import StoreWriteError
+from .store import Checkpoint, ResultsStore, StoreWriteError, new_name, run_key
 from .variant import Variant
 
 #: Games per chunk (part of the chunk plan, so part of what a seed means).
@@ -47,11 +49,9 @@ ChunkRunner = Callable[[np.ndarray, int], dict]
 
 
 def load_runner(deck: Deck, variant: Variant, options: dict | None = None) -> ChunkRunner:
-    """The chunk runner of ``variant.game`` (its record's ``runner``, :mod:`sim.games`) for this deck,
-    variant and game options. A runner ``run(state, games) -> counts`` returns at least
-    ``score_counts`` (an int array indexed by score) and ``wins`` (an int); any other entries are
-    summed too and reported in ``extra``."""
-    return get_game(variant.game).load_runner()(deck, variant, **(options or {}))
+    """The chunk runner of ``variant.game`` for this deck, variant and game options
+    (:meth:`sim.games.Game.load_runner`); the one place :func:`simulate` gets its runner from."""
+    return get_game(variant.game).load_runner(deck, variant, options)
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ class SimulationResult:
         derived = {"kind", "p_win", "games_per_second", "provenance", "saved"}
         known = {f for f in cls.__dataclass_fields__ if f not in ("deck", "extra", "provenance")}
         extra = {k: v for k, v in record.items() if k not in known | derived | {"suits", "ranks"}}
-        extra = derived_statistics(record["game"], extra, record["games"],
+        extra = derived_statistics(extra, record["games"],
                                    dict(record.get("provenance", {})).get("options") or {})
         return cls(game=record["game"], deck=Deck(record["suits"], record["ranks"]),
                    variant=Variant.parse(record["variant"]), seed=record["seed"], games=record["games"],
@@ -131,13 +131,13 @@ class SimulationResult:
                    extra=extra, provenance=dict(record.get("provenance", {})))
 
 
-def derived_statistics(game: str, extra: dict, games: int, options: dict) -> dict:
+def derived_statistics(extra: dict, games: int, options: dict) -> dict:
     """``extra`` (a run's game-specific counts) with the statistics derived from them, computed once
     when the result is built, so that the store, ``--json`` and the report read one record:
 
     * every count ``wins_<name>`` (e.g. Prisoner's Patience's ``wins_moves_physical``, the same decks
       played under the other move policy) gets ``ci95_<name>``, its 95% interval as for ``ci95``;
-    * Hand Solitaire's ``iterations_to_win`` gets ``cap`` and ``iteration_stats``
+    * ``iterations_to_win`` (runs of iterations: Hand Solitaire) gets ``cap`` and ``iteration_stats``
       (:func:`sim.hand_stats.iteration_statistics`).
 
     Keys already present are kept (a stored record is not recomputed).
@@ -146,9 +146,7 @@ def derived_statistics(game: str, extra: dict, games: int, options: dict) -> dic
     for key, wins in extra.items():
         if key.startswith("wins_") and f"ci95_{key[5:]}" not in out:
             out[f"ci95_{key[5:]}"] = list(binomial_interval(int(wins), games)[0])
-    if game == "hand" and "iterations_to_win" in extra and "iteration_stats" not in out:
-        from .hand_stats import iteration_statistics
-
+    if "iterations_to_win" in extra and "iteration_stats" not in out:
         if "cap" in options:
             out["cap"] = int(options["cap"])
         out["iteration_stats"] = iteration_statistics(extra["iterations_to_win"], games, int(extra.get("capped", 0)))
@@ -169,8 +167,6 @@ def add_counts(total: dict, counts: dict) -> None:
 
 
 def _progress_bar(total: int, progress, initial: int = 0):
-    from .progress import progress_bar
-
     return progress_bar(total, progress, unit="game", unit_scale=True, initial=initial)
 
 
@@ -258,8 +254,6 @@ def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, 
 
     store = None
     if out is not None:
-        from .store import ResultsStore
-
         store = out if isinstance(out, ResultsStore) else ResultsStore(out)
         store.check_writable()  # a damaged store or an unwritable place is refused before any work
     if games >= ESTIMATE_FROM_GAMES:
@@ -356,8 +350,6 @@ def _play(runner, deck, variant, seed, plan: ChunkPlan, *, workers, progress, op
     state = {"unsaved": 0, "last_write": time.monotonic(), "saved": int(done.sum())}
 
     def write_checkpoint():
-        from .store import Checkpoint
-
         store.write_checkpoint(Checkpoint(
             identity=identity, n_chunks=plan.n_chunks, done=done, counts=total,
             seconds=seconds_before + time.perf_counter() - t0, started=first_started,
@@ -399,7 +391,6 @@ def _play(runner, deck, variant, seed, plan: ChunkPlan, *, workers, progress, op
         prov["sessions"] = sessions
     if store is None:
         return summarize(deck, variant, seed, plan, total, seconds, workers, prov)
-    from .store import new_name, run_key
 
     name = new_name(SimulationResult.kind, variant.game, deck.suits, deck.ranks)
     prov.update(run_key=run_key(identity), store_path=str(store.path), stored_as=name)
@@ -425,7 +416,7 @@ def summarize(deck, variant, seed, plan: ChunkPlan, total: dict, seconds: float,
     mean, se = mean_and_se(counts)
     extra = {key: (value.tolist() if isinstance(value, np.ndarray) else int(value))
              for key, value in total.items() if key not in ("score_counts", "wins")}
-    extra = derived_statistics(variant.game, extra, plan.games, prov.get("options") or {})
+    extra = derived_statistics(extra, plan.games, prov.get("options") or {})
     prov = dict(prov, seed=seed, games=plan.games, chunk_games=plan.chunk_games, n_chunks=plan.n_chunks)
     return SimulationResult(game=variant.game, deck=deck, variant=variant, seed=seed, games=plan.games,
                             wins=wins, score_counts=tuple(counts), ci95=ci, interval_method=method,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import os
 import subprocess
 import sys
 from importlib import metadata
@@ -63,8 +64,6 @@ def now() -> str:
 def command_line() -> str:
     """The command that ran, as typed: an absolute path to the program (an installed entry point such
     as ``/home/me/.venv/bin/solitaire``) is cut to its name, so stored records name no local folders."""
-    import os
-
     program = sys.argv[0] if sys.argv else ""
     if os.path.isabs(program):
         program = os.path.basename(program)

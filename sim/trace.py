@@ -45,8 +45,10 @@ import random
 from dataclasses import dataclass, field
 
 from .cards import card_name, format_cards, parse_cards
+from .checks import positive_int
 from .deck import Deck
 from .errors import UsageError
+from .games import get_game
 from .rules import hand as hand_rules
 from .rules import one_handed as one_handed_rules
 from .rules import prisoners as prisoners_rules
@@ -77,7 +79,7 @@ class Trace:
 
     @property
     def sizes(self) -> list[int]:
-        key = {"one-handed": "row", "hand": "stack", "prisoners": "piles"}[self.game]
+        key = get_game(self.game).trace_row
         return [len(e[key]) for e in self.steps if key in e]
 
     def _cards(self, value, symbols=False):
@@ -130,8 +132,7 @@ class Trace:
             elif kind == "move":
                 lines.append(f"     {name(e['card'])} onto {name(e['onto'])} ({_places(e['distance'])}): "
                              + " ".join("[" + cards(p) + "]" for p in e["piles"]))
-        unit = {"one-handed": "cards", "hand": "cards", "prisoners": "piles"}[self.game]
-        lines.append(f"score {self.score} ({unit} left): " + ("won" if self.won else "lost"))
+        lines.append(f"score {self.score} ({get_game(self.game).score_unit}): " + ("won" if self.won else "lost"))
         return lines
 
 
@@ -142,7 +143,7 @@ def _check(order, deck: Deck, variant, game: str) -> tuple[Deck, Variant, tuple[
 
 # --- One-Handed -----------------------------------------------------------------------------------
 
-def _one_handed(order, deck: Deck, variant: Variant) -> Trace:
+def trace_one_handed(order, deck: Deck, variant: Variant) -> Trace:
     reverse = variant.rules.reverse
     row: list[int] = []
     steps: list[dict] = []
@@ -222,9 +223,7 @@ def _hand_iteration(order, deck: Deck, variant: Variant, steps: list) -> hand_ru
     return hand_rules.Iteration(discards=discards, leftovers=tuple(stack))
 
 
-def _hand(order, deck: Deck, variant: Variant, *, seed=None, choices=None, cap: int = 100) -> Trace:
-    from .checks import positive_int
-
+def trace_hand(order, deck: Deck, variant: Variant, *, seed=None, choices=None, cap: int = 100) -> Trace:
     cap = positive_int("cap", cap)
     if choices is not None:
         choices = [parse_cards(c, deck, complete=False, what=f"leftover order {i}") if isinstance(c, str)
@@ -307,7 +306,7 @@ def parse_line(text, deck: Deck) -> list[tuple[int, int]]:
     return moves
 
 
-def _prisoners(order, deck: Deck, variant: Variant, *, line=None) -> Trace:
+def trace_prisoners(order, deck: Deck, variant: Variant, *, line=None) -> Trace:
     piles: list[list[int]] = []
     steps: list[dict] = []
     for card in order:
@@ -372,7 +371,7 @@ def line_tokens(order, deck: Deck, variant, line) -> str:
 # --- the public function --------------------------------------------------------------------------
 
 def play(order, deck: Deck | None = None, variant: Variant | str | None = None, *, game: str | None = None,
-         seed: int | None = None, choices=None, cap: int = 100, line=None) -> Trace:
+         seed: int | None = None, choices=None, cap: int | None = None, line=None) -> Trace:
     """Play one deck order step by step with the reference rules; return its :class:`Trace`.
 
     Parameters
@@ -384,7 +383,7 @@ def play(order, deck: Deck | None = None, variant: Variant | str | None = None, 
     seed : Hand Solitaire: seed of the leftover shuffles (``random.Random(seed)``)
     choices : Hand Solitaire: the leftover orders to follow, iteration by iteration (e.g. a witness
         from :func:`exact.hand.poison.explore`); once used up, shuffles from ``seed`` follow
-    cap : Hand Solitaire: iterations played at most
+    cap : Hand Solitaire: iterations played at most (default 100)
     line : Prisoner's Patience: moves to make after dealing every card, as ``(card, onto)`` pairs
         or text ``"7C>8D 5S>6H"`` (a best-play line); without it the published policy of
         ``moves=...`` plays
@@ -400,12 +399,6 @@ def play(order, deck: Deck | None = None, variant: Variant | str | None = None, 
         variant = Variant.parse(variant)
     game = game or (variant.game if variant is not None else "one-handed")
     deck, variant, order = _check(order, deck, variant, game)
-    if line is not None and game != "prisoners":
-        raise UsageError("a line of moves (--line) is for Prisoner's Patience only")
-    if choices is not None and game != "hand":
-        raise UsageError("leftover orders (--choices) are for Hand Solitaire only")
-    if game == "one-handed":
-        return _one_handed(order, deck, variant)
-    if game == "hand":
-        return _hand(order, deck, variant, seed=seed, choices=choices, cap=cap)
-    return _prisoners(order, deck, variant, line=line)
+    record = get_game(game)
+    options = record.check_options({"seed": seed, "choices": choices, "cap": cap, "line": line})
+    return record.load_trace()(order, deck, variant, **options)

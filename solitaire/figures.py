@@ -6,6 +6,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.errors import WriteError
+from sim.games import get_game
+
 
 def _pyplot():
     import matplotlib
@@ -115,13 +118,13 @@ def game_sizes(trace, path) -> Path:
     sizes = trace.sizes
     fig, ax = plt.subplots(figsize=(9, 4))
     ax.step(range(len(sizes)), sizes, where="post", lw=1.3)
-    if trace.game == "hand":  # a faint line where each iteration starts
+    if any(e["event"] == "iteration" for e in trace.steps):  # a faint line where each iteration starts
         drawn = 0
         for e in trace.steps:
             if e["event"] == "iteration" and drawn:
                 ax.axvline(drawn - 0.5, color="0.8", lw=0.6)
             drawn += "stack" in e
-    unit = {"one-handed": "cards in the row", "hand": "cards in the stack", "prisoners": "piles"}[trace.game]
+    unit = get_game(trace.game).trace_row_label
     ax.set_xlabel("step (each card dealt, each removal or move)")
     ax.set_ylabel(unit)
     ax.set_title(f"{trace.variant}, {trace.deck.suits}x{trace.deck.ranks}: score {trace.score}, "
@@ -159,8 +162,6 @@ def _save(fig, path) -> None:
     try:
         fig.savefig(path, dpi=120)
     except OSError as exc:
-        from sim.errors import WriteError
-
         raise WriteError(f"cannot write the figure {path} ({exc.strerror or exc}): free space or choose another "
                          "file") from None
     finally:

@@ -7,9 +7,17 @@ is quick. :mod:`solitaire.report` then writes the report from the store alone.
 """
 from __future__ import annotations
 
-from sim import Deck, Variant
+import importlib.util
 
+from exact import ExactResult, exact_distribution
+from sim import Deck, Variant, simulate
+from sim.games import REGISTRY
+from sim.store import run_key
+
+from .poison import classify_runs_stored
 from .report import STANDARD, exact_records
+from .sweep import sweep, sweep_identity
+from .validate import default_cases, exact_for, validate
 
 #: The main job's default computations (minutes on a laptop); each is stored and reused on a rerun.
 DEFAULT_SEED = 20261123
@@ -27,12 +35,12 @@ DEFAULT_PLAN = {
     "prisoners_games": 2_000_000,
 }
 
+#: The games whose exact results the main job keeps in the store (and reads back when validating):
+#: the ones its sweep computes exactly.
+STORED_EXACT_GAMES = ("one-handed",)
+
 
 def _have_game(game: str) -> bool:
-    import importlib.util
-
-    from sim.games import REGISTRY
-
     return game in REGISTRY and importlib.util.find_spec(REGISTRY[game].runner.partition(":")[0]) is not None
 
 
@@ -44,17 +52,10 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
     ``standard_seed`` seeds the standard-deck One-Handed runs (plain and the other rule readings),
     ``seed`` everything else.
     """
-    from sim import simulate
-    from sim.store import run_key
-
-    from .sweep import sweep, sweep_identity
-    from .validate import default_cases, validate
-
     plan = {**DEFAULT_PLAN, **(plan or {})}
     one_handed = Variant.make("one-handed")
 
     say(f"exact distributions of every deck up to {plan['exact_max_cards']} cards")
-    from exact import exact_distribution
 
     have = {(r["suits"], r["ranks"]) for r in exact_records(store, one_handed)}
     for cards in range(1, plan["exact_max_cards"] + 1):
@@ -91,12 +92,11 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
     if not store.find(kind="validation", game="one-handed,prisoners", games=va["games"], seed=seed):
         say(f"validation against exact values (decks up to {va['max_cards']} cards, every variant of "
             "One-Handed and Prisoner's Patience)")
-        from .validate import exact_for
 
         cases = default_cases(va["max_cards"]) + default_cases(va["max_cards"], game="prisoners")
         validate(cases, games=va["games"], seed=seed, coverage=va["coverage"], coverage_games=va["coverage_games"],
                  workers=workers, progress=progress, out=store, notify=say,
-                 exact_source=lambda d, v: (_stored_exact(store, d, v) if v.game == "one-handed"
+                 exact_source=lambda d, v: (_stored_exact(store, d, v) if v.game in STORED_EXACT_GAMES
                                             else exact_for(d, v)))
 
     if _have_game("hand") and plan["hand_runs"]:
@@ -106,7 +106,6 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
     if _have_game("hand") and plan["poison_decks"]:
         from exact.hand.poison import DEFAULT_BUDGET, DEFAULT_CAP
 
-        from .poison import classify_runs_stored
 
         for spec in ({"rank_resets": "published"}, {"step7": "off"}):
             variant = Variant.make("hand", **spec)
@@ -123,8 +122,6 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
 
 def _stored_exact(store, deck: Deck, variant: Variant):
     """The exact result of this deck and variant from the store, computed and stored if missing."""
-    from exact import ExactResult, exact_distribution
-
     found = store.find(kind="exact", suits=deck.suits, ranks=deck.ranks, variant=str(variant))
     if found:
         return ExactResult.from_record(found[-1][1])

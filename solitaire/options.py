@@ -8,9 +8,11 @@ import sys
 import click
 
 from sim import GAMES, Deck, Variant
+from sim.cards import parse_cards
+from sim.errors import UsageError
 from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS
 from sim.rng import seeds_to_json
-from sim.store import DEFAULT_PATH, RUNS_PATH
+from sim.store import DEFAULT_PATH, RUNS_PATH, ResultsStore
 
 
 def game_option(default="one-handed"):
@@ -85,8 +87,6 @@ def make_deck_variant(game: str, suits: int, ranks: int, variants) -> tuple[Deck
 def parse_order(text: str, deck: Deck) -> list[int]:
     """The deck order of ``--order``, in card notation or card numbers (:mod:`sim.cards`); a bad card,
     a duplicate or a missing one is one line naming ``--order``."""
-    from sim.cards import parse_cards
-
     return list(parse_cards(text, deck, what="--order"))
 
 
@@ -173,8 +173,6 @@ def open_store(out, *, must_exist: bool = False, write: bool = True):
     to read from: a misspelt name must not pass as an empty store). Only the header is read."""
     if out is None:
         return None
-    from sim.errors import UsageError
-    from sim.store import ResultsStore
 
     store = ResultsStore(out)
     if must_exist and not store.exists():

@@ -29,7 +29,11 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from scipy import stats
+
 from sim import Deck, Variant
+from sim.hand_stats import iteration_statistics
+from sim.store import ResultsStore
 
 STANDARD = Deck(4, 13)
 #: Seed of the stored runs (the report's standard-deck runs use seed 1 too: same decks, other readings).
@@ -136,8 +140,6 @@ def planned_runs(one_handed_games: int = ONE_HANDED_GAMES, hand_runs: int = HAND
 def same_rate_p(wins: int, games: int, published_wins: int, published_games: int) -> float:
     """Two-sided exact test that our wins and the published wins come from one rate: given the
     total wins, ours are Binomial(total, games / (games + published_games))."""
-    from scipy import stats
-
     total = wins + published_wins
     if total == 0:
         return 1.0
@@ -179,8 +181,6 @@ def _best(store, deck: Deck, variant: Variant) -> dict | None:
 
 def hand_statistic(record: dict, statistic: str) -> tuple[float, float, float]:
     """``(value, low, high)`` of a Hand Solitaire statistic from a stored run's counts."""
-    from sim.hand_stats import iteration_statistics
-
     stats = iteration_statistics(record["iterations_to_win"], record["games"], record["capped"])
     last = statistic.rpartition("_")[2]
     return tuple(stats["p_win_within"][last])
@@ -188,15 +188,11 @@ def hand_statistic(record: dict, statistic: str) -> tuple[float, float, float]:
 
 def mean_iterations(record: dict) -> tuple[float, float]:
     """Mean iterations to win (runs won within the cap) and its standard error."""
-    from sim.hand_stats import iteration_statistics
-
     stats = iteration_statistics(record["iterations_to_win"], record["games"], record["capped"])
     return stats["mean_iterations_to_win"], stats["mean_iterations_to_win_se"]
 
 
 def median_iterations(record: dict) -> int:
-    from sim.hand_stats import iteration_statistics
-
     return iteration_statistics(record["iterations_to_win"], record["games"], record["capped"])[
         "median_iterations_to_win"]
 
@@ -227,7 +223,6 @@ def readings_section(path: Path | str = DEFAULT_STORE) -> list[str]:
     if not path.exists():
         return lines + [f"No stored runs at `{path}`: `python scripts/published_readings.py --out {path}` "
                         "computes them.", ""]
-    from sim.store import ResultsStore
 
     store = ResultsStore(path)
     lines += [

@@ -10,9 +10,13 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
+from exact.hand.limits import MAX_GRAPH_CARDS
 from sim import Deck, Variant, provenance
+from sim.errors import UsageError, WriteError
+from sim.store import ResultsStore
 
 from . import figures
+from .readings import readings_section
 
 ONE_OVER_ROOT2_PERCENT = 1 / math.sqrt(2)  # the claim: p_win = (1/sqrt 2) %
 PUBLISHED_CI = (0.0070543, 0.007065)  # 10^9 games, 95%
@@ -301,7 +305,6 @@ def hand_graph_section(path: Path | str, *, min_cards: int = 12) -> list[str]:
     ``min_cards`` cards stored at ``path`` in every stored variant, largest decks first; long
     fractions shortened (value, digits, hash). Smaller decks: ``results/hand_poison_survey.md``."""
     from exact.chains import fraction_digest, fraction_from_text
-    from sim.store import ResultsStore
 
     path = Path(path)
     lines = [f"### Whole decks of {min_cards} cards, exactly (`solitaire poison --all`)", ""]
@@ -321,7 +324,6 @@ def hand_graph_section(path: Path | str, *, min_cards: int = 12) -> list[str]:
               "E[iterations given win] | CPU s | provenance |",
               "|---|---|---|---|---|---|---|---|"]
     # the four readings of the survey on every deck shape of the stored sizes: say which are missing
-    from sim import Variant
 
     readings = [str(Variant.make("hand", **spec)) for spec in
                 ({}, {"rank_resets": "published"}, {"step7": "off"}, {"reshuffle": "off"})]
@@ -379,8 +381,6 @@ def _prisoners_section(store, lines: list[str]) -> None:
 
 def write_report(store, out: Path | str = "results") -> Path:
     """Write ``out/README.md`` and its figures from the records in ``store``; return the README path."""
-    from sim.errors import UsageError
-
     out = Path(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -389,7 +389,6 @@ def write_report(store, out: Path | str = "results") -> Path:
     try:
         return _write_report(store, out)
     except OSError as exc:  # disk full, a read-only file system
-        from sim.errors import WriteError
 
         raise WriteError(f"cannot write the report in {out} ({exc.strerror or exc}); the previous README.md is "
                          "kept: free space or choose another --dir") from None
@@ -404,7 +403,6 @@ def _write_report(store, out: Path) -> Path:
              "commit and date of the computation it comes from.", ""]
     _standard_section(store, out, lines)
     _variants_section(store, lines)
-    from .readings import readings_section  # published figures, from scripts/published_readings.py's store
 
     lines += readings_section(out / "readings.h5")
     _exact_section(store, out, lines)
@@ -415,7 +413,6 @@ def _write_report(store, out: Path) -> Path:
     if (out / HAND_GRAPHS_STORE).exists():
         if len(lines) == before:  # no Hand Solitaire runs stored: the whole decks still have a section
             lines += ["## Hand Solitaire", ""]
-        from exact.hand.limits import MAX_GRAPH_CARDS  # the largest whole decks: the table shows these
 
         lines += hand_graph_section(out / HAND_GRAPHS_STORE, min_cards=MAX_GRAPH_CARDS)
     _prisoners_section(store, lines)

@@ -16,6 +16,7 @@ import time
 
 from sim import interrupts
 from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS  # the interval of every checkpointed run, one value
+from sim.store import StoreWriteError, run_key
 
 
 def run_stored(store, identity: dict, *, what: str, total: int, unit: str, done, compute, from_record,
@@ -42,8 +43,6 @@ def run_stored(store, identity: dict, *, what: str, total: int, unit: str, done,
 
     Returns the result, whose provenance names its record (``stored_as``) and ``run_key``.
     """
-    from sim.store import StoreWriteError, run_key
-
     seed = identity["seed"]
     with store.run_lock(identity, on_wait=notify):
         found = store.find_run(identity)

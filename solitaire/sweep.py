@@ -12,11 +12,20 @@ Each cell is one of:
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
 
+from exact import exact_limit
 from sim import Deck, UsageError, Variant, provenance, rng, simulate
+from sim.checks import check_workers, positive_int
+from sim.games import get_game
+from sim.montecarlo import (DEFAULT_CHUNK_GAMES, ESTIMATE_FROM_GAMES, MAX_CHUNKS, MAX_SIM_CARDS, ChunkPlan,
+                            duration_text, estimate_seconds, load_runner, shared_scheduler)
+from sim.progress import progress_bar
+
+from .validate import exact_for
 
 
 @dataclass(frozen=True)
@@ -70,8 +79,6 @@ class SweepResult:
 
 def sweep_identity(suits, ranks, *, variant: Variant, games: int, seed: int, exact_max_cards: int) -> dict:
     """What makes two sweeps the same sweep (a finished one is served from the store, not redone)."""
-    from sim.games import get_game
-
     return {"kind": "sweep", "variant": str(variant), "suits": list(suits), "ranks": list(ranks), "games": games,
             "seed": seed, "exact_max_cards": exact_max_cards, "package_version": provenance.package_version(),
             "engine_version": get_game(variant.game).engine_version}
@@ -117,15 +124,13 @@ def cell_seed(seed: int, deck: Deck) -> int:
 
 
 def parity_forbids_win(deck: Deck, variant: Variant) -> bool:
-    """True when the parity theorem proves ``p_win == 0`` (One-Handed, win=end, S and R odd)."""
-    return (variant.game == "one-handed" and not variant.rules.win_any
-            and deck.suits % 2 == 1 and deck.ranks % 2 == 1)
+    """True when a theorem proves ``p_win == 0`` (the game's rules view says: One-Handed's parity
+    theorem, win=end with S and R odd)."""
+    return variant.rules.never_won(deck)
 
 
 def is_exact_cell(deck: Deck, variant: Variant, exact_max_cards: int) -> bool:
     """Whether a cell is computed exactly: ``deck.size <= min(exact_max_cards, exact_limit(deck, variant))``."""
-    from exact import exact_limit
-
     return deck.size <= min(exact_max_cards, exact_limit(deck, variant))
 
 
@@ -148,8 +153,6 @@ def sweep(suits, ranks, *, variant: Variant | None = None, games: int = 1_000_00
     simulated deck: estimated to take more than ``max_hours`` (None: no limit), it is refused; a
     sweep of more than ten minutes says how long it will take (``notify(message)``).
     """
-    from sim.montecarlo import shared_scheduler
-
     # Every argument and every cell is checked before the first cell is played.
     variant = variant if variant is not None else Variant.make("one-handed")
     games, seed = check_sweep(suits, ranks, variant=variant, games=games, exact_max_cards=exact_max_cards,
@@ -170,20 +173,6 @@ def check_sweep(suits, ranks, *, variant: Variant, games: int, exact_max_cards: 
                 max_hours: float | None = None, notify=None) -> int:
     """Refuse, before any cell, a sweep that cannot or should not run (see :func:`sweep`); returns
     ``games`` as an int. Without ``max_hours`` and ``notify`` no time is estimated."""
-    import os
-
-    from sim.checks import check_workers, positive_int
-    from sim.montecarlo import (
-        DEFAULT_CHUNK_GAMES,
-        ESTIMATE_FROM_GAMES,
-        MAX_CHUNKS,
-        MAX_SIM_CARDS,
-        ChunkPlan,
-        duration_text,
-        estimate_seconds,
-        load_runner,
-    )
-
     games = positive_int("games", games)
     if workers is not None:
         check_workers(workers)
@@ -221,8 +210,6 @@ def check_sweep(suits, ranks, *, variant: Variant, games: int, exact_max_cards: 
 
 def _sweep_cells(suits, ranks, variant, games, seed, exact_max_cards, progress, exact_source,
                  simulate_cell) -> SweepResult:
-    from sim.progress import progress_bar
-
     started = provenance.now()
     cells = []
     grid = [Deck(s, r) for s in suits for r in ranks]
@@ -230,9 +217,7 @@ def _sweep_cells(suits, ranks, variant, games, seed, exact_max_cards, progress, 
         if parity_forbids_win(deck, variant):
             cells.append(SweepCell(deck.suits, deck.ranks, "theorem", 0.0, (0.0, 0.0), Fraction(0)))
         elif is_exact_cell(deck, variant, exact_max_cards):
-            if exact_source is None:
-                from .validate import exact_for as exact_source
-            result = exact_source(deck, variant)
+            result = (exact_source or exact_for)(deck, variant)
             p = result.p_win
             cells.append(SweepCell(deck.suits, deck.ranks, "exact", float(p), (float(p), float(p)), p))
         else:

@@ -39,9 +39,14 @@ from typing import ClassVar
 import numpy as np
 from scipy import stats
 
+from exact import engine
 from sim import Deck, UsageError, Variant, interrupts, provenance, rng, simulate
+from sim.checks import check_workers, positive_int
+from sim.games import REGISTRY, get_game
+from sim.interrupts import Interrupted
+from sim.progress import progress_bar
 from sim.stats import binomial_interval
-from sim.games import REGISTRY
+from sim.store import ResultsStore, run_key
 from sim.variant import GAMES
 
 MIN_EXPECTED = 5.0
@@ -237,8 +242,6 @@ def exact_source_for(game: str):
     """The exact engine of ``game``: a function ``(deck, variant) -> ExactResult``; a game without
     one (Hand Solitaire: a run reshuffles until it wins or reaches the iteration cap) is refused in
     one line that says what to use instead."""
-    from exact import engine
-
     try:
         return engine(game)
     except UsageError as exc:
@@ -265,8 +268,6 @@ def default_cases(max_cards: int = 10, min_cards: int = 4, game: str = "one-hand
 
 def validation_identity(cases, *, games: int, seed: int, coverage: int, coverage_games: int, alpha: float) -> dict:
     """What makes two validations the same (a finished one is served from the store, not redone)."""
-    from sim.games import get_game
-
     games_played = sorted({variant.game for _, variant in cases})
     return {"kind": "validation", "cases": [f"{deck}|{variant}" for deck, variant in cases], "games": games,
             "seed": seed, "coverage": coverage, "coverage_games": coverage_games, "alpha": alpha,
@@ -287,10 +288,6 @@ def validate(cases=None, *, games: int = 200_000, seed: int = 0, coverage: int =
     finished case is saved in the store's journal as it ends, so an interrupted validation resumes
     from the next case when run again. ``notify(message)`` hears about both.
     """
-    from sim.checks import check_workers, positive_int
-    from sim.interrupts import Interrupted
-    from sim.store import ResultsStore, run_key
-
     cases = list(cases if cases is not None else default_cases())
     if not cases:
         raise UsageError("no cases to validate: the deck sizes and variant filter leave none (decks have at least "
@@ -359,8 +356,6 @@ def _validate_cases(cases, games, seed, coverage, coverage_games, alpha, workers
 
 def _play_cases(cases, games, seed, coverage, coverage_games, workers, exact_source, progress, done, on_case,
                 checks, intervals) -> None:
-    from sim.progress import progress_bar
-
     for i, (deck, variant) in enumerate(progress_bar(len(cases), progress, iterable=cases, desc="validate",
                                                      unit="case")):
         interrupts.check()

@@ -2,10 +2,16 @@
 from __future__ import annotations
 
 import click
+import numpy as np
 
 from sim import GAMES
+from sim.cards import format_cards
+from sim.checks import check_seed, writable_file
 from sim.errors import UsageError
+from sim.games import get_game
+from sim.trace import play
 
+from ..figures import game_sizes
 from ..options import deck_options, emit_json, json_option, make_deck_variant, parse_order, seed_option, variant_option
 
 
@@ -37,42 +43,32 @@ def play_command(game, suits, ranks, variants, order, seed, choices, cap, line, 
     from --seed (or follow --choices). Prisoner's Patience plays the published policy with the
     moves of --variant moves=published|physical, or a best-play --line from `solitaire solve`.
     """
-    from sim.checks import check_seed
-    from sim.trace import play
-
     deck, variant = make_deck_variant(game, suits, ranks, variants)
-    if order is not None and seed is not None and game != "hand":
+    rules = get_game(game)
+    shuffles = "seed" in rules.options("play")  # the game draws shuffles while it is played (Hand Solitaire)
+    if order is not None and seed is not None and not shuffles:
         raise UsageError("give --order or --seed, not both (--seed shuffles a deck)")
-    if line is not None and game != "prisoners":
-        raise UsageError("--line (a line of moves) is for Prisoner's Patience only")
-    if choices is not None and game != "hand":
-        raise UsageError("--choices (leftover orders) is for Hand Solitaire only")
+    rules.check_options({"choices": choices, "line": line})
     if figure is not None:
-        from sim.checks import writable_file
-
         writable_file(figure, option="--figure")  # refused before the game is played
     if order is None:
-        import numpy as np
-
         seed = check_seed(seed)
         cards = np.random.default_rng(seed).permutation(deck.size).tolist()
     else:
         cards = parse_order(order, deck)
-        if game == "hand":  # the leftover shuffles' seed: fresh if not given, reported so the game can be replayed
+        if shuffles:  # the game's shuffles' seed: fresh if not given, reported so the game can be replayed
             seed = check_seed(seed)
     choice_list = [c for c in choices.split(";") if c.strip()] if choices is not None else None
-    trace = play(cards, deck, variant, seed=seed, choices=choice_list, cap=cap, line=line)
+    given = {"seed": seed, "choices": choice_list, "cap": cap, "line": line}
+    trace = play(cards, deck, variant, **{name: given[name] for name in rules.options("play") if name in given})
     if figure is not None:
-        from ..figures import game_sizes
-
         game_sizes(trace, figure)
     if as_json:
         record = trace.to_dict()
-        if order is None or game == "hand":
+        if order is None or shuffles:
             record["seed"] = seed
         emit_json(record)
         return
-    from sim.cards import format_cards
 
     click.echo(f"{variant}  deck {deck}" + (f"  seed {seed}" if seed is not None else ""))
     click.echo(f"order: {format_cards(trace.order, deck)}")

@@ -7,10 +7,14 @@ import click
 from click.core import ParameterSource
 
 from sim import simulate as run_simulation
+from sim.checks import non_negative_number
+from sim.games import get_game
+from sim.hand_stats import describe_iteration_statistics
 from sim.montecarlo import DEFAULT_CHUNK_GAMES, DEFAULT_MAX_HOURS
 
-from ..options import (backend_options, checkpoint_seconds_option, deck_options, emit_json, game_option, json_option, make_deck_variant,
-                       seed_option, store_options, store_path, variant_option, workers_option, yes_option)
+from ..options import (backend_options, checkpoint_seconds_option, deck_options, emit_json, game_option, json_option,
+                       make_deck_variant, seed_option, store_options, store_path, variant_option, workers_option,
+                       yes_option)
 
 
 @click.command("simulate")
@@ -47,9 +51,9 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     lists the store. Ctrl-C or SIGTERM stops the run between two chunks and saves them (exit status
     130 or 143); the same command resumes it.
     """
-    if game != "hand" and click.get_current_context().get_parameter_source("cap") != ParameterSource.DEFAULT:
-        raise click.UsageError(f"--cap is for --game hand only (the iteration cap of a run), not {game}")
-    from sim.checks import non_negative_number
+    rules = get_game(game)
+    given = {"cap": cap if click.get_current_context().get_parameter_source("cap") != ParameterSource.DEFAULT else None}
+    rules.check_options(given, kind="run")
 
     deck, variant = make_deck_variant(game, suits, ranks, variants)
     checkpoint_seconds = non_negative_number("checkpoint-seconds", checkpoint_seconds)
@@ -57,7 +61,8 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     result = run_simulation(deck, variant, games=games, seed=seed, workers=workers, progress=progress,
                             out=path, resume=resume, reuse=resume, backend=backend, scheduler=scheduler,
                             chunk_games=chunk_games, checkpoint_seconds=checkpoint_seconds,
-                            options={"cap": cap} if game == "hand" else None,
+                            options={name: value for name, value in {"cap": cap}.items()
+                                     if name in rules.options("run")} or None,
                             max_hours=None if yes else DEFAULT_MAX_HOURS,
                             notify=lambda message: click.echo(f"solitaire: {message}", err=True))
     # Derived statistics (Hand Solitaire's iteration figures, Prisoner's Patience's interval of the
@@ -75,14 +80,15 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
                f"{result.seconds:.2f} s  {result.games_per_second:,.0f} games/s")
     nonzero = {s: c for s, c in enumerate(result.score_counts) if c}
     click.echo("score counts: " + ", ".join(f"{s}:{c}" for s, c in nonzero.items()))
-    if game == "hand":
-        from sim.hand_stats import describe_iteration_statistics
-
+    if "iteration_stats" in result.extra:  # runs of iterations (Hand Solitaire)
         click.echo(describe_iteration_statistics(result.extra))
-    if game == "prisoners":
-        other = "physical" if variant.rules.reverse_piles else "published"
-        wins, (low, high) = result.extra[f"wins_moves_{other}"], result.extra[f"ci95_moves_{other}"]
-        click.echo(f"moves={other} on the same decks: wins {wins:,}  p_win {wins / result.games:.6%}  "
-                   f"95% CI [{low:.6%}, {high:.6%}]")
+    for key, wins in result.extra.items():  # the same decks under another value of a rule (wins_<param>_<value>)
+        if key.startswith("wins_") and f"ci95_{key[5:]}" in result.extra:
+            param, _, value = key[5:].partition("_")
+            if variant.as_dict().get(param) == value:  # this variant's own wins, printed above
+                continue
+            low, high = result.extra[f"ci95_{key[5:]}"]
+            click.echo(f"{param}={value} on the same decks: wins {wins:,}  p_win {wins / result.games:.6%}  "
+                       f"95% CI [{low:.6%}, {high:.6%}]")
     if path is not None:
         click.echo(f"stored as {result.provenance['stored_as']} in {path}")

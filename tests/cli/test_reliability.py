@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-import sim.store as store_module
+import sim.store.transactions as store_writes  # where the store calls shutil
 from sim import Deck, Variant, simulate
 from sim.errors import UsageError
 from sim.interrupts import Interrupted
@@ -117,7 +117,7 @@ def _disk_full_after(monkeypatch, writes: int):
         calls.append(path)
         return usage(1 << 40, 0, (1 << 40) if len(calls) <= writes else 0)
 
-    monkeypatch.setattr(store_module.shutil, "disk_usage", disk_usage)
+    monkeypatch.setattr(store_writes.shutil, "disk_usage", disk_usage)
 
 
 def test_disk_full_mid_run_is_one_line_and_keeps_the_last_checkpoint(cli_run, tmp_path, monkeypatch):
@@ -167,7 +167,7 @@ def test_a_failed_write_leaves_the_store_as_it_was(tmp_path, monkeypatch):
     def copyfile(*args):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(store_module.shutil, "copyfile", copyfile)
+    monkeypatch.setattr(store_writes.shutil, "copyfile", copyfile)
     with pytest.raises(StoreWriteError, match="No space left"):
         store.save(simulate(Deck(2, 3), games=1000, seed=2, progress=False))
     assert store.path.read_bytes() == before

@@ -175,7 +175,7 @@ def test_sigterm_during_solve_decks_saves_the_decks_and_says_so(tmp_path):
 def test_a_full_disk_ends_the_run_in_one_line_and_keeps_the_last_checkpoint(cli_run, tmp_path, monkeypatch):
     import collections
 
-    import sim.store as store_module
+    import sim.store.transactions as store_writes  # where the store calls shutil
 
     usage, calls = collections.namedtuple("usage", "total used free"), []
 
@@ -184,7 +184,7 @@ def test_a_full_disk_ends_the_run_in_one_line_and_keeps_the_last_checkpoint(cli_
         return usage(1 << 40, 0, (1 << 40) if len(calls) <= 3 else 0)
 
     path = tmp_path / "b.h5"
-    monkeypatch.setattr(store_module.shutil, "disk_usage", disk_usage)
+    monkeypatch.setattr(store_writes.shutil, "disk_usage", disk_usage)
     code, out, err = cli_run(*ARGS, "--seed", "3", "--out", str(path), "--json")
     assert (code, out) == (1, "") and err.count("\n") == 1 and "Traceback" not in err
     assert "bytes free" in err and "the last checkpoint is kept" in err

@@ -145,7 +145,7 @@ def _kill_when(proc, store, min_chunks, delay=0.0, timeout=300):
     time.sleep(delay)
     assert proc.poll() is None, "the run ended before it could be killed: make it longer"
     os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    proc.communicate()  # waits, and closes its pipes (an unclosed pipe is a ResourceWarning, an error here)
 
 
 def test_sigkill_then_same_command_gives_identical_counts(tmp_path):

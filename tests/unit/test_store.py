@@ -205,10 +205,10 @@ def test_cli_runs_lists_results(cli_run, tmp_path):
 
 
 def test_rewrites_do_not_grow_the_file_without_bound(store, monkeypatch):
-    import sim.store
+    import sim.store.transactions
     from sim.store import Checkpoint
 
-    monkeypatch.setattr(sim.store, "_COMPACT_SLACK", 50_000)
+    monkeypatch.setattr(sim.store.transactions, "_COMPACT_SLACK", 50_000)
     name = store.save(stand_in())
     identity = {"game": "one-handed", "variant": "v", "suits": 4, "ranks": 13, "seed": 1, "games": 10**9,
                 "chunk_games": 1 << 18, "options": {}}

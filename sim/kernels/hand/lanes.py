@@ -1,32 +1,28 @@
-"""Hand Solitaire kernels: whole runs (iterations until a win or a cap), four runs interleaved.
+"""The four-lane Hand Solitaire engine: the Monte Carlo kernel, whole runs (iterations until a win or
+a cap) of four runs interleaved, built like the One-Handed kernel (:mod:`sim.kernels.one_handed`;
+``benchmarks/bench_hand.py`` measures it). Its rotation phase is the one of
+:mod:`sim.kernels.hand.rotation`, which the plain engine (:mod:`sim.kernels.hand.plain`) plays too.
 
-Reference rules: :mod:`sim.rules.hand`. Two kernels play them:
-
-* :func:`_iteration`, a plain one-iteration kernel on a linear stack (card numbers, suit and rank
-  tables), used by the whole-deck graph (:mod:`exact.hand.graph_kernel`) and :func:`play_iterations`;
-* the Monte Carlo engine (:func:`_play_lanes`), built like the One-Handed kernel
-  (:mod:`sim.kernels.one_handed`, ``benchmarks/bench_hand.py`` measures it):
-
-  - Cards are coded ``suit << rank_bits | rank``: one XOR and two masks say "same suit" / "same rank".
-    Six extra codes (suit and rank both outside the deck, all different) serve as the four pads under
-    every stack and the two sentinels after every deck, so "fewer than four cards" and "deck used up"
-    need no test in the deal phase.
-  - The deal phase (every card dealt, with its checks) is one branch-free step per event, the top card
-    in a register, as in One-Handed. A rank match deals the next card in the same step (the card it
-    would bring back on top was checked against the same three cards when it was last on top). The
-    discard position and the deal position are packed in one word (32 bits each), changed by one add
-    chosen by selects; the stack end is their sum, because each iteration places its row so (see
-    :func:`_begin_iteration`). Every step writes the four cards a rank match would discard (or,
-    selected, the two a suit match would) at the discard position, which moves only when something
-    is discarded, so no branch decides what is recorded.
-  - The discards go straight into the *next* deck order, written downwards (the last card appended is
-    dealt first), and the leftovers behind them; each lane has two deck buffers used in turn, so
-    nothing is copied or reversed and nothing is allocated per iteration or per run.
-  - Four runs advance in the same loop (the CPU overlaps their dependency chains), a function of its
-    own (:func:`_deal`) so that the register allocation of the loop does not depend on the service
-    code. A run whose deal phase is over (it dealt a sentinel) is served on its own: rotation phase
-    (short, plain code), leftovers shuffled into the next order in one pass (copy and Fisher-Yates
-    together), or the run tallied and the next one started.
+- Cards are coded ``suit << rank_bits | rank``: one XOR and two masks say "same suit" / "same rank".
+  Six extra codes (suit and rank both outside the deck, all different) serve as the four pads under
+  every stack and the two sentinels after every deck, so "fewer than four cards" and "deck used up"
+  need no test in the deal phase.
+- The deal phase (every card dealt, with its checks) is one branch-free step per event, the top card
+  in a register, as in One-Handed. A rank match deals the next card in the same step (the card it
+  would bring back on top was checked against the same three cards when it was last on top). The
+  discard position and the deal position are packed in one word (32 bits each), changed by one add
+  chosen by selects; the stack end is their sum, because each iteration places its row so (see
+  :func:`_begin_iteration`). Every step writes the four cards a rank match would discard (or,
+  selected, the two a suit match would) at the discard position, which moves only when something
+  is discarded, so no branch decides what is recorded.
+- The discards go straight into the *next* deck order, written downwards (the last card appended is
+  dealt first), and the leftovers behind them; each lane has two deck buffers used in turn, so
+  nothing is copied or reversed and nothing is allocated per iteration or per run.
+- Four runs advance in the same loop (the CPU overlaps their dependency chains), a function of its
+  own (:func:`_deal`) so that the register allocation of the loop does not depend on the service
+  code. A run whose deal phase is over (it dealt a sentinel) is served on its own: rotation phase
+  (short, plain code, the plain engine's too), leftovers shuffled into the next order in one pass
+  (copy and Fisher-Yates together), or the run tallied and the next one started.
 
 Random streams: lane ``l`` plays runs ``l, l + 4, l + 8, ...`` of a chunk and draws every shuffle
 (the start decks and the leftovers) from its own xoshiro256** stream (:func:`lane_states`), so its
@@ -54,33 +50,19 @@ Without the reshuffle every run is deterministic, and the runs that never win (a
 cards) would play all ``cap`` iterations: once an order repeats, whole cycles are skipped up to the
 cap (:func:`_skip_cycles`), so such a run costs a few cycles' worth of iterations; every count, and
 each run's final order, is the same as playing on.
-
-Public wrappers: :func:`play_iterations`, :func:`play_runs`, :func:`chunk_runner` (the Monte Carlo
-runner, see :attr:`sim.games.Game.runner`) and :func:`run_decks` (per-run records for :mod:`exact.hand.poison`).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
-from ..checks import int_in_range
-from ..deck import Deck
-from ..errors import UsageError
-from ..rng import bounded16, next64
-from ..rules.hand import ROTATIONS_TO_STOP
-from ..variant import Variant
-from .one_handed import _select
+from ..._jit import jit
+from ...rng import bounded16, next64
+from ..one_handed import _select
+from .rotation import settle_and_rotate
+from .tables import N_SPECIAL
 
-#: Default iteration cap of a run (the published simulator gives up after 1000 iterations).
-DEFAULT_CAP = 1000
-#: Largest cap accepted (the per-chunk histogram of iterations has ``cap + 1`` entries).
-MAX_CAP = 10_000_000
 #: Runs interleaved by the Monte Carlo kernel (each lane with its own random stream).
 LANES = 4
-#: Extra card codes: pads 0-3 (under every stack; pad 3 is the top of an empty one), sentinels 4-5.
-N_SPECIAL = 6
-#: Largest card-code width in bits.
-MAX_CODE_BITS = 62
 
 _U = np.uint64
 _LOW = np.uint64(0xFFFFFFFF)
@@ -92,119 +74,6 @@ _REMOVE_FOUR = np.uint64((1 << 32) - 4)
 _MAX_BUFFER = 1 << 31
 
 
-class Rules:
-    """The kernels' view of a deck and variant: lookup tables, card codes, masks and flags."""
-
-    def __init__(self, deck: Deck, variant: Variant):
-        if variant.game != "hand":
-            raise UsageError(f"variant {variant} is not a Hand Solitaire variant")
-        self.n = deck.size
-        self.suit = deck.suit_array().astype(np.int32)
-        self.rank = deck.rank_array().astype(np.int32)
-        self.step7 = variant.rules.step7
-        self.rank_resets = variant.rules.rank_resets
-        self.reshuffle = variant.rules.reshuffle
-        # rotations in a row without a discard that end the rotation phase (0: no rotation phase)
-        self.rotations_to_stop = ROTATIONS_TO_STOP if self.step7 else 0
-        rank_bits = int(deck.ranks + N_SPECIAL - 1).bit_length()
-        suit_bits = int(deck.suits + N_SPECIAL - 1).bit_length()
-        if rank_bits + suit_bits > MAX_CODE_BITS:
-            raise UsageError(f"deck {deck} is too large for the Hand Solitaire kernel's card codes")
-        self.rank_bits = rank_bits
-        self.ranks = deck.ranks
-        self.codes = np.array([(deck.suit(c) << rank_bits) | deck.rank(c) for c in deck.cards()], dtype=np.uint64)
-        self.special = np.array([((deck.suits + k) << rank_bits) | (deck.ranks + k) for k in range(N_SPECIAL)],
-                                dtype=np.uint64)
-        self.rank_mask = np.uint64((1 << rank_bits) - 1)
-        self.suit_mask = np.uint64(((1 << suit_bits) - 1) << rank_bits)
-
-
-# --- the plain one-iteration kernel (card numbers) ---------------------------------------------
-
-@jit(inline="always")
-def _settle(buf, base, top, disc, nd, suit, rank):
-    """Discard at the top of ``buf[base:top]`` while a check applies (checking again after a rank
-    match too: the rules as written; the published loop does not, which changes nothing).
-
-    Returns ``(top, nd, any_discard, any_suit_match)``.
-    """
-    any_discard = False
-    any_suit = False
-    while top - base >= 4:
-        a = buf[top - 1]
-        b = buf[top - 4]
-        if rank[a] == rank[b]:
-            disc[nd] = b
-            disc[nd + 1] = buf[top - 3]
-            disc[nd + 2] = buf[top - 2]
-            disc[nd + 3] = a
-            nd += 4
-            top -= 4
-            any_discard = True
-        elif suit[a] == suit[b]:
-            disc[nd] = buf[top - 3]
-            disc[nd + 1] = buf[top - 2]
-            nd += 2
-            buf[top - 3] = a
-            top -= 2
-            any_discard = True
-            any_suit = True
-        else:
-            break
-    return top, nd, any_discard, any_suit
-
-
-@jit(inline="always")
-def _iteration(order, n, buf, disc, suit, rank, step7, rank_resets):
-    """Play one iteration of ``order[:n]``; returns ``(base, top, nd)``: leftovers ``buf[base:top]``
-    (bottom first) and discards ``disc[:nd]`` in the order appended. ``buf`` has ``4 n + 16`` slots
-    (rotations per iteration are at most 3 per suit match plus 3)."""
-    base = 0
-    top = 0
-    nd = 0
-    for i in range(n):
-        buf[top] = order[i]
-        top += 1
-        top, nd, _, _ = _settle(buf, base, top, disc, nd, suit, rank)
-    if step7:
-        quiet = 0
-        while quiet < ROTATIONS_TO_STOP:
-            if top > base:
-                buf[top] = buf[base]
-                base += 1
-                top += 1
-            quiet += 1
-            top, nd, any_discard, any_suit = _settle(buf, base, top, disc, nd, suit, rank)
-            if any_suit or (rank_resets and any_discard):
-                quiet = 0
-    return base, top, nd
-
-
-#: :func:`_iteration` for other compiled kernels (compiled code can only call compiled code):
-#: :mod:`exact.hand.graph_kernel` plays its iterations with it, so the deck-order graph and the Monte
-#: Carlo engine share one kernel of the rules.
-iteration_kernel = _iteration
-
-
-@jit
-def _play_iterations(orders, suit, rank, step7, rank_resets):
-    """One iteration of each row: returns ``(discards, leftovers, n_leftovers)`` (rows padded)."""
-    games, n = orders.shape
-    buf = np.empty(4 * n + 16, dtype=np.int64)
-    disc = np.empty(n, dtype=np.int64)
-    discards = np.full((games, n), -1, dtype=np.int64)
-    leftovers = np.full((games, n), -1, dtype=np.int64)
-    n_left = np.empty(games, dtype=np.int64)
-    for g in range(games):
-        base, top, nd = _iteration(orders[g], n, buf, disc, suit, rank, step7, rank_resets)
-        discards[g, :nd] = disc[:nd]
-        leftovers[g, :top - base] = buf[base:top]
-        n_left[g] = top - base
-    return discards, leftovers, n_left
-
-
-# --- the Monte Carlo engine (card codes, four lanes) -------------------------------------------
-#
 # One uint64 buffer holds everything the play touches, so that the hot path passes no other array
 # (each array passed on costs reference-count calls):
 #   [0, LANES * _L_COLUMNS): the lane table, lane l at l * _L_COLUMNS (columns _L_* below);
@@ -340,41 +209,6 @@ def _shuffle_lane_into(buf, lane, src, dst, k):
     buf[at], buf[at + 1], buf[at + 2], buf[at + 3] = s0, s1, s2, s3
 
 
-@jit(inline="always")
-def _rotation_phase(buf, base, top, q, rank_mask, suit_mask, rotations_to_stop, rank_resets):
-    """The rotation phase on the linear stack ``buf[base:top]`` (bottom first), discards written
-    downwards from ``q``; returns ``(base, top, q)``."""
-    quiet = 0
-    while quiet < rotations_to_stop:
-        if top > base:
-            buf[top] = buf[base]
-            base += 1
-            top += 1
-        quiet += 1
-        while top - base >= 4:
-            a = buf[top - 1]
-            b = buf[top - 4]
-            x = a ^ b
-            if (x & rank_mask) == 0:
-                buf[q] = b
-                buf[q - 1] = buf[top - 3]
-                buf[q - 2] = buf[top - 2]
-                buf[q - 3] = a
-                q -= 4
-                top -= 4
-                if rank_resets:
-                    quiet = 0
-            elif (x & suit_mask) == 0:
-                buf[q] = buf[top - 3]
-                buf[q - 1] = buf[top - 2]
-                q -= 2
-                buf[top - 3] = a
-                top -= 2
-                quiet = 0
-            else:
-                break
-    return base, top, q
-
 
 @jit(inline="always")
 def _decode(code, rank_bits, ranks):
@@ -454,7 +288,8 @@ def _end_iteration(buf, lane, packed, n, cap, rank_mask, suit_mask, rotations_to
     # the stack (pad 3 under it) is in memory: the dealt sentinels pushed the top card
     base = _get(buf, lane, _L_ROW) + 4
     top = q + d - sentinels + 1
-    base, top, q = _rotation_phase(buf, base, top, q, rank_mask, suit_mask, rotations_to_stop, rank_resets)
+    base, top, q = settle_and_rotate(buf, base, top, buf, q, -1, (suit_mask, rank_mask), rotations_to_stop,
+                                     rank_resets)  # the checks find nothing: the deal phase made them
     k = top - base
     it = _get(buf, lane, _L_IT)
     if k == 0 or it == cap:
@@ -612,7 +447,6 @@ def _play_lanes(games, cap, rng, given, codes, special, rank_mask, suit_mask, ro
     return score_counts, iterations_to_win, starts, finals, iterations, cards_left
 
 
-# --- public wrappers ----------------------------------------------------------------------------
 
 def lane_states(state) -> np.ndarray:
     """The four lanes' xoshiro256** states (4 x 4 uint64) of a chunk whose state is ``state``.
@@ -626,90 +460,6 @@ def lane_states(state) -> np.ndarray:
         if not row.any():  # the all-zero state is the one fixed point of xoshiro
             row[0] = 1
     return states
-
-
-def check_cap(cap) -> int:
-    """Validate an iteration cap (a positive int up to :data:`MAX_CAP`)."""
-    return int_in_range("cap", cap, 1, MAX_CAP, unit="iterations per run")
-
-
-def _orders_array(orders, deck: Deck) -> np.ndarray:
-    orders = np.ascontiguousarray(orders, dtype=np.int64)
-    if orders.ndim != 2 or orders.shape[1] != deck.size:
-        raise ValueError(f"orders must have shape (games, {deck.size})")
-    return orders
-
-
-def _engine_rules(deck: Deck, variant: Variant) -> Rules:
-    rules = Rules(deck, variant)
-    if _layout(rules.n)[3] >= _MAX_BUFFER:
-        raise UsageError(f"deck {deck} is too large for the Hand Solitaire kernel ({rules.n} cards)")
-    return rules
-
-
-def _run_lanes(rules: Rules, state, games: int, cap: int, *, given=None, record: bool = False):
-    given = np.zeros((0, rules.n), dtype=np.int64) if given is None else given
-    return _play_lanes(int(games), cap, lane_states(state), given, rules.codes, rules.special, rules.rank_mask,
-                       rules.suit_mask, rules.rotations_to_stop, rules.rank_resets, rules.reshuffle, record,
-                       rules.rank_bits, rules.ranks)
-
-
-def play_iterations(orders, deck: Deck, variant: Variant):
-    """One iteration of each row of ``orders``; the kernel twin of :func:`sim.rules.hand.play_iteration`.
-
-    Returns a list of ``(discards, leftovers)`` tuples of card tuples.
-    """
-    orders = _orders_array(orders, deck)
-    rules = Rules(deck, variant)
-    if orders.shape[0] == 0:
-        return []
-    discards, leftovers, n_left = _play_iterations(orders, rules.suit, rules.rank, rules.step7, rules.rank_resets)
-    n = deck.size
-    return [(tuple(discards[g, :n - k].tolist()), tuple(leftovers[g, :k].tolist()))
-            for g, k in enumerate(n_left.tolist())]
-
-
-def play_runs(orders, deck: Deck, variant: Variant, *, state, cap: int = DEFAULT_CAP):
-    """Whole runs from the given start orders with the Monte Carlo kernel: row ``g`` is played on lane
-    ``g % 4``, whose leftover shuffles draw from ``lane_states(state)[g % 4]`` (rows of a lane in order).
-
-    Returns ``(iterations, cards_left, final_orders)`` as numpy arrays.
-    """
-    orders = _orders_array(orders, deck)
-    rules = _engine_rules(deck, variant)
-    cap = check_cap(cap)
-    if orders.shape[0] == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), orders.copy()
-    _, _, _, finals, iterations, cards_left = _run_lanes(rules, state, orders.shape[0], cap, given=orders,
-                                                         record=True)
-    return iterations, cards_left, finals.astype(np.int64)
-
-
-def run_decks(state, games: int, deck: Deck, variant: Variant, *, cap: int = DEFAULT_CAP):
-    """``games`` runs from shuffled decks (as :func:`chunk_runner` plays them) with per-run records:
-    ``(start_orders, final_orders, iterations, cards_left)``."""
-    rules = _engine_rules(deck, variant)
-    _, _, starts, finals, iterations, cards_left = _run_lanes(rules, state, games, check_cap(cap), record=True)
-    return starts, finals, iterations, cards_left
-
-
-def chunk_runner(deck: Deck, variant: Variant, *, cap: int = DEFAULT_CAP):
-    """The Monte Carlo chunk runner (see :attr:`sim.games.Game.runner`).
-
-    Each chunk returns ``score_counts`` (runs per cards left at the end of the final iteration
-    played; index 0 = won), ``wins``, ``iterations_to_win`` (won runs per iteration of the win, index
-    0 unused) and ``capped`` (runs that reached ``cap`` iterations without a win); ``cap`` is constant.
-    """
-    rules = _engine_rules(deck, variant)
-    cap = check_cap(cap)
-
-    def run(state: np.ndarray, games: int) -> dict:
-        counts, iterations_to_win, _, _, _, _ = _run_lanes(rules, state, games, cap)
-        wins = int(counts[0])
-        return {"score_counts": counts, "wins": wins, "iterations_to_win": iterations_to_win,
-                "capped": int(games) - wins}
-
-    return run
 
 
 @jit
