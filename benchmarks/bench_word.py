@@ -22,7 +22,7 @@ CHILD = r"""
 import json, resource, sys, time
 s, r, method = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 if method == "zeta":
-    from exact.one_handed.residues import zeta_counts as run
+    from exact.one_handed.zeta_passes import zeta_counts as run
     run(2, 2)
     c0, t0 = time.process_time(), time.perf_counter()
     counts, never = run(s, r)
