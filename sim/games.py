@@ -260,7 +260,7 @@ register_game(Game(
     runner="sim.kernels.one_handed:chunk_runner", engine_version=1,
     win_score=0, score_unit="cards left",
     exact="exact.one_handed:exact_distribution", exact_limit="exact.one_handed.limits:variant_limit",
-    exact_methods=("auto", "enumerate", "dp", "phase", "zeta"),
+    exact_methods=("auto", "enumerate", "dp", "phase", "zeta", "word"),
     trace="sim.trace:trace_one_handed",
 ))
 

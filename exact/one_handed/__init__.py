@@ -8,6 +8,9 @@ the same recursion two ways; the other two are independent of it).
 * ``phase`` (:mod:`exact.one_handed.phase`): the row is a stack; the play above its top three cards depends only
   on those three and on the *set* of cards dealt meanwhile, so it is counted once per (window, set)
   in dense subset tables; up to :data:`exact.one_handed.limits.MAX_PHASE_CARDS` cards.
+* ``word`` (:mod:`exact.one_handed.word`): the same recursion at single alphabets (words over a set of
+  cards, inclusion-exclusion over the set), one independent job per orbit of alphabets, resumable and
+  shardable; up to 62 cards as time allows.
 * ``zeta`` (:mod:`exact.one_handed.zeta`): the same recursion in the ranked zeta domain (subset
   convolutions become products), tables indexed by symmetry orbits, one pass per 31-bit prime joined by
   the Chinese remainder theorem; as far as memory allows (:func:`exact.one_handed.limits.zeta_estimate`).
@@ -46,6 +49,7 @@ from exact.one_handed.enumerate import enumerate_distribution
 from exact.one_handed.limits import MAX_DP_CARDS, MAX_ENUMERATE_CARDS, choose_method
 from exact.one_handed.parity import check_parity
 from exact.one_handed.phase import phase_distribution
+from exact.one_handed.word import word_distribution
 from exact.one_handed.zeta import zeta_distribution
 from exact.result import ExactResult
 
@@ -54,7 +58,7 @@ __all__ = ["exact_distribution", "ExactResult", "MAX_DP_CARDS", "MAX_ENUMERATE_C
 
 def exact_distribution(deck: Deck | None = None, variant: Variant | str | None = None, *,
                        method: str = "auto", progress=None, workers: int = 1, backend: str = "local",
-                       scheduler=None, checkpoint_dir=None) -> ExactResult:
+                       scheduler=None, checkpoint_dir=None, merge_only: bool = False) -> ExactResult:
     """Count the deck orders of each final score, exactly.
 
     Parameters
@@ -69,7 +73,8 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
     workers, backend, scheduler : zeta only: its passes (one per prime) run on ``workers`` local
         threads, or as tasks on a Dask cluster (``backend="dask"``, ``scheduler`` an address or None
         for a local cluster of ``workers`` processes)
-    checkpoint_dir : zeta only: a folder where finished passes are kept (a JSON file per deck shape); a
+    merge_only : word only: run no job, join the journals of ``checkpoint_dir`` (every job must be there)
+    checkpoint_dir : zeta and word: a folder where finished passes are kept (a JSON file per deck shape); a
         run given it again resumes, and the variants of a deck share their passes
 
     Returns
@@ -105,6 +110,12 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
         score_counts, wins = zeta_distribution(deck, variant, workers=workers, backend=backend, scheduler=scheduler,
                                                checkpoint_dir=checkpoint_dir, progress=progress, stats=stats_zeta)
         extra = dict(stats_zeta)
+    elif method == "word":
+        stats_word: dict = {}
+        score_counts, wins = word_distribution(deck, variant, workers=workers, backend=backend, scheduler=scheduler,
+                                               checkpoint_dir=checkpoint_dir, merge_only=merge_only, progress=progress,
+                                               stats=stats_word)
+        extra = dict(stats_word)
     else:
         stats = DPStats()
         score_counts, wins = dp_distribution(deck, variant, progress=progress, stats=stats)

@@ -15,6 +15,8 @@ from sim.errors import UsageError
 from sim.games import get_game
 
 from exact.one_handed.phase_plan import PhasePlan
+from exact.one_handed.word import WORD_FINAL_ONCE
+from exact.one_handed.word_run import MAX_WORD_CARDS
 from exact.one_handed.zeta_plan import zeta_estimate
 
 #: enumeration: 13 cards is about 1.7e9 prefixes, a few minutes on one core
@@ -162,6 +164,13 @@ def choose_method(deck: Deck, method: str, variant=None) -> str:
     final_once = variant is not None and variant.rules.final_once
     if method == "phase" and final_once:
         raise UsageError(PHASE_FINAL_ONCE)
+    if method == "word":
+        if final_once:
+            raise UsageError(WORD_FINAL_ONCE)
+        if deck.size > MAX_WORD_CARDS:
+            raise UsageError(f"deck {deck} has {deck.size} cards, more than the word method's {MAX_WORD_CARDS}; "
+                             f"use `solitaire simulate` for an estimate")
+        return method
     if method == "zeta" and final_once:
         raise UsageError(PHASE_FINAL_ONCE.replace("the phase method", "the zeta method (the phase recursion)"))
     built = deck

@@ -24,21 +24,36 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
                    "orbits in the zeta domain, one pass per 31-bit prime, as far as memory allows (3x8 and "
                    "8x3, 24 cards, in minutes; 4x6 and 6x4 in about half an hour and 11 GB); auto: on decks "
                    "with at least 3 suits and 3 ranks phase below 18 cards and zeta from 18, else (and for "
-                   "final=once) dp, and zeta beyond it.")
+                   "final=once) dp, and zeta beyond it; word (One-Handed): the phase recursion at single "
+                   "alphabets, one independent job per orbit of alphabets, up to 62 cards as time allows "
+                   "(resumable with --checkpoint-dir, split with --shard, priced with --plan).")
 @click.option("--workers", type=int, default=1, show_default=True,
-              help="zeta: passes run at once (threads, or Dask worker processes for a local cluster).")
+              help="zeta: passes, word: jobs run at once (threads, or Dask worker processes for a local "
+                   "cluster).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-              help="zeta: where the passes run: local threads or a Dask cluster (each pass a task).")
+              help="zeta, word: where the passes or jobs run: local threads or a Dask cluster (each a task).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Dask scheduler address (e.g. tcp://10.0.0.5:8786), with --backend dask; without it "
                    "a local cluster of --workers processes.")
 @click.option("--checkpoint-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="zeta: keep finished passes in DIR (a JSON file per deck shape); the same command run "
-                   "again resumes there.")
+              help="zeta: keep finished passes in DIR (a JSON file per deck shape); word: finished jobs "
+                   "(a journal per deck shape and shard); the same command run again resumes there.")
+@click.option("--shard", default=None, metavar="I/N",
+              help="word: run only the jobs j with j % N == I into their own journal in --checkpoint-dir and "
+                   "stop (a batch job array runs I = 0 .. N-1 on machines that share nothing); then --merge.")
+@click.option("--merge", "merge_only", is_flag=True,
+              help="word: run no job; join the journals in --checkpoint-dir (copy the shards' files there "
+                   "first); exit 1 if a job is missing.")
+@click.option("--only", type=click.Choice(["all", "p_win"]), default="all", show_default=True,
+              help="word: p_win keeps only what p_win, win=any and the mean score need (not the whole score "
+                   "distribution): about 2-3x less memory and work; printed, not stored.")
+@click.option("--plan", "show_plan", is_flag=True,
+              help="word: print the jobs, the estimated CPU core-hours and the largest job's memory, and stop.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it).")
 @json_option
-def exact_command(game, suits, ranks, variants, method, workers, backend, scheduler, checkpoint_dir, out, as_json):
+def exact_command(game, suits, ranks, variants, method, workers, backend, scheduler, checkpoint_dir, shard,
+                  merge_only, only, show_plan, out, as_json):
     """Count, over all (S*R)! deck orders, how many end with each score (exact integers).
 
     Prints p_win and the mean score as exact fractions. One-Handed (score = cards left, a win is 0)
@@ -65,6 +80,31 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
     elif (workers, backend, scheduler, checkpoint_dir) != (1, "local", None, None):
         raise UsageError(f"--workers, --backend, --scheduler and --checkpoint-dir are for the zeta method, "
                          f"which the exact {game} engine does not have")
+    word_flags = (shard is not None, merge_only, show_plan, only != "all")
+    if any(word_flags) and method != "word":
+        raise UsageError("--shard, --merge, --only and --plan are for --method word")
+    if method == "word":
+        from exact.one_handed.limits import choose_method
+
+        choose_method(deck, method, variant)  # final=once and the deck's size, refused before any work
+        built = (deck.ranks, deck.suits) if variant.rules.reverse else (deck.suits, deck.ranks)
+        mode = "core" if only == "p_win" else "all"
+        if show_plan:
+            _show_plan(built, mode, checkpoint_dir, as_json)
+            return
+        if shard is not None:
+            _run_shard(built, _parse_shard(shard), mode, kwargs, as_json)
+            return
+        if mode == "core":
+            if out is not None:
+                raise UsageError("--only p_win is printed, not stored (the store keeps whole distributions): "
+                                 "leave out --out")
+            _run_core(deck, variant, built, merge_only, kwargs, as_json)
+            return
+        if merge_only:
+            if checkpoint_dir is None:
+                raise UsageError("--merge joins the journals of --checkpoint-dir: give it")
+            kwargs["merge_only"] = True
     store = open_store(out)  # a bad store is refused before any work
     if store is None:
         _show(_compute(exact_distribution, deck, variant, method, kwargs), record, None, out, as_json)
@@ -118,3 +158,83 @@ def _show(result, record, name, out, as_json) -> None:
     click.echo(f"{unit} counts: " + ", ".join(f"{s}:{c}" for s, c in nonzero.items()))
     if name is not None:
         click.echo(f"stored as {name} in {out}")
+
+
+def _parse_shard(text: str):
+    """``"I/N"`` -> ``(I, N)`` with ``0 <= I < N``."""
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise UsageError(f"--shard takes I/N (e.g. 3/100), got {text!r}") from None
+    if not 0 <= i < n:
+        raise UsageError(f"--shard I/N needs 0 <= I < N, got {text!r}")
+    return i, n
+
+
+def _show_plan(built, mode, checkpoint_dir, as_json) -> None:
+    from exact.one_handed.word_run import plan_summary
+
+    plan = plan_summary(*built, mode=mode, checkpoint_dir=checkpoint_dir)
+    if as_json:
+        emit_json(plan)
+        return
+    hours = plan["cpu_seconds"] / 3600
+    what = "the whole distribution" if mode == "all" else "p_win, win=any and the mean"
+    click.echo(f"deck {plan['deck']} (as built), word method, {what}: {plan['jobs']:,} jobs, "
+               f"{plan['primes']} primes each")
+    click.echo(f"estimated CPU: {hours:.3g} core-hours (interval {plan['cpu_seconds_low'] / 3600:.3g} - "
+               f"{plan['cpu_seconds_high'] / 3600:.3g}; {plan['jobs_planned']:,} jobs planned, "
+               + (f"seconds per work unit from {plan['calibrated_on_jobs']:,} measured jobs)"
+                  if plan["calibrated_on_jobs"] else "seconds per work unit from the built-in calibration)"))
+    click.echo(f"largest job: {plan['largest_job']}, tables {plan['largest_job_table_bytes'] / 2**30:.3g} GiB "
+               "(a worker needs about this plus 0.5 GiB)")
+
+
+def _run_core(deck, variant, built, merge_only, kwargs, as_json) -> None:
+    """``--only p_win``: the core mode's p_win, mean score and never-emptying orders, printed."""
+    from fractions import Fraction
+
+    from exact.one_handed.word_run import word_counts
+    from exact.result import fraction_text
+    from sim.progress import progress_bar
+
+    with progress_bar(None, desc="exact", unit="job") as bar:
+        def progress(done, total, cpu):
+            bar.total = total
+            bar.update(done - bar.n)
+
+        res = word_counts(*built, mode="core", merge_only=merge_only, progress=progress, **kwargs)
+    orders = res.orders
+    wins = orders - res.never if variant.rules.win_any else res.ends[0]
+    p_win, mean = Fraction(wins, orders), Fraction(res.score_sum, orders)
+    if as_json:
+        emit_json({"game": variant.game, "suits": deck.suits, "ranks": deck.ranks, "variant": str(variant),
+                   "method": "word", "only": "p_win", "orders": orders, "wins": wins, "p_win": fraction_text(p_win),
+                   "mean_score": fraction_text(mean)})
+        return
+    click.echo(f"{variant}  deck {deck}  method word (p_win only)")
+    click.echo(f"orders {orders:,}  wins {wins:,}")
+    click.echo(f"p_win = {p_win} ~ {float(p_win):.6%}")
+    click.echo(f"mean score (cards left) = {mean} ~ {float(mean):.6f}")
+
+
+def _run_shard(built, shard, mode, kwargs, as_json) -> None:
+    from exact.one_handed.word_run import journal_name, word_counts
+
+    if kwargs.get("checkpoint_dir") is None:
+        raise UsageError("a shard writes its jobs to a journal: give --checkpoint-dir")
+    from sim.progress import progress_bar
+
+    with progress_bar(None, desc=f"shard {shard[0]}/{shard[1]}", unit="job") as bar:
+        def progress(done, total, cpu):
+            bar.total = total
+            bar.update(done - bar.n)
+
+        word_counts(*built, mode=mode, shard=shard, progress=progress,
+                    **{k: v for k, v in kwargs.items() if k != "merge_only"})
+    path = f"{kwargs['checkpoint_dir']}/{journal_name(*built, mode, shard)}"
+    if as_json:
+        emit_json({"shard": f"{shard[0]}/{shard[1]}", "journal": path})
+    else:
+        click.echo(f"shard {shard[0]}/{shard[1]} done: its jobs are in {path}; join every shard with --merge")
+

@@ -1,0 +1,252 @@
+"""The word recursion of one job, degree by degree, modulo a prime, in numba.
+
+The recursion and its proof are in :mod:`exact.one_handed.word`; the windows, pairs and slots in
+:mod:`exact.one_handed.word_plan`. Tables: ``A[half-degree, window, prime, slot]`` and the kept
+``B[half-degree, row, prime, slot]`` (``uint32`` residues; degree first, so that one degree's
+rows, which every pair reads, lie together). Degree by degree:
+
+* ``A(0)`` is ``end(0)`` in every window;
+* for ``d = 0 .. n - 1`` every pair's ``B_W(a)(d)`` is built from its child's ``A(d)`` (complete: it
+  was summed at ``d - 1``), and from ``A_W`` and the kept ``B_W`` at lower degrees; it is kept if a
+  child may hand it back, and added into ``A_W(d + 1)`` if ``a`` is dealt from ``A_W``.
+
+No pair reads what another pair of the same degree writes (``A(d + 1)`` and ``B(d)`` are written at
+slots or half-degrees that degree ``d`` never reads), so the order of the pairs is free.
+
+**Overflow.** Primes are below ``2**26`` (:data:`PRIME_BITS`): a product of two residues is below
+``2**52`` and a sum of up to ``2**12`` of them fits in 64 bits; one entry of ``B_W(a)(d)`` sums at
+most ``(R + 1) * (n / 2 + 1)`` products plus the mapped counts, below ``2**12`` for every deck of at
+most 62 cards, so each entry is reduced once.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim._jit import jit
+
+from exact.invariants import require
+from exact.one_handed.word_plan import Layout, Plan
+
+#: residues are below 2**PRIME_BITS (see the module docstring)
+PRIME_BITS = 26
+
+
+@jit(inline="always")
+def _mapped(acc, A, j, h, odd, lay, rinv, p, even, P):
+    """Add the child's own endings at degree ``d`` (half-degree ``h``, parity ``odd``) into ``acc``,
+    read for the parent: ``end`` by the end map, ``S1'(x)`` as ``S2`` of rank ``rinv[p, x]``, ``R1'``
+    as ``R2``, ``R2'`` as ``R3`` (every prime at once: ``acc`` is ``(prime, slot)``)."""
+    for u in range(lay.end_src.shape[0]):
+        src = lay.end_src[u]
+        if (src >= even) == (odd == 1):
+            dst = lay.end_dst[u]
+            for q in range(P):
+                acc[q, dst] += np.uint64(A[h, j, q, src])
+    if odd:
+        for x in range(lay.s1.shape[0]):
+            dst = lay.s2[rinv[p, x]]
+            src = lay.s1[x]
+            for q in range(P):
+                acc[q, dst] += np.uint64(A[h, j, q, src])
+        for q in range(P):
+            acc[q, lay.r2] += np.uint64(A[h, j, q, lay.r1])
+    else:
+        for q in range(P):
+            acc[q, lay.r3] += np.uint64(A[h, j, q, lay.r2])
+
+
+@jit(inline="always")
+def _nonzero(A, i, h, t, P):
+    for q in range(P):
+        if A[h, i, q, t] != 0:
+            return True
+    return False
+
+
+@jit(inline="always")
+def _axpy(acc, cc, V, row, hr, lo, hi, P):
+    """``acc[q, t] += cc[q] * V[hr, row, q, t]`` for the slots ``lo .. hi``, every prime ``q``."""
+    for q in range(P):
+        c = cc[q]
+        if c:
+            for t in range(lo, hi):
+                acc[q, t] += c * np.uint64(V[hr, row, q, t])
+
+
+@jit
+def _solve(plan, lay, n, primes, A, B):
+    """Fill ``A`` and ``B`` (axis 2: one residue per prime of ``primes``); return ``(top ends, bad)``,
+    ``top`` by end slot and prime, ``bad`` counting hand-backs that found no kept vector (a planning
+    bug).
+
+    Per window, the pairs whose ``B`` is not kept are only summed into ``A``: their hand-back
+    coefficients (scalars) are summed, by the kept vector they multiply, into the window's series
+    ``C[i, e, r]`` (``S2'`` hand-backs to the letter of rank ``r`` after ``e`` letters) and ``C3[i, e]``
+    (``R3'``), each term once, when the child's ``A(e)`` is complete; every degree then multiplies
+    each kept vector once by that series, instead of once per pair."""
+    W = lay.width
+    even = lay.even
+    R = lay.s1.shape[0]
+    P = primes.shape[0]
+    nw = plan.windows.shape[0]
+    pr = np.empty(P, dtype=np.uint64)
+    for q in range(P):
+        pr[q] = np.uint64(primes[q])
+    A[:] = 0
+    B[:] = 0
+    e0 = lay.ends[0]
+    for i in range(nw):
+        for q in range(P):
+            A[0, i, q, e0] = 1
+    acc = np.zeros((P, W), dtype=np.uint64)
+    acc_a = np.zeros((P, W), dtype=np.uint64)
+    # the gathered hand-back coefficients of each window's pairs summed into A, by degree: kept
+    # across degrees (a child's A(e) is final once computed), so each is gathered once
+    C = np.zeros((nw, n + 1, R, P), dtype=np.uint32)
+    C3 = np.zeros((nw, n + 1, P), dtype=np.uint32)
+    tmp = np.zeros((R, P), dtype=np.uint64)
+    tmp3 = np.zeros(P, dtype=np.uint64)
+    cc = np.zeros(P, dtype=np.uint64)
+    bad = 0
+    for d in range(n):
+        h = d >> 1
+        h1 = (d + 1) >> 1
+        odd = d & 1
+        lo, hi = (even, W) if odd == 0 else (0, even)  # slots whose A-parity is that of d + 1
+        for i in range(nw):
+            ret = plan.returns[i]
+            acc_a[:, lo:hi] = 0
+            tmp[:] = 0
+            tmp3[:] = 0
+            for p in range(plan.p_off[i], plan.p_off[i + 1]):
+                mt = plan.p_match[p]
+                row = plan.p_store[p]
+                if mt != 0:
+                    if d != 0:
+                        continue  # a match ends the phase at once: nothing at later degrees
+                    slot = lay.s1[plan.p_rank[p]] if mt == 1 else lay.r1
+                    for q in range(P):
+                        if row >= 0:
+                            B[0, row, q, slot] = 1
+                        if plan.p_deal[p]:
+                            acc_a[q, slot] += 1
+                    continue
+                j = plan.p_child[p]
+                if row < 0:  # summed into A only: its own endings, and its hand-backs at degree d
+                    _mapped(acc_a, A, j, h, odd, lay, plan.p_rinv, p, even, P)
+                    if odd == 0:
+                        if d:
+                            for x in range(R):
+                                sx = lay.s2[x]
+                                r = plan.p_rinv[p, x]
+                                for q in range(P):
+                                    tmp[r, q] += np.uint64(A[h, j, q, sx])
+                    elif ret:
+                        for q in range(P):
+                            tmp3[q] += np.uint64(A[h, j, q, lay.r3])
+                    continue
+                acc[:, lo:hi] = 0
+                _mapped(acc, A, j, h, odd, lay, plan.p_rinv, p, even, P)
+                for e in range(1, d + 1):
+                    he = e >> 1
+                    hr = (d - e) >> 1
+                    if e & 1 == 0:
+                        for x in range(R):
+                            sx = lay.s2[x]
+                            if not _nonzero(A, j, he, sx, P):
+                                continue
+                            brow = plan.w_brow[i, plan.p_rinv[p, x]]
+                            if brow < 0:
+                                bad += 1
+                                continue
+                            for q in range(P):
+                                cc[q] = np.uint64(A[he, j, q, sx])
+                            _axpy(acc, cc, B, brow, hr, lo, hi, P)
+                    elif ret and _nonzero(A, j, he, lay.r3, P):
+                        for q in range(P):
+                            cc[q] = np.uint64(A[he, j, q, lay.r3])
+                        _axpy(acc, cc, A, i, hr, lo, hi, P)
+                for q in range(P):
+                    for t in range(lo, hi):
+                        v = acc[q, t] % pr[q]
+                        acc[q, t] = v
+                        B[h, row, q, t] = v
+                if plan.p_deal[p]:
+                    for q in range(P):
+                        for t in range(lo, hi):
+                            acc_a[q, t] += acc[q, t]
+            for q in range(P):
+                for r in range(R):
+                    C[i, d, r, q] = tmp[r, q] % pr[q]
+                C3[i, d, q] = tmp3[q] % pr[q]
+            # the gathered hand-backs of the pairs summed into A
+            for e in range(1, d + 1):
+                hr = (d - e) >> 1
+                if e & 1 == 0:
+                    for r in range(R):
+                        nz = False
+                        for q in range(P):
+                            cc[q] = C[i, e, r, q]
+                            if cc[q]:
+                                nz = True
+                        if not nz:
+                            continue
+                        brow = plan.w_brow[i, r]
+                        if brow < 0:
+                            bad += 1
+                            continue
+                        _axpy(acc_a, cc, B, brow, hr, lo, hi, P)
+                elif ret:
+                    nz = False
+                    for q in range(P):
+                        cc[q] = C3[i, e, q]
+                        if cc[q]:
+                            nz = True
+                    if nz:
+                        _axpy(acc_a, cc, A, i, hr, lo, hi, P)
+            for q in range(P):
+                for t in range(lo, hi):
+                    A[h1, i, q, t] = (np.uint64(A[h1, i, q, t]) + acc_a[q, t] % pr[q]) % pr[q]
+    ne = lay.ends.shape[0]
+    top = np.zeros((ne, P), dtype=np.int64)
+    hn = n >> 1
+    for u in range(ne):
+        slot = lay.ends[u]
+        if (slot >= even) == (n & 1 == 1):  # a slot of another parity holds another degree
+            for q in range(P):
+                top[u, q] = A[hn, 0, q, slot]
+    return top, bad
+
+
+def table_bytes(plan: Plan, lay: Layout, n: int, primes: int = 1) -> int:
+    """Bytes of a job's tables for ``primes`` primes at once: ``A``, the kept ``B`` and the gathered
+    coefficient series ``C`` and ``C3`` (``uint32``)."""
+    nw = plan.windows.shape[0]
+    ranks = lay.s1.shape[0]
+    vectors = (nw + max(plan.kept, 1)) * (n // 2 + 1) * lay.width
+    series = nw * (n + 1) * (ranks + 1)
+    return (vectors + series) * 4 * primes
+
+
+def solve_job(plan: Plan, lay: Layout, n: int, primes):
+    """Residues of one job: ``{prime: (top ends, never)}``, the top window's ``end`` slots at degree
+    ``n`` (Python ints in ``[0, prime)``) and the words whose row never empties; every prime in one
+    run of the kernel (tables of :func:`table_bytes`)."""
+    primes = [int(p) for p in primes]
+    require(all(2 < p < 2**PRIME_BITS for p in primes), f"word primes lie below 2**{PRIME_BITS}")
+    nw = plan.windows.shape[0]
+    H = n // 2 + 1
+    P = len(primes)
+    A = np.zeros((H, nw, P, lay.width), dtype=np.uint32)
+    B = np.zeros((H, max(plan.kept, 1), P, lay.width), dtype=np.uint32)
+    top, bad = _solve(plan, lay, n, np.array(primes, dtype=np.int64), A, B)
+    require(bad == 0, "a hand-back found no kept vector (the plan missed a letter)")
+    hn = n >> 1
+    out = {}
+    for q, prime in enumerate(primes):
+        never = 0
+        for slot in lay.ends.tolist()[:lay.counted]:
+            if (slot >= lay.even) == bool(n & 1):
+                never += int(A[hn, 1, q, slot])
+        out[prime] = ([int(x) for x in top[:, q]], never % prime)
+    return out

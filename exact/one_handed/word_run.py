@@ -1,0 +1,374 @@
+"""Running the word method's jobs: primes, a journal of finished jobs, shards, threads or Dask, the join.
+
+Every job (one orbit of alphabets, :mod:`exact.one_handed.word_jobs`) is computed modulo every prime
+of the deck in one go (one plan, one canonicalisation), and its residues, unweighted, are appended to
+a *journal*: a text file of one JSON object per line, the first line naming the computation (engine
+version, deck, mode, primes, number of jobs). A job is written whole and flushed to disk before the
+next starts, so an interrupted run keeps every finished job; a line cut by a crash is ignored on
+reading and the job computed again. Jobs depend on nothing but the deck, so any subset can run
+anywhere: ``shard=(i, N)`` runs the jobs ``j`` with ``j % N == i`` into its own journal, and the join
+reads every journal of the computation in the folder, checks that each job is there (twice only with
+equal residues) and sums ``sign * orbit size * residues`` per prime, then joins the primes by the
+Chinese remainder theorem and checks the counts (:func:`join`). The result does not depend on how
+the jobs were split, ordered or run: the sums are exact modular sums.
+"""
+from __future__ import annotations
+
+import glob
+import json
+import math
+import os
+import random
+import resource
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+from joblib import Parallel, delayed
+
+from sim.backends import check_backend, dask_client
+from sim.checks import check_workers
+from sim.errors import UsageError
+
+from exact.invariants import require
+from exact.one_handed.parity import check_parity
+from exact.one_handed.crt import crt, largest_primes
+from exact.one_handed.word_jobs import AlphabetJobs, alphabet_jobs
+from exact.one_handed.word_kernel import PRIME_BITS, solve_job, table_bytes
+from exact.one_handed.word_plan import MODES, job_plan, layout
+
+#: goes with every journal: a journal of another engine version is not read
+WORD_ENGINE_VERSION = 1
+#: sets are int64 masks and ranks int8 renamings in the kernels: decks of at most 62 cards
+MAX_WORD_CARDS = 62
+#: CPU seconds per unit of :func:`job_work`, one core, when no journal of the deck calibrates it
+#: (fitted on the 1,053 jobs of 4x5 on a loaded machine; the plan prefers the jobs measured in its own folder)
+WORD_SECONDS_PER_WORK = 1.96e-9
+#: at most this many jobs of each alphabet size are planned by ``--plan`` (a seeded sample beyond)
+PLAN_SAMPLE_PER_SIZE = 60
+
+
+class MissingJobs(UsageError):
+    """A merge found jobs missing: one line and exit status 1 (the journals are kept)."""
+
+    exit_status = 1
+
+
+def word_primes(n: int) -> list[int]:
+    """The largest primes below ``2**26`` whose product exceeds ``n * n! + 1`` (every count, and the
+    core mode's score sums, lies in ``[0, n * n!]``).
+
+    >>> word_primes(4)
+    [67108859]
+    """
+    bound = n * math.factorial(n) + 1
+    need = bound.bit_length() // (PRIME_BITS - 1) + 1
+    out, product = [], 1
+    for p in largest_primes(need, below=2**PRIME_BITS):
+        if product > bound:
+            break
+        out.append(p)
+        product *= p
+    require(product > bound, "enough primes for every count")
+    return out
+
+
+@lru_cache(maxsize=4)
+def deck_jobs(suits: int, ranks: int) -> AlphabetJobs:
+    """The job list of a deck, built once per process."""
+    return alphabet_jobs(suits, ranks)
+
+
+def run_job(suits: int, ranks: int, job: int, mode: str, primes) -> dict:
+    """One job, as a task for any worker (plain values in, a JSON-ready record out)."""
+    jobs = deck_jobs(suits, ranks)
+    n = suits * ranks
+    t0 = time.thread_time()
+    plan = job_plan(jobs, job)
+    lay = layout(n, ranks, mode)
+    residues = solve_job(plan, lay, n, primes)
+    return {"job": job, "label": jobs.label(job),
+            "residues": {str(p): top + [never] for p, (top, never) in residues.items()},
+            "windows": int(plan.windows.shape[0]), "pairs": int(plan.p_card.shape[0]), "kept": plan.kept,
+            "work": job_work(plan, lay, n) * len(primes),
+            "table_bytes": table_bytes(plan, lay, n, len(primes)), "cpu_seconds": round(time.thread_time() - t0, 6)}
+
+
+def job_work(plan, lay, n: int) -> float:
+    """A job's work for one prime, in multiply-adds of residue vectors (the cost model of ``--plan``):
+    every kept pair and every window's gathered sum convolve up to ``R + 1`` vectors of ``width / 2``
+    slots over about ``n^2 / 4`` pairs of degrees; every pair gathers ``R + 1`` scalars as often."""
+    ranks = lay.s1.shape[0]
+    conv = n * n / 4
+    return conv * ((2 * plan.kept + plan.windows.shape[0] * (ranks + 1)) * lay.width / 2
+                   + plan.p_card.shape[0] * (ranks + 1) / 2)
+
+
+def journal_key(suits: int, ranks: int, mode: str, primes) -> dict:
+    return {"engine": WORD_ENGINE_VERSION, "suits": suits, "ranks": ranks, "mode": mode, "primes": list(primes),
+            "jobs": len(deck_jobs(suits, ranks))}
+
+
+def journal_name(suits: int, ranks: int, mode: str, shard=None) -> str:
+    """``word-SxR-MODE.jsonl``, or ``word-SxR-MODE.shard-I-of-N.jsonl`` for a shard."""
+    base = f"word-{suits}x{ranks}-{mode}"
+    return base + (f".shard-{shard[0]}-of-{shard[1]}" if shard else "") + ".jsonl"
+
+
+class Journal:
+    """An append-only file of finished jobs (see the module docstring)."""
+
+    def __init__(self, path: str, key: dict):
+        self.path, self.key = path, key
+
+    def read(self) -> dict:
+        """``{job: record}`` of the file (empty if it does not exist); refuses a foreign file."""
+        if not os.path.exists(self.path):
+            return {}
+        out = {}
+        try:
+            with open(self.path) as fh:
+                lines = fh.read().split("\n")
+        except OSError as exc:
+            raise UsageError(f"cannot read the job journal {self.path!r} ({exc.strerror})") from None
+        try:
+            head = json.loads(lines[0])
+        except ValueError:
+            raise UsageError(f"{self.path!r} is not a job journal of the word method; give another folder or "
+                             "remove it") from None
+        if head.get("key") != self.key:
+            raise UsageError(f"the job journal {self.path!r} belongs to another computation ({head.get('key')}); "
+                             "give another folder or remove it")
+        for line in lines[1:]:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue  # the last line of an interrupted write
+            out[int(rec["job"])] = rec
+        return out
+
+    def append(self, records: list[dict]) -> None:
+        """Write ``records`` at the end of the file (creating it with its key line), flushed to disk."""
+        new = not os.path.exists(self.path)
+        torn = False
+        if not new:
+            with open(self.path, "rb") as fh:
+                fh.seek(0, os.SEEK_END)
+                if fh.tell():
+                    fh.seek(-1, os.SEEK_END)
+                    torn = fh.read(1) != b"\n"
+        with open(self.path, "a") as fh:
+            if new:
+                fh.write(json.dumps({"key": self.key}) + "\n")
+            if torn:  # the cut line of an interrupted write stays on its own line (and is ignored)
+                fh.write("\n")
+            for rec in records:
+                fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+def read_journals(folder: str, suits: int, ranks: int, mode: str, key: dict) -> dict:
+    """Every finished job of the computation in ``folder`` (the main journal and every shard's); a
+    job found twice must have equal residues."""
+    pattern = os.path.join(glob.escape(folder), f"word-{suits}x{ranks}-{mode}*.jsonl")
+    done: dict = {}
+    for path in sorted(glob.glob(pattern)):
+        for job, rec in Journal(path, key).read().items():
+            if job in done:
+                require(done[job]["residues"] == rec["residues"], f"job {job} has two different results")
+            done[job] = rec
+    return done
+
+
+def join(done: dict, jobs: AlphabetJobs, primes, n: int, mode: str):
+    """The weighted residues summed per prime and joined: ``(end values, never)`` as Python ints
+    (``end`` values: the counts of every score, or the core mode's five sums)."""
+    require(len(done) == len(jobs), "every job is needed for the join")
+    lay = layout(n, jobs.ranks, mode)
+    width = lay.ends.shape[0] + 1
+    sums = {p: [0] * width for p in primes}
+    for j in range(len(jobs)):
+        weight = jobs.sign(j) * jobs.orbit_size(j)
+        res = done[j]["residues"]
+        for p in primes:
+            vec = res[str(p)]
+            acc = sums[p]
+            for u in range(width):
+                acc[u] = (acc[u] + weight * vec[u]) % p
+    values = [crt([sums[p][u] for p in primes], list(primes)) for u in range(width)]
+    total = math.factorial(n)
+    if mode == "all":
+        counts, never = values[:-1], values[-1]
+        require(sum(counts) == total, "word counts must add up to (S*R)! (a job or a prime is wrong)")
+        require(check_parity(counts, n), "a score with the wrong parity: the parity theorem fails")
+    else:
+        e0, eo, ee, mo, me, never = values
+        require(e0 + eo + ee == total, "word counts must add up to (S*R)! (a job or a prime is wrong)")
+        require(mo + me <= n * total, "the score sum lies in [0, n * n!]")
+        require((eo if n & 1 else e0 + ee) == total, "every score has the parity of the deck")
+    require(0 <= never <= total, "never-emptying orders lie in [0, n!]")
+    return values[:-1], values[-1]
+
+
+@dataclass(frozen=True)
+class WordCounts:
+    """What a word computation gives: ``ends`` (the score counts, or the core mode's
+    ``[end(0), odd count, even count, odd score sum, even score sum]``) and ``never`` (orders whose row
+    never empties), Python ints; ``stats`` of the run."""
+
+    suits: int
+    ranks: int
+    mode: str
+    ends: list
+    never: int
+    stats: dict
+
+    @property
+    def orders(self) -> int:
+        return math.factorial(self.suits * self.ranks)
+
+    @property
+    def score_sum(self) -> int:
+        """The sum of the scores over every order."""
+        if self.mode == "all":
+            return sum(j * c for j, c in enumerate(self.ends))
+        return self.ends[3] + self.ends[4]
+
+
+def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, backend: str = "local",
+                scheduler=None, checkpoint_dir=None, shard=None, merge_only: bool = False, progress=None,
+                stop=None) -> WordCounts | None:
+    """Run (or resume) every job of the plain game on ``suits x ranks`` and join them.
+
+    ``checkpoint_dir``: the folder of the job journals (finished jobs are read from every journal of
+    the computation there and never run again). ``shard=(i, N)``: run only the jobs ``j % N == i``
+    (into their own journal; needs ``checkpoint_dir``) and return ``None``. ``merge_only``: run
+    nothing, join the journals (one line and exit 1 through :class:`RuntimeError` if jobs are missing).
+    ``workers``: jobs at once on local threads (the kernels release the GIL), or Dask worker processes
+    with ``backend="dask"``. ``progress(done, total, cpu_seconds)`` after each job; ``stop()`` is
+    polled between jobs (an interrupt is handled by the caller: every finished job is already on disk).
+    """
+    require(mode in MODES, f"mode is one of {MODES}")
+    n = suits * ranks
+    if not 1 <= n <= MAX_WORD_CARDS:
+        raise UsageError(f"the word method holds decks of at most {MAX_WORD_CARDS} cards, got {suits}x{ranks}")
+    workers = check_workers(workers)
+    check_backend(backend, scheduler)
+    if shard is not None and checkpoint_dir is None:
+        raise UsageError("a shard writes its jobs to a journal: give --checkpoint-dir")
+    jobs = deck_jobs(suits, ranks)
+    primes = word_primes(n)
+    key = journal_key(suits, ranks, mode, primes)
+    done: dict = {}
+    journal = None
+    if checkpoint_dir is not None:
+        os.makedirs(checkpoint_dir, exist_ok=True)
+        done = read_journals(checkpoint_dir, suits, ranks, mode, key)
+        journal = Journal(os.path.join(checkpoint_dir, journal_name(suits, ranks, mode, shard)), key)
+    mine = [j for j in range(len(jobs)) if shard is None or j % shard[1] == shard[0]]
+    todo = [j for j in mine if j not in done]
+    if merge_only and len(done) < len(jobs):
+        raise MissingJobs(f"{len(jobs) - len(done)} of {len(jobs)} jobs are missing from {checkpoint_dir}: run "
+                           "their shards (or the whole computation) first")
+    say = progress if progress is not None else (lambda d, t, c: None)
+    reused = len(mine) - len(todo)
+    say(reused, len(mine), 0.0)
+    t0 = time.perf_counter()
+
+    def finished(rec):
+        done[rec["job"]] = rec
+        if journal is not None:
+            journal.append([rec])
+        say(len(mine) - len([j for j in todo if j not in done]), len(mine), rec["cpu_seconds"])
+
+    if todo and not merge_only:
+        # largest jobs first: an even finish on many workers, and the memory peak met early
+        todo.sort(key=lambda j: -jobs.size(j) * 1000 + j)
+        if backend == "dask":
+            from distributed import as_completed
+
+            client, closing = dask_client(scheduler, workers)
+            try:
+                futures = [client.submit(run_job, suits, ranks, j, mode, primes, pure=False) for j in todo]
+                for fut in as_completed(futures):
+                    finished(fut.result())
+                    if stop is not None and stop():
+                        break
+            finally:
+                for thing in closing:
+                    thing.close()
+        elif workers > 1 and len(todo) > 1:
+            for rec in Parallel(n_jobs=workers, backend="threading", return_as="generator")(
+                    delayed(run_job)(suits, ranks, j, mode, primes) for j in todo):
+                finished(rec)
+        else:
+            for j in todo:
+                finished(run_job(suits, ranks, j, mode, primes))
+                if stop is not None and stop():
+                    break
+    stats = {"jobs": len(jobs), "jobs_reused": reused, "primes": ",".join(map(str, primes)),
+             "job_cpu_seconds": round(sum(done[j]["cpu_seconds"] for j in mine if j in done), 3),
+             "largest_job_table_bytes": max((done[j]["table_bytes"] for j in mine if j in done), default=0),
+             "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+             "jobs_wall_seconds": round(time.perf_counter() - t0, 3)}
+    if shard is not None:
+        return None
+    ends, never = join(done, jobs, primes, n, mode)
+    return WordCounts(suits, ranks, mode, ends, never, stats)
+
+
+def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=None, seed: int = 0,
+                 sample_per_size: int = PLAN_SAMPLE_PER_SIZE) -> dict:
+    """What a computation will cost, before any work: the jobs, their estimated CPU seconds (one core)
+    and the largest job's tables.
+
+    Every job of each alphabet size is planned where there are at most ``sample_per_size`` of them,
+    else a seeded sample of that many (the size's total work estimated as its mean times its count;
+    the interval is two standard errors of the stratified estimate). Seconds per unit of work come
+    from the jobs already measured in ``checkpoint_dir``'s journals (least squares through the
+    origin), else :data:`WORD_SECONDS_PER_WORK`."""
+    n = suits * ranks
+    if not 1 <= n <= MAX_WORD_CARDS:
+        raise UsageError(f"the word method holds decks of at most {MAX_WORD_CARDS} cards, got {suits}x{ranks}")
+    jobs = deck_jobs(suits, ranks)
+    primes = word_primes(n)
+    lay = layout(n, ranks, mode)
+    by_size: dict = {}
+    for j in range(len(jobs)):
+        by_size.setdefault(jobs.size(j), []).append(j)
+    rng = random.Random(seed)
+    total = variance = 0.0
+    largest = (0, None)
+    planned = 0
+    for k, members in sorted(by_size.items()):
+        chosen = members if len(members) <= sample_per_size else rng.sample(members, sample_per_size)
+        works = []
+        for j in chosen:
+            plan = job_plan(jobs, j)
+            works.append(job_work(plan, lay, n) * len(primes))
+            need = table_bytes(plan, lay, n, len(primes))
+            if need > largest[0]:
+                largest = (need, j)
+        planned += len(chosen)
+        mean = sum(works) / len(works)
+        total += mean * len(members)
+        if len(chosen) < len(members) and len(works) > 1:
+            var = sum((w - mean) ** 2 for w in works) / (len(works) - 1)
+            variance += len(members) ** 2 * var / len(works) * (1 - len(works) / len(members))
+    rate, calibrated = WORD_SECONDS_PER_WORK, 0
+    if checkpoint_dir is not None and os.path.isdir(checkpoint_dir):
+        key = journal_key(suits, ranks, mode, primes)
+        done = read_journals(checkpoint_dir, suits, ranks, mode, key)
+        pairs = [(rec["work"], rec["cpu_seconds"]) for rec in done.values() if rec.get("work")]
+        if pairs:
+            rate = sum(w * c for w, c in pairs) / sum(w * w for w, _ in pairs)
+            calibrated = len(pairs)
+    spread = 2 * math.sqrt(variance)
+    return {"deck": f"{suits}x{ranks}", "mode": mode, "jobs": len(jobs), "jobs_planned": planned,
+            "primes": len(primes), "work": total, "cpu_seconds": total * rate,
+            "cpu_seconds_low": max(total - spread, 0) * rate, "cpu_seconds_high": (total + spread) * rate,
+            "seconds_per_work": rate, "calibrated_on_jobs": calibrated,
+            "largest_job": jobs.label(largest[1]) if largest[1] is not None else "",
+            "largest_job_table_bytes": largest[0]}
+

@@ -1,0 +1,74 @@
+"""Run a stratified sample of the word method's jobs of a deck, to measure them and calibrate ``--plan``.
+
+    .venv/bin/python scripts/word_sample.py --deck 4x13 --mode core --per-size 8 --dir results/word-4x13-sample
+        [--seed 0] [--max-size 52] [--hours 10]
+
+Jobs are grouped by alphabet size; from each size up to ``--per-size`` jobs are drawn (seeded, the
+job with the smallest stabiliser, the heaviest of its size, always among them), smallest sizes first.
+Each job runs through the same journal as a real run (:mod:`exact.one_handed.word_run`: a finished
+job is on disk at once, Ctrl-C keeps it, the same command resumes), with its CPU seconds, tables and
+cost-model work; ``solitaire exact --method word --plan --checkpoint-dir DIR`` then fits its seconds
+per unit of work on these jobs. Prints one line per job. Stops starting jobs after ``--hours`` of CPU.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import sys
+import time
+
+
+def main(argv=None) -> int:
+    from exact.one_handed.word_run import Journal, journal_key, journal_name, deck_jobs, run_job, word_primes, read_journals
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deck", default="4x13")
+    ap.add_argument("--mode", choices=("all", "core"), default="core")
+    ap.add_argument("--per-size", type=int, default=8)
+    ap.add_argument("--max-size", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--hours", type=float, default=10.0)
+    ap.add_argument("--dir", required=True)
+    args = ap.parse_args(argv)
+    suits, ranks = (int(x) for x in args.deck.split("x"))
+    jobs = deck_jobs(suits, ranks)
+    primes = word_primes(suits * ranks)
+    key = journal_key(suits, ranks, args.mode, primes)
+    os.makedirs(args.dir, exist_ok=True)
+    done = read_journals(args.dir, suits, ranks, args.mode, key)
+    journal = Journal(os.path.join(args.dir, journal_name(suits, ranks, args.mode, ("sample", 0))), key)
+    by_size: dict = {}
+    for j in range(len(jobs)):
+        by_size.setdefault(jobs.size(j), []).append(j)
+    rng = random.Random(args.seed)
+    chosen = []
+    for k, members in sorted(by_size.items()):
+        if args.max_size is not None and k > args.max_size:
+            continue
+        heaviest = min(members, key=lambda j: (jobs.stabiliser_order(j), j))
+        rest = [j for j in members if j != heaviest]
+        chosen += [heaviest] + rng.sample(rest, min(len(rest), args.per_size - 1))
+    spent = sum(done[j]["cpu_seconds"] for j in chosen if j in done)
+    print(f"{args.deck} {args.mode}: {len(chosen)} jobs chosen, {sum(j in done for j in chosen)} done "
+          f"({spent / 3600:.2f} CPU h)", flush=True)
+    for j in chosen:
+        if j in done:
+            continue
+        if spent > args.hours * 3600:
+            print(f"stopping: {args.hours} CPU hours spent", flush=True)
+            break
+        rec = run_job(suits, ranks, j, args.mode, primes)
+        rec["sample"] = True
+        rec["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        journal.append([rec])
+        spent += rec["cpu_seconds"]
+        print(f"job {j} ({rec['label']}) size {jobs.size(j)} |Stab| {jobs.stabiliser_order(j)}: "
+              f"{rec['cpu_seconds']:.2f} CPU s, tables {rec['table_bytes'] / 2**20:.1f} MiB, "
+              f"work {rec['work']:.3g}, {time.strftime('%H:%M:%S')}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

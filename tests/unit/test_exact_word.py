@@ -1,0 +1,292 @@
+"""The word method (exact.one_handed.word*): its jobs, its plain reference, its kernel, its journal.
+
+Two witnesses: the kernel against the plain reference (alphabet by alphabet) and against the other
+exact methods (whole distributions), the reference against brute force over every order.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact import exact_distribution
+from exact.one_handed.word import WordReference, deck_letters, word_counts_reference, word_distribution
+from exact.one_handed.word_jobs import alphabet_jobs, alphabet_orbit_count
+from exact.one_handed.word_kernel import solve_job
+from exact.one_handed.word_plan import job_plan, layout
+from exact.one_handed.word_run import MissingJobs, plan_summary, word_counts, word_primes
+from sim.deck import Deck
+from sim.errors import UsageError
+from sim.variant import Variant
+from tests.naive import brute_force_one_handed
+
+VARIANTS = ["one-handed", "one-handed(win=any)", "one-handed(reverse=on)", "one-handed(win=any,reverse=on)",
+            "one-handed(first4=reversed)"]
+#: every deck shape of at most 12 cards
+SMALL_SHAPES = [(s, r) for s in range(1, 13) for r in range(1, 13) if s * r <= 12]
+
+
+def _orbits_by_brute_force(suits, ranks):
+    """{canonical subset: orbit size} by applying every renaming of suits and ranks to every subset."""
+    cards = range(suits * ranks)
+    seen = {}
+    for k in range(suits * ranks + 1):
+        for y in itertools.combinations(cards, k):
+            images = set()
+            for ps in itertools.permutations(range(suits)):
+                for pr in itertools.permutations(range(ranks)):
+                    images.add(tuple(sorted(ps[c // ranks] * ranks + pr[c % ranks] for c in y)))
+            seen.setdefault(min(images), len(images))
+    return seen
+
+
+@pytest.mark.parametrize("suits,ranks", [(1, 3), (2, 2), (2, 3), (3, 2), (2, 4), (3, 3)])
+def test_jobs_are_the_orbits_of_alphabets(suits, ranks):
+    jobs = alphabet_jobs(suits, ranks)
+    brute = _orbits_by_brute_force(suits, ranks)
+    assert len(jobs) == len(brute) == alphabet_orbit_count(suits, ranks)
+    got = {}
+    for j in range(len(jobs)):
+        y = jobs.alphabet(j)
+        images = {tuple(sorted(ps[c // ranks] * ranks + pr[c % ranks] for c in y))
+                  for ps in itertools.permutations(range(suits)) for pr in itertools.permutations(range(ranks))}
+        got[min(images)] = jobs.orbit_size(j)
+        assert jobs.sign(j) == (-1) ** (suits * ranks - len(y))
+    assert got == brute
+
+
+def test_burnside_counts_of_published_sizes():
+    assert [alphabet_orbit_count(4, r) for r in (5, 6, 7)] == [1053, 3250, 9343]
+    assert alphabet_orbit_count(4, 13) == 1670643
+    assert alphabet_orbit_count(13, 4) == alphabet_orbit_count(4, 13)
+
+
+@pytest.mark.parametrize("suits,ranks", [(1, 4), (2, 2), (2, 3), (3, 2), (1, 6)])
+def test_reference_equals_brute_force(suits, ranks):
+    deck = Deck(suits, ranks)
+    for name in ("one-handed", "one-handed(win=any)"):
+        variant = Variant.parse(name)
+        counts, wins = word_distribution_reference_of(deck, variant)
+        brute = brute_force_one_handed(deck, variant)
+        assert counts == list(brute.score_counts) and wins == brute.wins
+
+
+def word_distribution_reference_of(deck, variant):
+    from exact.one_handed.word import word_distribution_reference
+
+    return word_distribution_reference(deck, variant)
+
+
+def _brute_words(alphabet, n, returns=True):
+    """{score: restricted words of length n over the alphabet} by playing every word."""
+    out = {}
+    for word in itertools.product(alphabet, repeat=n):
+        row, ok, emptied = [], True, False
+        for c in word:
+            if c in row[-3:]:
+                ok = False
+                break
+            row.append(c)
+            while len(row) >= 4:
+                if row[-1][0] == row[-4][0]:
+                    del row[-3:-1]
+                elif row[-1][1] == row[-4][1]:
+                    del row[-4:]
+                    emptied = emptied or not row
+                else:
+                    break
+        if ok and (returns or not emptied):
+            out[len(row)] = out.get(len(row), 0) + 1
+    return out
+
+
+@pytest.mark.parametrize("suits,ranks", [(2, 2), (2, 3), (3, 2)])
+def test_reference_counts_the_restricted_words(suits, ranks):
+    letters = deck_letters(suits, ranks)
+    n = len(letters)
+    for k in range(1, n + 1):
+        for alphabet in itertools.combinations(letters, k):
+            assert WordReference(alphabet).words(n) == _brute_words(alphabet, n)
+            never = sum(WordReference(alphabet, returns=False).words(n).values())
+            assert never == sum(_brute_words(alphabet, n, returns=False).values())
+
+
+@pytest.mark.parametrize("suits,ranks", [(2, 3), (3, 3), (2, 5), (4, 2), (1, 7)])
+def test_kernel_equals_reference_job_by_job(suits, ranks):
+    """Every job's residues are the reference's word counts at its alphabet, modulo each prime."""
+    jobs = alphabet_jobs(suits, ranks)
+    n = suits * ranks
+    primes = [67108859, 1000003]
+    for mode in ("all", "core"):
+        lay = layout(n, ranks, mode)
+        for j in range(len(jobs)):
+            alphabet = [(c // ranks, c % ranks) for c in jobs.alphabet(j)]
+            words = WordReference(alphabet).words(n)
+            never = sum(WordReference(alphabet, returns=False).words(n).values())
+            if mode == "all":
+                want = [words.get(score, 0) for score in range(n + 1)]
+            else:
+                odd = [s for s in words if s & 1]
+                even = [s for s in words if s and not s & 1]
+                want = [words.get(0, 0), sum(words[s] for s in odd), sum(words[s] for s in even),
+                        sum(s * words[s] for s in odd), sum(s * words[s] for s in even)]
+            for p, (top, nv) in solve_job(job_plan(jobs, j), lay, n, primes).items():
+                assert top == [w % p for w in want], (jobs.label(j), mode, p)
+                assert nv == never % p
+
+
+@pytest.mark.parametrize("suits,ranks", SMALL_SHAPES)
+def test_word_equals_the_dp_on_every_small_deck(suits, ranks):
+    deck = Deck(suits, ranks)
+    variants = VARIANTS if suits * ranks <= 8 else VARIANTS[:2]
+    for name in variants:
+        variant = Variant.parse(name)
+        word = exact_distribution(deck, variant, method="word")
+        other = exact_distribution(deck, variant, method="dp")
+        assert word.score_counts == other.score_counts and word.wins == other.wins, name
+
+
+@pytest.mark.parametrize("suits,ranks", [(3, 4), (4, 3)])
+def test_word_equals_phase_and_zeta(suits, ranks):
+    deck = Deck(suits, ranks)
+    for name in ("one-handed", "one-handed(win=any)"):
+        variant = Variant.parse(name)
+        word = exact_distribution(deck, variant, method="word")
+        for method in ("phase", "zeta"):
+            other = exact_distribution(deck, variant, method=method)
+            assert word.score_counts == other.score_counts and word.wins == other.wins, (name, method)
+
+
+@pytest.mark.parametrize("suits,ranks", [(2, 4), (3, 3), (4, 3)])
+def test_core_mode_gives_p_win_never_and_the_mean(suits, ranks):
+    full = word_counts(suits, ranks)
+    core = word_counts(suits, ranks, mode="core")
+    assert core.ends[0] == full.ends[0]
+    assert core.never == full.never
+    assert core.score_sum == full.score_sum
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.sampled_from([(2, 3), (3, 2), (2, 4), (3, 3)]), st.integers(1, 5), st.integers(0, 4))
+def test_shards_resume_and_merge_to_the_same_counts(tmp_path_factory, shape, parts, cut):
+    """Jobs run in any split, interrupted anywhere (a journal cut mid-line), join to the same counts."""
+    suits, ranks = shape
+    folder = str(tmp_path_factory.mktemp("word"))
+    whole = word_counts(suits, ranks)
+    for i in range(parts):
+        word_counts(suits, ranks, checkpoint_dir=folder, shard=(i, parts))
+    # an interrupted shard: its last records lost, the next one cut in the middle of its line
+    path = os.path.join(folder, f"word-{suits}x{ranks}-all.shard-0-of-{parts}.jsonl")
+    with open(path) as fh:
+        head, *records = fh.read().split("\n")[:-1]
+    keep = max(0, len(records) - cut)
+    cut_line = records[keep][: len(records[keep]) // 2] if keep < len(records) else ""
+    with open(path, "w") as fh:
+        fh.write("\n".join([head, *records[:keep]]) + "\n" + cut_line)
+    if keep < len(records):
+        with pytest.raises(MissingJobs):
+            word_counts(suits, ranks, checkpoint_dir=folder, merge_only=True)
+    resumed = word_counts(suits, ranks, checkpoint_dir=folder)
+    assert (resumed.ends, resumed.never) == (whole.ends, whole.never)
+    merged = word_counts(suits, ranks, checkpoint_dir=folder, merge_only=True)
+    assert (merged.ends, merged.never) == (whole.ends, whole.never)
+
+
+def test_a_foreign_journal_is_refused(tmp_path):
+    word_counts(2, 3, checkpoint_dir=str(tmp_path))
+    path = tmp_path / "word-2x3-all.jsonl"
+    head, *rest = path.read_text().split("\n")
+    key = json.loads(head)
+    key["key"]["primes"] = [101]
+    path.write_text(json.dumps(key) + "\n" + "\n".join(rest))
+    with pytest.raises(UsageError, match="another computation"):
+        word_counts(2, 3, checkpoint_dir=str(tmp_path))
+
+
+def test_dask_gives_the_same_counts():
+    pytest.importorskip("distributed")
+    local = word_counts(3, 3)
+    dask = word_counts(3, 3, backend="dask", workers=2)
+    assert (dask.ends, dask.never) == (local.ends, local.never)
+
+
+def test_primes_cover_every_count():
+    for n in (1, 5, 12, 20, 52, 62):
+        product = math.prod(word_primes(n))
+        assert product > n * math.factorial(n)
+
+
+def test_plan_summary_names_the_largest_job():
+    plan = plan_summary(3, 4)
+    assert plan["jobs"] == alphabet_orbit_count(3, 4) == plan["jobs_planned"]
+    assert plan["largest_job_table_bytes"] > 0 and plan["cpu_seconds_low"] <= plan["cpu_seconds"]
+
+
+def test_cli_word(tmp_path):
+    from solitaire.cli import cli
+
+    runner = CliRunner()
+    out = runner.invoke(cli, ["exact", "--suits", "2", "--ranks", "3", "--method", "word", "--json"])
+    assert out.exit_code == 0, out.output
+    got = json.loads(out.output)
+    dp = exact_distribution(Deck(2, 3), method="dp")
+    assert got["score_counts"] == list(dp.score_counts) and got["method"] == "word"
+    folder = str(tmp_path / "jobs")
+    for i in range(2):
+        res = runner.invoke(cli, ["exact", "--suits", "2", "--ranks", "3", "--method", "word", "--shard", f"{i}/2",
+                                  "--checkpoint-dir", folder])
+        assert res.exit_code == 0 and "--merge" in res.output
+    res = runner.invoke(cli, ["exact", "--suits", "2", "--ranks", "3", "--method", "word", "--merge",
+                              "--checkpoint-dir", folder, "--json"])
+    assert res.exit_code == 0 and json.loads(res.output)["score_counts"] == list(dp.score_counts)
+    res = runner.invoke(cli, ["exact", "--suits", "2", "--ranks", "3", "--method", "word", "--plan"])
+    assert res.exit_code == 0 and "core-hours" in res.output
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--shard", "1/2"], "--checkpoint-dir"),
+    (["--shard", "3/2", "--checkpoint-dir", "x"], "0 <= I < N"),
+    (["--shard", "a"], "I/N"),
+    (["--merge"], "--checkpoint-dir"),
+    (["--variant", "final=once"], "final=once"),
+])
+def test_cli_word_refusals(tmp_path, args, message):
+    from solitaire.cli import main
+
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        with contextlib.redirect_stderr(err):
+            status = main(["exact", "--suits", "2", "--ranks", "3", "--method", "word", *args])
+    finally:
+        os.chdir(cwd)
+    assert status == 2 and message in err.getvalue()
+    assert not os.listdir(tmp_path)
+
+
+def test_plan_refused_for_other_methods():
+    from solitaire.cli import main
+
+    assert main(["exact", "--suits", "2", "--ranks", "3", "--method", "dp", "--plan"]) == 2
+
+
+def test_cli_only_p_win_agrees_with_the_whole_distribution():
+    from solitaire.cli import cli
+
+    runner = CliRunner()
+    for variant in ("win=end", "win=any"):
+        base = ["exact", "--suits", "3", "--ranks", "3", "--method", "word", "--variant", variant, "--json"]
+        whole = json.loads(runner.invoke(cli, base).output)
+        core = json.loads(runner.invoke(cli, base + ["--only", "p_win"]).output)
+        assert (core["wins"], core["p_win"], core["mean_score"]) == (whole["wins"], whole["p_win"],
+                                                                      whole["mean_score"])
