@@ -27,6 +27,7 @@ from .stats import binomial_interval, mean_and_se
 from .backends import BACKENDS, check_backend, play_chunk, run_chunks, shared_scheduler  # noqa: F401 (re-exported)
 from .store import StoreWriteError
 from .variant import Variant
+from .tables import TableMixin
 
 #: Games per chunk (part of the chunk plan, so part of what a seed means).
 DEFAULT_CHUNK_GAMES = 1 << 18
@@ -69,8 +70,8 @@ class ChunkPlan:
         return min(self.chunk_games, self.games - k * self.chunk_games)
 
 
-@dataclass(frozen=True)
-class SimulationResult:
+@dataclass(frozen=True, repr=False)
+class SimulationResult(TableMixin):
     """Counts and statistics of a Monte Carlo run, with provenance."""
 
     kind: ClassVar[str] = "simulation"

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from sim import Deck, UsageError, Variant, provenance, rng, simulate
+from sim.tables import TableMixin
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,8 @@ class SweepCell:
                 "games": self.games, "seed": self.seed}
 
 
-@dataclass(frozen=True)
-class SweepResult:
+@dataclass(frozen=True, repr=False)
+class SweepResult(TableMixin):
     kind: ClassVar[str] = "sweep"
     variant: Variant
     cells: tuple[SweepCell, ...]

@@ -43,6 +43,7 @@ from sim import Deck, UsageError, Variant, interrupts, provenance, rng, simulate
 from sim.stats import binomial_interval
 from sim.games import REGISTRY
 from sim.variant import GAMES
+from sim.tables import TableMixin
 
 MIN_EXPECTED = 5.0
 #: The games validate can check: those with an exact score distribution.
@@ -74,8 +75,8 @@ class Check:
                 "detail": self.detail, "tested": self.tested, "rejected": self.rejected}
 
 
-@dataclass(frozen=True)
-class ValidationReport:
+@dataclass(frozen=True, repr=False)
+class ValidationReport(TableMixin):
     kind: ClassVar[str] = "validation"
     checks: tuple[Check, ...]
     alpha: float

@@ -65,6 +65,7 @@ from sim.deck import Deck
 from sim.errors import UsageError
 from sim.rules import one_handed as rules
 from sim.variant import Variant
+from sim.tables import TableMixin
 
 #: cards left at most for the exact method (the phase engine: 16 fits below MAX_PHASE_TABLE_BYTES for 80
 #: of 80 random 52-card positions, 0.43-2.69 GiB estimated, benchmarks/bench_odds.py --estimate; minutes
@@ -94,8 +95,8 @@ CHUNK = 1 << 16
 DEFAULT_GAMES = 1_000_000
 
 
-@dataclass(frozen=True)
-class OddsResult:
+@dataclass(frozen=True, repr=False)
+class OddsResult(TableMixin):
     """The odds from one position: the score distribution over the orders of the cards to come."""
 
     deck: Deck
