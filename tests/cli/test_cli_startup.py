@@ -72,3 +72,32 @@ def test_py_typed_ships_with_each_package():
 
     for package in (sim, exact, solitaire):
         assert os.path.exists(os.path.join(os.path.dirname(package.__file__), "py.typed"))
+
+
+@pytest.mark.parametrize("warm_up_seconds, shown", [(3.25, True), (0.01, False)])
+def test_simulate_reports_compile_time_apart_from_speed(cli_run, monkeypatch, warm_up_seconds, shown):
+    import sim.montecarlo
+
+    calls = []
+
+    def fake_warm_up(runner, plan):
+        calls.append(plan.games)
+        return warm_up_seconds
+
+    monkeypatch.setattr(sim.montecarlo, "warm_up", fake_warm_up)
+    code, out, err = cli_run("simulate", "--suits", "2", "--ranks", "4", "--games", "2000", "--seed", "3",
+                             "--no-progress")
+    assert code == 0 and calls == [2000]
+    assert ("compiling kernels (first run only): 3.25 s" in out) is shown
+
+
+@pytest.mark.parametrize("game", ["one-handed", "hand", "prisoners"])
+def test_the_warm_up_does_not_change_the_counts(monkeypatch, game):
+    import sim.montecarlo
+    from sim import Deck, Variant, simulate
+
+    warm = simulate(Deck(2, 4), Variant.make(game), games=3000, seed=11, progress=False, workers=1)
+    monkeypatch.setattr(sim.montecarlo, "warm_up", lambda runner, plan: 0.0)
+    cold = simulate(Deck(2, 4), Variant.make(game), games=3000, seed=11, progress=False, workers=1)
+    assert warm.provenance["compile_seconds"] > 0
+    assert (warm.score_counts, warm.wins, warm.extra) == (cold.score_counts, cold.wins, cold.extra)
