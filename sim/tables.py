@@ -321,13 +321,13 @@ def _exact_p(p) -> str:
         return "-"
     p = Fraction(p)
     text = f"{p.numerator}/{p.denominator}"
-    return f"{text} ({_percent(p)})" if len(text) <= 24 else f"{_percent(p)} (exact fraction in to_dict())"
+    return f"{text} ({_percent(p)})" if len(text) <= 40 else f"{_percent(p)} (exact fraction in to_dict())"
 
 
 def _number(n) -> str:
-    """A count with thousands separators, in e-notation beyond 10^15 (``52!``)."""
+    """A count with thousands separators, in e-notation from 10^21 on (``52!``)."""
     n = int(n)
-    return f"{n:,}" if n < 10**15 else f"{n:.4e}".replace("e+", "e")
+    return f"{n:,}" if n < 10**21 else f"{n:.4e}".replace("e+", "e")
 
 
 def _interval(ci) -> str:

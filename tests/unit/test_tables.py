@@ -118,7 +118,7 @@ def test_repr_is_short_and_says_what_it_is(result):
 
 def test_simulation_repr_names_p_win_games_and_seed():
     text = repr(RESULTS[0])
-    assert f"seed {BIG_SEED}" in text and "games 2.3058e18" in text and "p_win" in text
+    assert f"seed {BIG_SEED}" in text and "games 2,305,843,009,213,693,956" in text and "p_win" in text
 
 
 def test_to_frame_without_pandas_is_one_line(monkeypatch):
