@@ -9,6 +9,7 @@ from typing import ClassVar
 from sim.deck import Deck
 from sim.games import get_game
 from sim.variant import Variant
+from sim.tables import TableMixin
 
 
 def fraction_text(value: Fraction) -> str:
@@ -16,8 +17,8 @@ def fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-@dataclass(frozen=True)
-class ExactResult:
+@dataclass(frozen=True, repr=False)
+class ExactResult(TableMixin):
     """Exact score distribution of a game over all ``(S*R)!`` deck orders.
 
     Attributes

@@ -11,6 +11,12 @@ root being the directory that holds the ``sim`` package (the repository, for the
 the README), or ``$NUMBA_CACHE_DIR/solitaire-numba/<fingerprint>`` where that variable is set. Any
 change of any of those files starts a fresh cache (and compiles on first use again); fingerprints not
 used for :data:`STALE_DAYS` days are removed. Deleting the directory is always safe.
+
+Only the project's own functions are cached there: a cache locator (:class:`ProjectCacheLocator`),
+put first in numba's list, takes the functions defined in the files of :data:`KERNEL_PACKAGES` and
+leaves every other one to numba's own locators, so that a user's ``@numba.njit(cache=True)``
+function is cached where numba would cache it anyway. Numba's settings (``numba.config.CACHE_DIR``)
+are not changed.
 """
 from __future__ import annotations
 
@@ -21,6 +27,7 @@ import time
 from pathlib import Path
 
 import numba
+from numba.core import caching
 
 #: GIL released (so joblib threads run kernels in parallel), cached on disk.
 JIT_OPTIONS = dict(nogil=True, cache=True, boundscheck=False, fastmath=False)
@@ -65,16 +72,53 @@ def _remove_stale(current: Path) -> None:
             pass
 
 
+#: where this process caches the project's kernels (set by :func:`_use_fingerprinted_cache`; None:
+#: not writable, numba's own locators apply)
+CACHE_DIR: Path | None = None
+
+
+class ProjectCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """Numba cache locator of the functions defined in the project's kernel packages: they are cached
+    in :data:`CACHE_DIR` (in a subfolder per source folder, as numba's ``NUMBA_CACHE_DIR`` locator
+    does); any other function is not this locator's (``from_function`` returns None)."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(str(CACHE_DIR), self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if CACHE_DIR is None or not is_project_file(py_file):
+            return None
+        return super().from_function(py_func, py_file)
+
+
+def is_project_file(py_file) -> bool:
+    """Whether ``py_file`` is a module of :data:`KERNEL_PACKAGES` under :data:`ROOT`."""
+    try:
+        relative = Path(py_file).resolve().relative_to(ROOT)
+    except (ValueError, OSError):
+        return False
+    return len(relative.parts) > 1 and relative.parts[0] in KERNEL_PACKAGES
+
+
 def _use_fingerprinted_cache() -> None:
-    """Point numba's cache at :func:`cache_dir` (before any kernel below is decorated: numba reads
-    the directory when a cached function is defined)."""
+    """Cache the project's kernels in :func:`cache_dir` (before any kernel below is decorated: numba
+    picks a function's locator when a cached function is defined)."""
+    global CACHE_DIR
     current = cache_dir(base=numba.config.CACHE_DIR or None)
-    numba.config.CACHE_DIR = str(current)
     try:  # marks the fingerprint as in use (its mtime), so that other versions' runs keep it
         current.mkdir(parents=True, exist_ok=True)
         os.utime(current)
-    except OSError:  # not writable: numba falls back to its own locations
+    except OSError:  # not writable: numba's own locators apply
         return
+    CACHE_DIR = current
+    if ProjectCacheLocator not in caching.CacheImpl._locator_classes:
+        caching.CacheImpl._locator_classes.insert(0, ProjectCacheLocator)
     _remove_stale(current)
 
 

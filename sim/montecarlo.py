@@ -29,6 +29,7 @@ from .progress import progress_bar
 from .stats import binomial_interval, mean_and_se
 from .store import Checkpoint, ResultsStore, StoreWriteError, new_name, run_key
 from .variant import Variant
+from .tables import TableMixin
 
 #: Games per chunk (part of the chunk plan, so part of what a seed means).
 DEFAULT_CHUNK_GAMES = 1 << 18
@@ -69,8 +70,8 @@ class ChunkPlan:
         return min(self.chunk_games, self.games - k * self.chunk_games)
 
 
-@dataclass(frozen=True)
-class SimulationResult:
+@dataclass(frozen=True, repr=False)
+class SimulationResult(TableMixin):
     """Counts and statistics of a Monte Carlo run, with provenance."""
 
     kind: ClassVar[str] = "simulation"
@@ -346,6 +347,7 @@ def _play(runner, deck, variant, seed, plan: ChunkPlan, *, workers, progress, op
         seconds_before, first_started, sessions = 0.0, started, []
     games_done = _games_in(plan, done)
 
+    compile_seconds = warm_up(runner, plan) if backend == "local" else 0.0
     t0 = time.perf_counter()
     state = {"unsaved": 0, "last_write": time.monotonic(), "saved": int(done.sum())}
 
@@ -386,7 +388,7 @@ def _play(runner, deck, variant, seed, plan: ChunkPlan, *, workers, progress, op
     seconds = seconds_before + time.perf_counter() - t0
     sessions = sessions + [dict(session, stopped=provenance.now())]
     prov = provenance.collect(started=first_started, finished=provenance.now(), backend=backend,
-                              method="monte-carlo", options=options, **where)
+                              method="monte-carlo", options=options, compile_seconds=compile_seconds, **where)
     if len(sessions) > 1:
         prov["sessions"] = sessions
     if store is None:
@@ -397,6 +399,19 @@ def _play(runner, deck, variant, seed, plan: ChunkPlan, *, workers, progress, op
     result = summarize(deck, variant, seed, plan, total, seconds, workers, prov)
     store.commit(result, identity, name=name)
     return result
+
+
+#: games of the warm-up call (:func:`warm_up`)
+WARM_UP_GAMES = 64
+
+
+def warm_up(runner: ChunkRunner, plan: ChunkPlan) -> float:
+    """Seconds spent calling ``runner`` once on a few games of a throwaway stream (not the run's own,
+    so the counts do not change): numba compiles the kernels on their first call (or loads them from
+    its cache), and that time is then not counted in the run's ``seconds`` and games per second."""
+    t0 = time.perf_counter()
+    runner(rng.chunk_states(0, 0, 1)[0].copy(), min(WARM_UP_GAMES, plan.chunk_games))
+    return time.perf_counter() - t0
 
 
 def _games_in(plan: ChunkPlan, done: np.ndarray) -> int:

@@ -15,19 +15,86 @@ import click
 from sim.errors import UsageError
 from sim.interrupts import Interrupted, handling_signals
 
-from .commands.exact import exact_command
-from .commands.odds import odds_command
-from .commands.play import play_command
-from .commands.poison import poison_command
-from .commands.report import report_command
-from .commands.runs import runs_command
-from .commands.simulate import simulate_command
-from .commands.solve import solve_command
-from .commands.sweep import sweep_command
-from .commands.validate import validate_command
+#: The subcommands: name -> (module of :mod:`solitaire.commands`, its command, the one-line help
+#: ``solitaire --help`` shortens and shell completion shows). A command's module (and numba, scipy, matplotlib
+#: with it) is imported only when that command runs or its own help is asked for, so that
+#: ``solitaire --help`` and TAB completion of the command names answer at once. The short help is
+#: written here for the same reason; tests/cli/test_cli_startup.py checks it against each command.
+COMMANDS = {
+    "exact": ("exact", "exact_command",
+             "Count, over all (S*R)! deck orders, how many end with each score (exact integers)."),
+    "export": ("export", "export_command",
+             "Write a stored result as a tidy table (CSV, JSON or parquet)."),
+    "odds": ("odds", "odds_command",
+             "The odds from here: given the cards dealt so far, the probability of winning and the whole "
+             "distribution of the final score over every order of the cards still to come, exact while few "
+             "cards are left, simulated beyond."),
+    "play": ("play", "play_command",
+             "Play one deck order step by step: every card dealt, every removal (the matching pair and what it"
+             " removed), the row after it, and the score."),
+    "poison": ("poison", "poison_command",
+             "Decide the runs that reach the iteration cap, and count poison sets."),
+    "report": ("report", "report_command",
+             "Write results/README.md and its figures from the results store."),
+    "runs": ("runs", "runs_command",
+             "List the results store: one table, a line per stored computation (date, kind, deck, variant, "
+             "method, size, result, interval, name), then the runs still under way (resumable with the same "
+             "command) with their progress."),
+    "simulate": ("simulate", "simulate_command",
+             "Estimate the win probability by playing uniformly shuffled games."),
+    "solve": ("solve", "solve_command",
+             "Decide best play: whether a deck order can be won (one pile left) by some sequence of legal "
+             "moves, with its evidence: a winning line (checked by replay), the proof that closed a lost deck "
+             "(a static condition, or the exhausted search), or 'undecided' with the nodes and seconds spent."),
+    "sweep": ("sweep", "sweep_command",
+             "Win probability over suits x ranks, exact where the exact engine reaches (or the parity theorem "
+             "decides: S and R both odd never win), simulated with 95% intervals elsewhere."),
+    "validate": ("validate", "validate_command",
+             "Compare the Monte Carlo engine with exact values on every small deck and variant (One-Handed "
+             "Solitaire, or Prisoner's Patience under both move policies; Hand Solitaire has no exact score "
+             "distribution and is refused)."),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use (see :data:`COMMANDS`)."""
+
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        if name not in self.commands:
+            import importlib
+
+            module, attr, _ = COMMANDS[name]
+            self.add_command(getattr(importlib.import_module(f"{__package__}.commands.{module}"), attr), name)
+        return self.commands[name]
+
+    def format_commands(self, ctx, formatter):
+        """The command list of ``--help`` from :data:`COMMANDS`, without importing a command."""
+        from click.utils import make_default_short_help
+
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)  # as click lays it out
+        rows = [(name, make_default_short_help(COMMANDS[name][2], limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def shell_complete(self, ctx, incomplete):
+        """Complete the command names (and the group's options) without importing a command."""
+        from click.shell_completion import CompletionItem
+
+        items = [CompletionItem(name, help=COMMANDS[name][2]) for name in self.list_commands(ctx)
+                 if name.startswith(incomplete)]
+        return items + click.Command.shell_complete(self, ctx, incomplete)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="Shell completion (bash; zsh and fish alike with zsh_source, fish_source): add "
+                    "eval \"$(_SOLITAIRE_COMPLETE=bash_source solitaire)\" to ~/.bashrc. "
+                    "Also runs as python -m solitaire.")
 @click.version_option(package_name="solitaire-odds")
 def cli():
     """How often are zero-player patience games won? Exact answers where they can be had,
@@ -36,12 +103,6 @@ def cli():
     Games: one-handed (One-Handed Solitaire), hand (Hand Solitaire), prisoners (Prisoner's Patience),
     each on any deck of --suits x --ranks cards.
     """
-
-
-COMMANDS = [simulate_command, exact_command, validate_command, sweep_command, runs_command, poison_command, report_command, solve_command,
-            play_command, odds_command]
-for _command in COMMANDS:
-    cli.add_command(_command)
 
 
 def _fail(message: str, status: int = 2) -> int:

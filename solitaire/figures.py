@@ -1,4 +1,5 @@
-"""Figures of the report (PNG, matplotlib), drawn from the plain ``to_dict()`` records in the store."""
+"""Figures of the report (PNG at print resolution with an SVG beside it; matplotlib), drawn from the plain
+``to_dict()`` records in the store."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -49,38 +50,82 @@ def score_distribution(standard: dict | None, exact_relatives: list[dict], path:
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    _save(fig, path)
+    _save(fig, path, svg=True)
     return path
 
 
+def _step125(value: float, *, down: bool) -> float:
+    """The nearest of 1, 2, 5 times a power of ten below (``down``) or above ``value``.
+
+    >>> _step125(4.68, down=True), _step125(38.7, down=False), _step125(0.00343, down=True)
+    (2.0, 50.0, 0.002)
+    """
+    decade = 10.0 ** np.floor(np.log10(value))
+    steps = [decade * m for m in (1, 2, 5, 10)]
+    if down:
+        return float(max(x for x in steps if x <= value * (1 + 1e-12)))
+    return float(min(x for x in steps if x >= value * (1 - 1e-12)))
+
+
 def p_win_heatmap(cells: list[dict], path: Path, title: str) -> Path:
-    """p_win over suits x ranks; exact cells marked '=', parity-theorem zeros '#'."""
+    """p_win over suits x ranks on a logarithmic colour scale (each decade its own band of colours,
+    so 0.5% and 5% look different); exact cells marked '=', simulated unmarked, and the parity
+    theorem's zeros hatched and labelled "0 proved" (a proved zero, not a tiny value). An SVG is
+    written beside the PNG."""
     plt = _pyplot()
+    from matplotlib import colors, ticker
+    from matplotlib.patches import Rectangle
+
     suits = sorted({c["suits"] for c in cells})
     ranks = sorted({c["ranks"] for c in cells})
     grid = np.full((len(suits), len(ranks)), np.nan)
     for c in cells:
-        grid[suits.index(c["suits"]), ranks.index(c["ranks"])] = c["p_win"] * 100
-    fig, ax = plt.subplots(figsize=(1.0 + 0.75 * len(ranks), 1.2 + 0.6 * len(suits)))
-    im = ax.imshow(grid, cmap="viridis", origin="lower", aspect="auto")
-    fig.colorbar(im, ax=ax, label="p_win (%)")
-    marks = {"exact": "=", "theorem": "#", "simulated": ""}
+        if c["p_win"] > 0:
+            grid[suits.index(c["suits"]), ranks.index(c["ranks"])] = c["p_win"] * 100
+    positive = grid[np.isfinite(grid)]
+    low = _step125(positive.min(), down=True) if positive.size else 0.1
+    high = _step125(positive.max(), down=False) if positive.size else 100.0
+    high = max(high, low * 10)
+    norm = colors.LogNorm(vmin=low, vmax=high)
+    cmap = plt.get_cmap("viridis")
+    fig, ax = plt.subplots(figsize=(1.6 + 0.78 * len(ranks), 1.5 + 0.62 * len(suits)))
+    im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=norm, origin="lower", aspect="auto")
+    bar = fig.colorbar(im, ax=ax, label="p_win (%), logarithmic scale")
+    bar.locator = ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0))
+    bar.formatter = ticker.FuncFormatter(lambda v, _: f"{v:g}")
+    bar.update_ticks()
+    bar.ax.yaxis.set_minor_formatter(ticker.NullFormatter())  # no "4 x 10^1" between the labelled ticks
+    ax.set_facecolor("white")
+    marks = {"exact": "=", "theorem": "", "simulated": ""}
     for c in cells:
         i, j = suits.index(c["suits"]), ranks.index(c["ranks"])
         value = c["p_win"] * 100
-        text = "0" if value == 0 else f"{value:.3g}"  # significant digits: a 0.0123 cell is not "0.01"
+        if value == 0:
+            proved = c["source"] in ("theorem", "exact")
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="0.88", edgecolor="0.55",
+                                   hatch="///" if c["source"] == "theorem" else None, lw=0.0))
+            label = "0\nproved" if c["source"] == "theorem" else "0" + ("=" if proved else "")
+            ax.text(j, i, label, ha="center", va="center", fontsize=7, color="black", linespacing=0.9,
+                    bbox=dict(boxstyle="round,pad=0.15", fc="0.88", ec="none"))
+            continue
+        text = f"{value:.3g}"  # significant digits: a 0.0123 cell is not "0.01"
+        r, g, b, _ = cmap(norm(value))
+        dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5
         ax.text(j, i, text + marks.get(c["source"], ""), ha="center", va="center", fontsize=7,
-                color="white" if value < np.nanmax(grid) * 0.6 else "black")
+                color="white" if dark else "black")
     ax.set_xticks(range(len(ranks)), ranks)
     ax.set_yticks(range(len(suits)), suits)
+    ax.set_xlim(-0.5, len(ranks) - 0.5)
+    ax.set_ylim(-0.5, len(suits) - 0.5)
     ax.set_xlabel("ranks (R)")
     ax.set_ylabel("suits (S)")
     sources = {c["source"] for c in cells}
-    legend = ", ".join(text for key, text in (("exact", "'=' exact"), ("theorem", "'#' zero by the parity theorem"),
+    legend = "; ".join(text for key, text in (("exact", "'=' exact"),
+                                              ("theorem", "hatched '0 proved': zero by the parity theorem"),
                                               ("simulated", "unmarked: simulated")) if key in sources)
     ax.set_title(title + "\n" + legend, fontsize=8)
     fig.tight_layout()
-    _save(fig, path)
+    _save(fig, path, svg=True)
     return path
 
 
@@ -95,7 +140,9 @@ def iterations_histogram(record: dict, path: Path) -> Path:
     shown = int(np.searchsorted(won, 0.999 * won[-1]) + 1) if len(won) and won[-1] > 0 else len(counts) - 1
     shown = max(shown, 1)
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    ax.bar(its[1:shown + 1], counts[1:shown + 1] / runs, width=0.9, label="won on that iteration (left axis)")
+    # One filled outline, no gaps: hundreds of separate bars a pixel apart alias into moire.
+    ax.stairs(counts[1:shown + 1] / runs, np.arange(shown + 1) + 0.5, fill=True, color="C0", lw=0,
+              label="won on that iteration (left axis)")
     ax2 = ax.twinx()
     ax2.plot(its[1:shown + 1], won[:shown] / runs, "k-", lw=1.2, label="won within (right axis)")
     ax.set_xlim(0.5, shown + 0.5)
@@ -107,7 +154,7 @@ def iterations_histogram(record: dict, path: Path) -> Path:
     ax2.set_ylabel("share of runs won within")
     ax.set_title(f"Hand Solitaire ({record['variant']}, {record['suits']}x{record['ranks']}, {runs:,} runs)")
     fig.tight_layout()
-    _save(fig, path)
+    _save(fig, path, svg=True)
     return path
 
 
@@ -156,11 +203,18 @@ def odds_curve(rows: list, path, title: str) -> Path:
     return Path(path)
 
 
-def _save(fig, path) -> None:
-    """Save and close ``fig``; a file that cannot be written is one line (:class:`sim.errors.WriteError`)."""
+#: resolution of the PNG figures: print resolution
+PRINT_DPI = 300
+
+
+def _save(fig, path, *, svg: bool = False) -> None:
+    """Save and close ``fig`` as a PNG at :data:`PRINT_DPI` (and, with ``svg``, an SVG beside it, same
+    name); a file that cannot be written is one line (:class:`sim.errors.WriteError`)."""
     plt = _pyplot()
     try:
-        fig.savefig(path, dpi=120)
+        fig.savefig(path, dpi=PRINT_DPI)
+        if svg:
+            fig.savefig(Path(path).with_suffix(".svg"))
     except OSError as exc:
         raise WriteError(f"cannot write the figure {path} ({exc.strerror or exc}): free space or choose another "
                          "file") from None

@@ -24,6 +24,7 @@ from sim.games import get_game
 from sim.montecarlo import (DEFAULT_CHUNK_GAMES, ESTIMATE_FROM_GAMES, MAX_CHUNKS, MAX_SIM_CARDS, ChunkPlan,
                             duration_text, estimate_seconds, load_runner, shared_scheduler)
 from sim.progress import progress_bar
+from sim.tables import TableMixin
 
 from .validate import exact_for
 
@@ -46,8 +47,8 @@ class SweepCell:
                 "games": self.games, "seed": self.seed}
 
 
-@dataclass(frozen=True)
-class SweepResult:
+@dataclass(frozen=True, repr=False)
+class SweepResult(TableMixin):
     kind: ClassVar[str] = "sweep"
     variant: Variant
     cells: tuple[SweepCell, ...]

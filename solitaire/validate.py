@@ -48,6 +48,7 @@ from sim.progress import progress_bar
 from sim.stats import binomial_interval
 from sim.store import ResultsStore, run_key
 from sim.variant import GAMES
+from sim.tables import TableMixin
 
 MIN_EXPECTED = 5.0
 #: The games validate can check: those with an exact score distribution.
@@ -79,8 +80,8 @@ class Check:
                 "detail": self.detail, "tested": self.tested, "rejected": self.rejected}
 
 
-@dataclass(frozen=True)
-class ValidationReport:
+@dataclass(frozen=True, repr=False)
+class ValidationReport(TableMixin):
     kind: ClassVar[str] = "validation"
     checks: tuple[Check, ...]
     alpha: float

@@ -40,6 +40,7 @@ from sim.kernels.hand import DEFAULT_CAP, check_cap, run_decks
 from sim.rules.hand import play_iteration, play_run, replay
 from sim.stats import bracket_interval
 from sim.variant import Variant
+from sim.tables import TableMixin
 
 #: Default budget: member deck orders played to decide one run (or one start deck).
 DEFAULT_BUDGET = 200_000
@@ -141,8 +142,8 @@ def _poison_set(decision: Decision, order, deck: Deck, variant: Variant, random_
     return len(states), ",".join(map(str, leftovers))
 
 
-@dataclass(frozen=True)
-class PoisonResult:
+@dataclass(frozen=True, repr=False)
+class PoisonResult(TableMixin):
     """Runs from random start decks, each capped run decided exactly where the budget allows."""
 
     deck: Deck

@@ -35,6 +35,7 @@ from exact.hand.graph import (
     successor_keys)
 from exact.hand.limits import MAX_GRAPH_CARDS
 from exact.invariants import require
+from sim.tables import TableMixin
 
 #: Largest deck whose whole graph :func:`analyse_deck_reference` (plain Python) accepts: 9 cards take
 #: seconds, 2x5 did not finish in 15 minutes.
@@ -51,8 +52,8 @@ def _check(deck: Deck, variant, *, limit: int) -> Variant:
     return variant
 
 
-@dataclass(frozen=True)
-class HandGraphResult:
+@dataclass(frozen=True, repr=False)
+class HandGraphResult(TableMixin):
     """Exact Hand Solitaire answers for a whole small deck (``solitaire poison --all``)."""
 
     deck: Deck

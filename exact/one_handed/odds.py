@@ -66,6 +66,7 @@ from sim.errors import UsageError
 from sim.rules import one_handed as rules
 from sim.stats import binomial_interval
 from sim.variant import Variant
+from sim.tables import TableMixin
 
 from exact.one_handed import exact_distribution
 from exact.one_handed.dp import _decode, _settle, canonical_key
@@ -102,8 +103,8 @@ CHUNK = 1 << 16
 DEFAULT_GAMES = 1_000_000
 
 
-@dataclass(frozen=True)
-class OddsResult:
+@dataclass(frozen=True, repr=False)
+class OddsResult(TableMixin):
     """The odds from one position: the score distribution over the orders of the cards to come."""
 
     deck: Deck

@@ -31,10 +31,11 @@ from sim.checks import check_decks, check_seed
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.variant import Variant
+from sim.tables import TableMixin
 
 
-@dataclass(frozen=True)
-class BestPlayEstimate:
+@dataclass(frozen=True, repr=False)
+class BestPlayEstimate(TableMixin):
     """Best-play outcomes of random deck orders, with an interval bracketing the undecided ones."""
 
     deck: Deck

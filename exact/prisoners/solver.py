@@ -145,6 +145,7 @@ from sim.deck import Deck
 from sim.errors import UsageError
 from sim.rules.prisoners import DISTANCES, adjacent_ranks, apply_move, legal_moves
 from sim.variant import Variant
+from sim.tables import TableMixin
 
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
 
@@ -173,8 +174,8 @@ class Verdict:
     seconds: float = field(default=0.0, compare=False)  #: CPU seconds of the search
 
 
-@dataclass(frozen=True)
-class SolveResult:
+@dataclass(frozen=True, repr=False)
+class SolveResult(TableMixin):
     """The best-play verdict on one deck order, with its evidence (see the module docstring)."""
 
     deck: Deck

@@ -17,6 +17,10 @@ from ..options import (backend_options, checkpoint_seconds_option, deck_options,
                        yes_option)
 
 
+#: a warm-up (compiling, or loading the compiled kernels) longer than this is reported apart
+COMPILE_NOTE_SECONDS = 0.5
+
+
 @click.command("simulate")
 @game_option()
 @deck_options
@@ -78,6 +82,9 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     se_text = f" +- {se:.4f} (s.e.)" if math.isfinite(se) else " (no s.e. from one game)"
     click.echo(f"mean score {result.mean_score:.4f}{se_text}  "
                f"{result.seconds:.2f} s  {result.games_per_second:,.0f} games/s")
+    compile_seconds = result.provenance.get("compile_seconds") or 0.0
+    if compile_seconds >= COMPILE_NOTE_SECONDS:
+        click.echo(f"compiling kernels (first run only): {compile_seconds:.2f} s (not counted in games/s)")
     nonzero = {s: c for s, c in enumerate(result.score_counts) if c}
     click.echo("score counts: " + ", ".join(f"{s}:{c}" for s, c in nonzero.items()))
     if "iteration_stats" in result.extra:  # runs of iterations (Hand Solitaire)

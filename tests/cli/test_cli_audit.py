@@ -170,13 +170,14 @@ def test_every_option_has_help_and_variant_lists_the_commands_own_keys():
     from sim import GAMES
     from solitaire.cli import cli
 
-    for name, command in cli.commands.items():
+    commands = {name: cli.get_command(None, name) for name in cli.list_commands(None)}
+    for name, command in commands.items():
         assert command.help, name
         for param in command.params:
             if isinstance(param, click.Option):
                 assert param.help, f"solitaire {name} {param.opts[0]} has no help text"
     own_keys = {"poison": "hand", "solve": "prisoners", "odds": "one-handed"}
     for name, game in own_keys.items():
-        [variant] = [p for p in cli.commands[name].params if p.name == "variants"]
+        [variant] = [p for p in commands[name].params if p.name == "variants"]
         others = {key for g, params in GAMES.items() if g != game for key in params} - set(GAMES[game])
         assert all(f" {key}=" not in variant.help for key in others), (name, variant.help)

@@ -31,6 +31,7 @@ def test_report_builds_from_a_small_store(tmp_path):
     for figure in ("score_distribution.png", "sweep_p_win_heatmap.png"):
         assert (tmp_path / "report" / figure).stat().st_size > 1000
         assert figure in text
+        assert (tmp_path / "report" / figure).with_suffix(".svg").stat().st_size > 1000  # an SVG beside it
 
 
 def test_report_shows_the_standard_run_with_the_most_games(tmp_path):
@@ -146,3 +147,61 @@ def test_a_provenance_note_is_named_in_its_row_and_listed_at_the_end():
     assert report._notes_section() == ["## Provenance notes", "", "1. computed before a rebase", ""]
     report._NOTES.clear()
     assert report._notes_section() == []
+
+
+def _heatmap_axes(tmp_path, cells):
+    """Draw a heatmap and return its saved SVG text and the axes it was drawn on."""
+    import matplotlib.pyplot as plt
+
+    from solitaire import figures
+
+    drawn = []
+    real_save = figures._save
+    figures._save = lambda fig, path, svg=False: (drawn.append(fig.axes[0]), real_save(fig, path, svg=svg))
+    try:
+        figures.p_win_heatmap(cells, tmp_path / "h.png", "t")
+    finally:
+        figures._save = real_save
+        plt.close("all")
+    return (tmp_path / "h.svg").read_text(), drawn[0]
+
+
+def test_heatmap_marks_proved_zeros_and_tells_decades_apart(tmp_path):
+    from matplotlib.colors import LogNorm
+    from PIL import Image
+
+    cells = [{"suits": 3, "ranks": 3, "p_win": 0.0, "source": "theorem"},
+             {"suits": 3, "ranks": 4, "p_win": 0.005, "source": "simulated", "ci95": [0.004, 0.006]},
+             {"suits": 4, "ranks": 3, "p_win": 0.05, "source": "exact"},
+             {"suits": 4, "ranks": 4, "p_win": 0.3, "source": "exact"}]
+    svg, ax = _heatmap_axes(tmp_path, cells)
+    texts = [t.get_text() for t in ax.texts]
+    assert "0\nproved" in texts and "0.5" in texts and "5=" in texts
+    assert any(p.get_hatch() for p in ax.patches)  # the proved zero is hatched, not a colour of the scale
+    norm = ax.images[0].norm
+    assert isinstance(norm, LogNorm)
+    assert norm(5.0) - norm(0.5) > 0.3  # 0.5% and 5% are far apart on the colour scale
+    with Image.open(tmp_path / "h.png") as png:
+        assert png.info["dpi"][0] >= 299  # print resolution
+    assert "<svg" in svg
+
+
+def test_hand_histogram_is_one_filled_outline(tmp_path):
+    """Hundreds of separate bars a pixel apart alias into moire: the histogram is one outline."""
+    import matplotlib.pyplot as plt
+
+    from solitaire import figures
+
+    counts = [0] + [1000 // (t + 1) for t in range(300)]
+    drawn = []
+    real_save = figures._save
+    figures._save = lambda fig, path, svg=False: (drawn.append(fig.axes[0]), real_save(fig, path, svg=svg))
+    try:
+        figures.iterations_histogram({"iterations_to_win": counts, "games": sum(counts), "variant": "hand()",
+                                      "suits": 4, "ranks": 13, "cap": 300}, tmp_path / "i.png")
+    finally:
+        figures._save = real_save
+        plt.close("all")
+    ax = drawn[0]
+    assert len(ax.patches) <= 2  # a StepPatch, not one Rectangle per iteration
+    assert (tmp_path / "i.svg").exists()

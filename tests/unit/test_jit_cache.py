@@ -73,8 +73,42 @@ def test_fingerprint_follows_every_kernel_file(tmp_path):
 
 
 def test_this_process_uses_the_fingerprinted_cache():
-    assert Path(numba.config.CACHE_DIR).name == source_fingerprint()
-    assert Path(numba.config.CACHE_DIR).parent.name == "solitaire-numba"
+    from sim.rng import chunk_states  # noqa: F401 (decorates the project's kernels)
+
+    assert jit_module.CACHE_DIR.name == source_fingerprint()
+    assert jit_module.CACHE_DIR.parent.name == "solitaire-numba"
+    assert numba.config.CACHE_DIR == os.environ.get("NUMBA_CACHE_DIR", "")  # numba's setting untouched
+
+
+def test_a_users_cached_function_stays_out_of_the_projects_cache(tmp_path):
+    """Importing the package changes nothing for the user's own ``@numba.njit(cache=True)`` functions:
+    they are cached where numba caches them (beside their source), the project's kernels in its folder."""
+    (tmp_path / "users_module.py").write_text(textwrap.dedent("""
+        import numba
+
+        @numba.njit(cache=True)
+        def users_function(x):
+            return x * 3
+        """))
+    code = textwrap.dedent("""
+        import numba, sim.rng, sim._jit as j
+        from users_module import users_function
+        print(users_function(2), numba.config.CACHE_DIR == '', j.CACHE_DIR)
+        print(users_function._cache._cache_path)
+        print(sim.rng.chunk_states.__module__ and [d for d in vars(sim.rng).values()
+              if hasattr(d, '_cache')][0]._cache._cache_path)
+        """)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(JIT_SOURCE.parent.parent)])
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          check=True)
+    first, users_path, kernel_path = done.stdout.splitlines()
+    value, untouched, project_cache = first.split(" ", 2)
+    assert value == "6" and untouched == "True"
+    assert Path(users_path) == tmp_path / "__pycache__"
+    assert list((tmp_path / "__pycache__").glob("users_module.users_function-*.nbi"))
+    assert Path(kernel_path).is_relative_to(Path(project_cache))
+    assert not list(Path(project_cache).rglob("users_module*"))
 
 
 def test_stale_fingerprints_are_removed(tmp_path):
