@@ -27,8 +27,20 @@ from .commands.sweep import sweep_command
 from .commands.validate import validate_command
 
 
+def _show_version(ctx, _param, value):
+    """``--version``: the package version and the commit of the code (a checkout's, or the one an
+    installed wheel was built from)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from sim import provenance
+
+    click.echo(f"solitaire {provenance.version()} (commit {provenance.git_commit()})")
+    ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="solitaire-odds")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show the version and the commit of the code, and exit.")
 def cli():
     """How often are zero-player patience games won? Exact answers where they can be had,
     fast reproducible simulation where they can't.
