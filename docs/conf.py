@@ -19,14 +19,13 @@ from sim import provenance  # noqa: E402
 project = "solitaire-odds"
 author = "the solitaire-odds authors"
 copyright = "the solitaire-odds authors"
-release = provenance.package_version()
+release = provenance.version()
 version = release
 
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinx.ext.mathjax",
-    "sphinx.ext.viewcode",
     "numpydoc",
     "sphinx_click",
     "atlas",
@@ -52,7 +51,7 @@ if (DOCS / "play").is_dir():
 myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
 myst_heading_anchors = 3
 
-autodoc_default_options = {"members": True, "show-inheritance": False}
+autodoc_default_options = {"members": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
@@ -61,7 +60,7 @@ numpydoc_validation_checks: set[str] = set()
 numpydoc_xref_param_type = False
 
 html_theme = "furo"
-html_title = f"solitaire-odds {release}"
+html_title = f"solitaire-odds {provenance.package_version()}"
 html_static_path: list[str] = []
 html_show_sourcelink = False
 html_copy_source = False

@@ -37,35 +37,67 @@ def _cell(text) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+#: Sections of a store's page, in this order: kind -> title.
+KINDS = {"simulation": "Simulations", "exact": "Exact distributions", "hand-graph": "Whole-deck graphs",
+         "poison": "Poison-set classifications", "best_play": "Best play of random decks", "solve": "Single decks solved",
+         "sweep": "Sweeps", "validation": "Validations"}
+#: A section with more records than this lists its command lines under the table, not in a column.
+COMMAND_COLUMN_MAX = 80
+
+
+def _variant_text(variant: str) -> str:
+    """``one-handed(win=end,...)`` -> ``win=end, ...`` (the section names the game)."""
+    inner = variant.partition("(")[2].rstrip(")") if "(" in variant else variant
+    return inner.replace(",", ", ") or "-"
+
+
 def store_page(path: Path, about: str) -> str:
-    """A Markdown page listing every record of the store at ``path`` with its provenance."""
+    """A Markdown page listing every record of the store at ``path`` with its provenance: one table
+    per kind of result and game, a row per record."""
     from sim.store import ResultsStore
     from solitaire.commands.runs import _columns, summary_row
 
     records = ResultsStore(path).list()
     lines = [f"# `{path.name}`", "",
-             f"{about[0].upper()}{about[1:]}. {len(records)} records; download the store: "
+             f"{about[0].upper()}{about[1:]}: {len(records)} records. Download the store: "
              f"{{download}}`{path.name} <../../../results/{path.name}>` (HDF5; "
              "`solitaire runs --out FILE` lists it, `sim.store.ResultsStore(FILE).load(name)` reads a record).",
-             "", "Each row names the record, what it is about and where it came from: the seed (for a random "
-             "computation), the commit and date of the code that computed it, the package version and the "
-             "command line.", "",
-             "| name | kind | deck | variant | method | size | result | interval | seed | commit | date | "
-             "package | command |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "", "Each row is one record: what it is about, its result, the seed of a random computation, and "
+             "the commit and date of the code that computed it; *record* is its name in the store.", ""]
+    groups: dict[tuple[str, str], list[dict]] = {}
     for record in records:
-        row = summary_row(record)
-        deck, variant, size, result, interval = _columns(row)
-        prov = record.get("provenance", {})
-        commit = str(prov.get("git_commit", "?"))
-        commit = commit[:10] + ("-dirty" if commit.endswith("-dirty") else "")
-        when = str(prov.get("finished") or prov.get("started") or record.get("saved") or "?")[:10]
-        seed = record.get("seed")
-        command = prov.get("command_line")
-        cells = [f"`{row['name']}`", row["kind"], deck, f"`{variant}`", row.get("method") or "-", size, result,
-                 interval, "-" if seed is None else seed, commit, when, prov.get("package_version", "?"),
-                 f"`{command}`" if command else "-"]
-        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+        groups.setdefault((record["kind"], str(record.get("game") or "-")), []).append(record)
+    order = list(KINDS)
+    for (kind, game), group in sorted(groups.items(), key=lambda kv: (order.index(kv[0][0]) if kv[0][0] in order
+                                                                       else len(order), kv[0])):
+        with_command = len(group) <= COMMAND_COLUMN_MAX
+        packages = sorted({str(r.get("provenance", {}).get("package_version", "?")) for r in group})
+        lines += [f"## {KINDS.get(kind, kind)}: {game}", "",
+                  f"{len(group)} records; package version {', '.join(packages)}.", "",
+                  "| deck | variant | method | size | result | interval | seed | commit | date |"
+                  + (" command |" if with_command else "") + " record |",
+                  "|---" * (10 + with_command) + "|"]
+        commands: dict[str, int] = {}
+        for record in group:
+            row = summary_row(record)
+            deck, variant, size, result, interval = _columns(row)
+            prov = record.get("provenance", {})
+            commit = str(prov.get("git_commit", "?"))
+            commit = commit[:10] + ("-dirty" if commit.endswith("-dirty") else "")
+            when = str(prov.get("finished") or prov.get("started") or record.get("saved") or "?")[:10]
+            seed = record.get("seed")
+            command = prov.get("command_line")
+            commands[command or "-"] = commands.get(command or "-", 0) + 1
+            cells = [deck, _variant_text(variant), row.get("method") or "-", size, result, interval,
+                     "-" if seed is None else seed, f"`{commit}`", when]
+            if with_command:
+                cells.append(f"`{command}`" if command else "-")
+            cells.append(f"`{row['name']}`")
+            lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+        lines.append("")
+        if not with_command:
+            lines += ["Computed by:", ""] + [f"- `{c}` ({n} records)" if c != "-" else f"- not recorded ({n} records)"
+                                              for c, n in sorted(commands.items())] + [""]
     return "\n".join(lines) + "\n"
 
 
@@ -81,7 +113,8 @@ def report_page(out: Path) -> None:
                 shutil.copy2(RESULTS / name, work / name)
         readme = write_report(ResultsStore(RESULTS / "solitaire.h5"), work)
         text = readme.read_text().replace(f"`{work}/", "`results/").replace(str(work), "results")
-        text = text.replace("# Results\n", "# The report\n", 1)
+        text = text.replace(f"{ROOT}/", "")  # the store's path as the repository names it
+        text = text.replace("# Results\n", "# The report: what has been computed\n", 1)
         for figure in work.iterdir():
             if figure.suffix in (".png", ".svg"):
                 shutil.copy2(figure, out / figure.name)
@@ -109,7 +142,7 @@ def write_atlas(app=None) -> None:
                 text = f"# {title}\n\n{text}"
             (OUT / name).write_text(text)
             tables.append(path.stem)
-    index = ["# Every record", "", "```{toctree}", ":maxdepth: 1", ""] + ["report"] + stores + tables + ["```", ""]
+    index = ["# Reports, stores and tables", "", "```{toctree}", ":maxdepth: 1", ""] + ["report"] + stores + tables + ["```", ""]
     (OUT / "index.md").write_text("\n".join(index))
 
 
