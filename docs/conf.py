@@ -33,7 +33,8 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_generated/**/README.md", "play/**", "Thumbs.db", ".DS_Store"]
+# docs/play/ is a page of its own, published as it is (html_extra_path below): no source of the site
+exclude_patterns = ["_build", "_generated", "play/**.md", "play/**.rst", "Thumbs.db", ".DS_Store"]
 templates_path: list[str] = []
 
 # The browser page in docs/play/ (a static page of its own, built apart) is published with the site
