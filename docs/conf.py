@@ -49,6 +49,9 @@ if (DOCS / "play").is_dir():
     shutil.copytree(DOCS / "play", _extra / "play")
     html_extra_path = [str(_extra)]
 
+# option names such as --out must not turn into dashes in the command-line reference
+smartquotes = False
+
 myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
 myst_heading_anchors = 3
 
