@@ -36,6 +36,23 @@ def public_modules() -> list[str]:
     return names
 
 
+def public_objects() -> list[str]:
+    """Every public function and class of the public modules (those a module defines itself; its
+    ``__all__`` where it has one)."""
+    import importlib
+    import inspect
+
+    found = []
+    for name in public_modules():
+        module = importlib.import_module(name)
+        names = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+        for attr in names:
+            obj = getattr(module, attr, None)
+            if (inspect.isfunction(obj) or inspect.isclass(obj)) and obj.__module__ == name:
+                found.append(f"{name}.{attr}")
+    return found
+
+
 def subcommands() -> list[str]:
     from solitaire.cli import cli
 
@@ -93,11 +110,12 @@ def test_site_builds_without_warnings_and_its_internal_links_resolve(tmp_path):
                           str(site)], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-4000:]
     assert broken_links(site) == []
-    # every public module is documented on some API page, every subcommand on its own page
+    # every public module, function and class is documented on an API page, every subcommand on its own page
     ids = set()
     for page in (site / "reference" / "api").glob("*.html"):
         ids |= _parse(page).ids
     assert [m for m in public_modules() if f"module-{m}" not in ids] == []
+    assert [name for name in public_objects() if name not in ids] == []
     for name in subcommands():
         page = site / "reference" / "cli" / f"{name}.html"
         assert page.exists(), name
