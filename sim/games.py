@@ -133,8 +133,8 @@ class Game:
         are version 1.
     win_score : the score of a won game
     score_unit : what the score counts
-    exact : ``"module:function"`` of its exact score distribution ``f(deck, variant, *, method,
-        progress) -> ExactResult``, resolved by :mod:`exact`; None when it has none
+    exact : ``"module:function"`` of its exact score distribution
+        ``f(deck, variant, *, method, progress) -> ExactResult``, resolved by :mod:`exact`; None when it has none
     exact_limit : ``"module:function"`` ``f(deck, variant) -> int``, the most cards the exact engine
         takes for that deck's shape
     exact_methods : the exact engine's methods (``auto`` first)
@@ -308,7 +308,7 @@ register_game(Game(
 
 
 class _ParamTable(Mapping):
-    """game name -> {parameter: (default, *other values)}, read live from the registry."""
+    """game name -> ``{parameter: (default, *other values)}``, read live from the registry."""
 
     def __getitem__(self, name):
         return MappingProxyType({param.name: param.values for param in _REGISTRY[name].params})
@@ -320,5 +320,5 @@ class _ParamTable(Mapping):
         return len(_REGISTRY)
 
 
-#: For each game, its rule parameters in canonical order: name -> (default, *other values).
+#: For each game, its rule parameters in canonical order: name -> ``(default, *other values)``.
 GAMES: Mapping[str, Mapping[str, tuple[str, ...]]] = _ParamTable()

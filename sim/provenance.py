@@ -16,32 +16,79 @@ _LIBRARIES = ("numpy", "numba", "scipy", "sympy", "networkx", "h5py", "joblib")
 _OPTIONAL_LIBRARIES = ("dask", "distributed")
 
 
-def package_version() -> str:
+def version() -> str:
+    """The installed package's full version, from git by setuptools-scm (``0.1.0``, or past the last
+    release tag ``0.1.0.post12+g1a2b3c4``); ``0+unknown`` when the package is not installed."""
     try:
         return metadata.version(PACKAGE)
     except metadata.PackageNotFoundError:
         return "0+unknown"
 
 
+def package_version() -> str:
+    """The release the package belongs to (``X.Y.Z`` of :func:`version`, the last release tag).
+
+    It is part of every run's identity (what must match for a run to be resumed or served from the
+    store), so it changes with a release, not with every commit; :func:`version` and
+    :func:`git_commit` say exactly which code ran.
+
+    >>> package_version().count(".") >= 1
+    True
+    """
+    full = version()
+    release = full.split("+")[0]
+    for marker in (".post", ".dev", "a", "b", "rc"):
+        release = release.split(marker)[0]
+    parts = release.split(".")
+    if not all(p.isdigit() for p in parts):
+        return full
+    while len(parts) < 3:
+        parts.append("0")
+    return ".".join(parts)
+
+
+def _built_commit() -> str | None:
+    """The commit an installed (non-editable) package was built from, from the version file that
+    setuptools-scm writes at build time (``sim/_version.py``); None when there is none."""
+    try:
+        from . import _version  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    commit = getattr(_version, "commit", None)
+    if not commit:
+        return None
+    commit = str(commit)
+    if commit.startswith("g") and len(commit) > 7:  # setuptools-scm names git nodes "g<hash>"
+        commit = commit[1:]
+    return commit + ("-dirty" if getattr(_version, "dirty", False) else "")
+
+
 @functools.lru_cache(maxsize=1)
 def git_commit() -> str:
-    """The commit of the source tree the package runs from ("unknown" outside a checkout), as it was
-    when this module was first imported: it is read once, at the start of the process (see the end of
-    this module), so a record written at the end of a long run names the code that ran, not a tree
-    changed (or checked out anew) while it ran."""
+    """The commit of the code the package runs from, as it was when this module was first imported:
+    it is read once, at the start of the process (see the end of this module), so a record written at
+    the end of a long run names the code that ran, not a tree changed (or checked out anew) while it ran.
+
+    In a git checkout (the package imported from its source tree, an editable install) it is the
+    checkout's ``HEAD``, ``-dirty`` when tracked files differ from it; an installed wheel reports the
+    commit it was built from (written into it by setuptools-scm); "unknown" when neither is known."""
     here = Path(__file__).resolve().parent
     try:
-        out = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
+        top = subprocess.run(["git", "-C", str(here), "rev-parse", "--show-toplevel"], capture_output=True,
                              text=True, timeout=5)
-        commit = out.stdout.strip() if out.returncode == 0 else "unknown"
-        if commit != "unknown":
-            dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
-                                   capture_output=True, text=True, timeout=5).stdout.strip()
-            if dirty:
-                commit += "-dirty"
-        return commit
+        # only a checkout of this package counts: a wheel installed in a virtual environment kept
+        # inside some other git repository must not report that repository's commit
+        if top.returncode == 0 and Path(top.stdout.strip()).resolve() / here.name == here:
+            out = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
+                                 text=True, timeout=5)
+            if out.returncode == 0 and out.stdout.strip():
+                commit = out.stdout.strip()
+                dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
+                                       capture_output=True, text=True, timeout=5).stdout.strip()
+                return commit + ("-dirty" if dirty else "")
     except (OSError, subprocess.SubprocessError):
-        return "unknown"
+        pass
+    return _built_commit() or "unknown"
 
 
 def library_versions() -> dict[str, str]:
@@ -74,6 +121,7 @@ def collect(**extra) -> dict:
     """A provenance record; ``extra`` adds run-specific entries (times, chunk plan...)."""
     record = {
         "package_version": package_version(),
+        "version": version(),
         "git_commit": git_commit(),
         "libraries": library_versions(),
         "command_line": command_line(),

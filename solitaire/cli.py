@@ -56,6 +56,17 @@ COMMANDS = {
 }
 
 
+def _show_version(ctx, _param, value):
+    """``--version``: the package version and the commit of the code (a checkout's, or the one an
+    installed wheel was built from)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from sim import provenance
+
+    click.echo(f"solitaire {provenance.version()} (commit {provenance.git_commit()})")
+    ctx.exit()
+
+
 class _LazyGroup(click.Group):
     """A group whose subcommands are imported on first use (see :data:`COMMANDS`)."""
 
@@ -95,7 +106,8 @@ class _LazyGroup(click.Group):
              epilog="Shell completion (bash; zsh and fish alike with zsh_source, fish_source): add "
                     "eval \"$(_SOLITAIRE_COMPLETE=bash_source solitaire)\" to ~/.bashrc. "
                     "Also runs as python -m solitaire.")
-@click.version_option(package_name="solitaire-odds")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show the version and the commit of the code, and exit.")
 def cli():
     """How often are zero-player patience games won? Exact answers where they can be had,
     fast reproducible simulation where they can't.
