@@ -719,46 +719,81 @@
       this.memo = new Map();
       this.deadline = deadline; // performance.now() value past which counting stops
       this.nodes = 0;
-    }
-
-    key(rs, rr, undealt) {
-      const liveS = new Set(undealt.map((c) => this.deck.suit(c)));
-      const liveR = new Set(undealt.map((c) => this.deck.rank(c)));
-      let key = "";
-      for (let i = 0; i < rs.length; i++) {
-        key += (liveS.has(rs[i]) ? rs[i] : "*") + "." + (liveR.has(rr[i]) ? rr[i] : "*") + ",";
-      }
-      return key + "|" + undealt.join(",");
+      this.suitLeft = new Int32Array(deck.suits); // cards to come of each suit and rank
+      this.rankLeft = new Int32Array(deck.ranks);
+      this.buffers = []; // one row buffer per depth
     }
 
     /** {hist: orders per final score, emptied: orders in which a removal empties the row}. */
-    counts(rs, rr, undealt) {
+    count(rowS, rowR, undealt) {
+      this.suitLeft.fill(0); this.rankLeft.fill(0);
+      for (const c of undealt) { this.suitLeft[this.deck.suit(c)]++; this.rankLeft[this.deck.rank(c)]++; }
+      const cards = undealt.slice().sort((a, b) => a - b);
+      return this.counts(Int16Array.from(rowS), Int16Array.from(rowR), rowS.length, cards, 0);
+    }
+
+    key(s, r, n, undealt) {
+      const codes = new Array(2 * n + 1 + undealt.length);
+      let j = 0;
+      for (let i = 0; i < n; i++) {
+        codes[j++] = this.suitLeft[s[i]] ? s[i] + 1 : 0; // 0: a suit (rank) no card to come has
+        codes[j++] = this.rankLeft[r[i]] ? r[i] + 1 : 0;
+      }
+      codes[j++] = 65535;
+      for (const c of undealt) codes[j++] = c;
+      return String.fromCharCode.apply(null, codes);
+    }
+
+    counts(s, r, n, undealt, depth) {
       const k = undealt.length;
       if (k === 0) {
-        const hist = new Array(rs.length + 1).fill(0);
-        hist[rs.length] = 1;
+        const hist = new Array(n + 1).fill(0);
+        hist[n] = 1;
         return { hist, emptied: 0 };
       }
-      const key = this.key(rs, rr, undealt);
-      const hit = this.memo.get(key);
-      if (hit) return hit;
-      if ((++this.nodes & 1023) === 0 && now() > this.deadline) throw new OutOfBudget();
+      const memoised = k > 2;
+      let key;
+      if (memoised) {
+        key = this.key(s, r, n, undealt);
+        const hit = this.memo.get(key);
+        if (hit) return hit;
+        if ((++this.nodes & 255) === 0 && now() > this.deadline) throw new OutOfBudget();
+      }
+      if (!this.buffers[depth]) {
+        const size = n + k + 1;
+        this.buffers[depth] = [new Int16Array(this.deck.size + 1), new Int16Array(this.deck.size + 1)];
+        void size;
+      }
+      const [bs, br] = this.buffers[depth];
       const hist = [];
       let emptied = 0;
       const rest = factorial(k - 1);
+      const deck = this.deck, reverse = this.reverse;
       for (let i = 0; i < k; i++) {
         const card = undealt[i];
-        const s = rs.slice(), r = rr.slice();
-        s.push(this.deck.suit(card)); r.push(this.deck.rank(card));
-        const removals = settleLabels(s, r, this.reverse, this.finalOnce && k === 1 ? 1 : Infinity);
-        const child = this.counts(s, r, undealt.slice(0, i).concat(undealt.slice(i + 1)));
-        child.hist.forEach((c, score) => { if (c) hist[score] = (hist[score] || 0) + c; });
-        if (removals && s.length === 0) emptied += rest;
+        const cs = deck.suit(card), cr = deck.rank(card);
+        bs.set(s.subarray(0, n)); br.set(r.subarray(0, n));
+        bs[n] = cs; br[n] = cr;
+        let m = n + 1, removals = 0;
+        const most = this.finalOnce && k === 1 ? 1 : Infinity;
+        while (m >= 4 && removals < most) { // settle: only the card just dealt is compared
+          const what = removal(bs[m - 1] === bs[m - 4], br[m - 1] === br[m - 4], reverse);
+          if (what === REMOVE_BETWEEN) { bs[m - 3] = bs[m - 1]; br[m - 3] = br[m - 1]; m -= 2; }
+          else if (what === REMOVE_FOUR) m -= 4;
+          else break;
+          removals++;
+        }
+        this.suitLeft[cs]--; this.rankLeft[cr]--;
+        const child = this.counts(bs, br, m, undealt.slice(0, i).concat(undealt.slice(i + 1)), depth + 1);
+        this.suitLeft[cs]++; this.rankLeft[cr]++;
+        const ch = child.hist;
+        for (let x = 0; x < ch.length; x++) if (ch[x]) hist[x] = (hist[x] || 0) + ch[x];
+        if (removals && m === 0) emptied += rest;
         else emptied += child.emptied;
       }
       for (let i = 0; i < hist.length; i++) hist[i] = hist[i] || 0;
       const result = { hist, emptied };
-      this.memo.set(key, result);
+      if (memoised) this.memo.set(key, result);
       return result;
     }
   }
@@ -787,7 +822,7 @@
       const prefix = dealt.concat(head);
       const rest = undealt.filter((c) => !head.includes(c));
       const { rs, rr, emptied: before } = settledPosition(prefix, deck, variant);
-      const { hist, emptied } = counter.counts(rs, rr, rest);
+      const { hist, emptied } = counter.count(rs, rr, rest);
       hist.forEach((c, s) => { scoreCounts[s] += c; });
       const orders = factorial(rest.length);
       if (!variant.rules.winAny) wins += hist[0] || 0;
@@ -823,23 +858,35 @@
     const k = undealt.length;
     const scoreCounts = new Array(deck.size + 1).fill(0);
     let wins = 0;
-    const cards = undealt.slice();
+    const cards = Int32Array.from(undealt);
+    const deal = new Int32Array(reversedHead ? deck.size : k);
+    const rs = new Int32Array(deck.size + 1), rr = new Int32Array(deck.size + 1);
+    const suitOf = Int32Array.from({ length: deck.size }, (_, c) => deck.suit(c));
+    const rankOf = Int32Array.from({ length: deck.size }, (_, c) => deck.rank(c));
+    const firstAt = reversedHead ? 0 : dealt.length;
+    const start0 = start.rs.length;
     for (let g = 0; g < games; g++) {
-      for (let i = k - 1; i > 0; i--) { // Fisher-Yates (Lemire's bounded draw would not change the odds)
+      for (let i = k - 1; i > 0; i--) { // Fisher-Yates
         const j = Math.floor((next() / 4294967296) * (i + 1));
         const x = cards[i]; cards[i] = cards[j]; cards[j] = x;
       }
-      const deal = reversedHead ? dealingOrder(dealt.concat(cards), variant) : cards;
-      const rs = start.rs.slice(), rr = start.rr.slice();
-      let emptied = start.emptied;
-      const firstAt = reversedHead ? 0 : dealt.length;
+      if (reversedHead) deal.set(dealingOrder(dealt.concat(Array.from(cards)), variant));
+      else deal.set(cards);
+      for (let i = 0; i < start0; i++) { rs[i] = start.rs[i]; rr[i] = start.rr[i]; }
+      let n = start0, emptied = start.emptied;
       for (let i = 0; i < deal.length; i++) {
-        rs.push(deck.suit(deal[i])); rr.push(deck.rank(deal[i]));
-        const last = firstAt + i === deck.size - 1;
-        if (settleLabels(rs, rr, reverse, finalOnce && last ? 1 : Infinity) && rs.length === 0) emptied = true;
+        rs[n] = suitOf[deal[i]]; rr[n] = rankOf[deal[i]]; n++;
+        let most = finalOnce && firstAt + i === deck.size - 1 ? 1 : n;
+        while (n >= 4 && most-- > 0) {
+          const what = removal(rs[n - 1] === rs[n - 4], rr[n - 1] === rr[n - 4], reverse);
+          if (what === REMOVE_BETWEEN) { rs[n - 3] = rs[n - 1]; rr[n - 3] = rr[n - 1]; n -= 2; }
+          else if (what === REMOVE_FOUR) n -= 4;
+          else break;
+          if (n === 0) emptied = true;
+        }
       }
-      scoreCounts[rs.length]++;
-      if (rs.length === 0 || (winAny && emptied)) wins++;
+      scoreCounts[n]++;
+      if (n === 0 || (winAny && emptied)) wins++;
     }
     return { wins, total: games, scoreCounts };
   }
