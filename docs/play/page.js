@@ -256,11 +256,12 @@
     $("link").href = location.href;
     fillForm(query, s);
     $("seed-note").textContent = s.shuffled
-      ? `Shuffled from seed ${s.seed}: the deal solitaire play --seed ${s.seed} plays.`
+      ? `Shuffled from seed ${s.seed}: the deal solitaire play --game ${s.game} --seed ${s.seed} plays.`
       : s.game === "hand" ? `Seed ${s.seed} shuffles the leftover cards between iterations.` : "";
     prepare(s);
     $("game-panel").hidden = false;
     renderOutcome(s);
+    $("log-title").textContent = s.game === "hand" ? "Every step of the iteration shown" : "Every step";
     renderLog(s);
     renderIterations(s);
     show(0);
@@ -324,18 +325,29 @@
     return e.event === "deal" ? text : text;
   }
 
-  function renderLog(s) {
+  /** The step list: the whole game, or for Hand Solitaire the iteration of step `index`. */
+  function renderLog(s, index = 0) {
+    const steps = s.trace.steps;
+    let from = 0, to = steps.length;
+    if (s.game === "hand") {
+      from = Math.max(0, index - 1);
+      while (from > 0 && steps[from].event !== "iteration") from--;
+      to = from + 1;
+      while (to < steps.length && steps[to].event !== "iteration") to++;
+    }
+    s.logRange = [from, to];
     const log = $("log");
     log.replaceChildren();
     const frag = document.createDocumentFragment();
-    s.trace.steps.forEach((e, i) => {
+    for (let i = from; i < to; i++) {
+      const e = steps[i];
       const removal = e.event === "remove" || e.event === "discard" || e.event === "move";
       let text = lineText(s, e);
       if (e.event === "deal") text = `card ${s.dealtAt[i + 1]}: ${text}`;
       const li = el("li", { class: removal ? "removal" : "", value: String(i + 1), text });
       li.addEventListener("click", () => show(i + 1));
       frag.append(li);
-    });
+    }
     log.append(frag);
   }
 
@@ -368,8 +380,9 @@
     renderCaption(s, e, index);
     renderBoard(s, e, index);
     for (const li of $("log").querySelectorAll("li.current")) li.classList.remove("current");
+    if (index && (index - 1 < s.logRange[0] || index - 1 >= s.logRange[1])) renderLog(s, index);
     if (index) {
-      const li = $("log").children[index - 1];
+      const li = $("log").children[index - 1 - s.logRange[0]];
       li.classList.add("current");
       const box = $("log");
       if (li.offsetTop < box.scrollTop || li.offsetTop > box.scrollTop + box.clientHeight - 20) {
@@ -484,7 +497,7 @@
   // ---------------------------------------------------------------------------------------------
   // charts
 
-  const CHART = { left: 46, right: 12, top: 10, bottom: 24 };
+  const CHART = { left: 54, right: 12, top: 10, bottom: 24 };
 
   function chartFrame(svg) {
     const width = Math.max(300, svg.clientWidth || 800), height = svg.clientHeight || 170;
@@ -532,9 +545,7 @@
       t.textContent = String(i);
       svg.append(t);
     }
-    const t = svgEl("text", { x: f.x1, y: f.y0 - 4, "text-anchor": "end" });
-    t.textContent = xLabel;
-    svg.append(t);
+    void xLabel; // the figure's caption says what x counts
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -551,22 +562,28 @@
     if (s.game !== "one-handed") return;
     $("odds-now").textContent = "Counting the odds…";
     $("odds-note").textContent = "";
-    oddsTimer = setTimeout(() => {
-      const games = Math.max(2000, Math.min(20000, Math.floor(1e6 / Math.max(1, s.deck.size))));
-      const seed = s.shuffled ? s.seed : 1n;
-      const odds = R.oddsEach(s.order, s.deck, s.variant, { budgetMs: 1000, games, seed });
+    const games = Math.max(2000, Math.min(20000, Math.floor(1e6 / Math.max(1, s.deck.size))));
+    const seed = s.shuffled ? s.seed : 1n;
+    const job = R.oddsJob(s.order, s.deck, s.variant, { budgetMs: 1000, games, seed });
+    page.odds = job.out;
+    const work = () => { // a position or a few at a time, so that the page keeps answering
       if (page.state !== s) return;
-      page.odds = odds;
+      const until = performance.now() + 40;
+      let done = false;
+      while (!done && performance.now() < until) done = job.step();
+      if (!done) { oddsTimer = setTimeout(work, 0); return; }
       page.oddsDone = true;
       figure.setAttribute("data-done", "1");
+      const odds = job.out;
       const exactFrom = odds.findIndex((o) => o.method === "exact");
       const simulated = odds.filter((o) => o.method === "simulated");
       $("odds-note").textContent = (exactFrom >= 0
         ? `Exact from ${s.deck.size - exactFrom} cards to come (every order counted in about a second). ` : "")
-        + (simulated.length ? `Before that simulated: ${fmtInt(games)} games a card, seeds ${simulated[0].seed.replace(/\d+$/, "")}`
-          + `${BigInt(seed)} + cards dealt; intervals Wilson (Clopper-Pearson below 10 wins or losses).` : "");
+        + (simulated.length ? `Before that simulated: ${fmtInt(games)} random orders of the cards to come after each card `
+          + `(seed ${seed} + the cards dealt); 95% intervals Wilson's (Clopper-Pearson's below 10 wins or losses).` : "");
       drawOddsChart(s);
-    }, 30);
+    };
+    oddsTimer = setTimeout(work, 30);
   }
 
   function drawOddsChart(s) {
@@ -574,7 +591,7 @@
     const odds = page.odds;
     const t = s.dealtAt[s.index];
     const svg = $("odds-chart");
-    if (!odds) { svg.replaceChildren(); return; }
+    if (!page.oddsDone) { svg.replaceChildren(); return; }
     const f = chartFrame(svg);
     const n = s.deck.size;
     const positive = [];
@@ -583,11 +600,12 @@
       if (o.ci95 && o.ci95[0] > 0) positive.push(o.ci95[0]);
     }
     const lo = Math.max(-8, Math.floor(Math.log10(Math.min(0.01, ...positive))));
-    const floorY = f.y0 - 8; // where a probability of 0 is drawn
+    const floorY = f.y0 - 3; // where a probability of 0 is drawn, below the lowest decade
     const X = (i) => f.x0 + (i / n) * (f.x1 - f.x0);
-    const Y = (p) => (p <= 0 ? floorY : f.y1 + (-Math.log10(Math.min(1, p)) / -lo) * (floorY - 8 - f.y1));
+    const Y = (p) => (p <= 0 ? floorY : f.y1 + (-Math.log10(Math.min(1, p)) / -lo) * (floorY - 20 - f.y1));
     const ticks = [[floorY, "0"]];
-    for (let e = 0; e >= lo; e -= lo < -4 ? 2 : 1) ticks.push([Y(10 ** e), e === 0 ? "100%" : e >= -2 ? `${10 ** (e + 2)}%` : `1e${e}`]);
+    const decade = (e) => (e >= -2 ? `${10 ** (e + 2)}%` : `${(10 ** (e + 2)).toFixed(-(e + 2))}%`);
+    for (let e = 0; e >= lo; e -= lo < -4 ? 2 : 1) ticks.push([Y(10 ** e), decade(e)]);
     axes(svg, f, n, "cards dealt", ticks, X);
     let band = "", back = "";
     odds.forEach((o, i) => {

@@ -931,28 +931,46 @@
    * orders extend the next one's); the positions before are simulated, `games` games each, seeds
    * seed + t, with a 95% interval.
    */
-  function oddsEach(order, deck, variant, { budgetMs = 1000, games = 20000, seed = 1n } = {}) {
+  function oddsEach(order, deck, variant, opts = {}) {
+    const job = oddsJob(order, deck, variant, opts);
+    while (!job.step());
+    return job.out;
+  }
+
+  /**
+   * The same, one position per call of step() (true when all are done), so that a page can keep
+   * answering between positions: exact positions first, from the end back, then the simulated ones.
+   */
+  function oddsJob(order, deck, variant, { budgetMs = 1000, games = 20000, seed = 1n } = {}) {
     const n = deck.size;
     const out = new Array(n + 1);
-    const counter = new ExactCounter(deck, variant, now() + budgetMs);
-    let t = n;
-    try {
-      for (; t >= 0; t--) {
-        const r = exactOdds(order.slice(0, t), deck, variant, counter);
-        const g = gcd(r.wins, r.total);
-        out[t] = { dealt: t, method: "exact", wins: r.wins, total: r.total, p: r.wins / r.total,
-          fraction: r.wins === 0 ? "0" : r.wins === r.total ? "1" : `${r.wins / g}/${r.total / g}` };
+    let counter = null;
+    let t = n, exact = true;
+    const job = { out, step() {
+      if (t < 0) return true;
+      if (exact) {
+        if (!counter) counter = new ExactCounter(deck, variant, now() + budgetMs);
+        try {
+          const r = exactOdds(order.slice(0, t), deck, variant, counter);
+          const g = gcd(r.wins, r.total);
+          out[t] = { dealt: t, method: "exact", wins: r.wins, total: r.total, p: r.wins / r.total,
+            fraction: r.wins === 0 ? "0" : r.wins === r.total ? "1" : `${r.wins / g}/${r.total / g}` };
+          t--;
+          return t < 0;
+        } catch (err) {
+          if (!(err instanceof OutOfBudget)) throw err;
+          exact = false;
+          counter = null; // frees the memo
+        }
       }
-    } catch (err) {
-      if (!(err instanceof OutOfBudget)) throw err;
-    }
-    for (; t >= 0; t--) {
       const s = BigInt(seed) + BigInt(t);
       const r = simulateOdds(order.slice(0, t), deck, variant, games, s);
       out[t] = { dealt: t, method: "simulated", wins: r.wins, total: r.total, p: r.wins / r.total,
         ci95: interval95(r.wins, r.total), seed: String(s) };
-    }
-    return out;
+      t--;
+      return t < 0;
+    } };
+    return job;
   }
 
   const api = {
@@ -960,7 +978,7 @@
     SUIT_LETTERS, SUIT_SYMBOLS, RANK_NAMES, cardName, formatCards, parseCards, parseSeed, newSeed,
     PythonRandom, NumpyPCG64, seededOrder, removal, dealingOrder,
     playOneHanded, playHand, playPrisoners, play, traceToDict, describe, DEFAULT_CAP,
-    settledPosition, exactOdds, ExactCounter, simulateOdds, oddsEach, interval95, wilson, clopperPearson,
+    settledPosition, exactOdds, ExactCounter, simulateOdds, oddsEach, oddsJob, interval95, wilson, clopperPearson,
     MAX_EXACT_LEFT,
   };
   root.SolitaireRules = api;
