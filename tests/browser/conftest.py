@@ -3,7 +3,8 @@
 The page is served from the repository by a local HTTP server on 127.0.0.1 (a random free port, in a
 thread, shut down when the tests end). Chromium is the system's (Debian's ``chromium``, installed by
 ``.ci/run``): Playwright's own browser download is not used. Without Playwright or a Chromium the
-tests are skipped with the reason; ``SOLITAIRE_CHROMIUM`` names another Chromium executable.
+tests are skipped with the reason (they fail instead where ``SOLITAIRE_REQUIRE_BROWSER`` is set, as
+``.ci/run`` sets it); ``SOLITAIRE_CHROMIUM`` names another Chromium executable.
 
 Screenshots go to ``tests/browser/artifacts/`` (git-ignored; ``SOLITAIRE_BROWSER_ARTIFACTS`` sets
 another folder).
@@ -65,12 +66,21 @@ def server():
         thread.join(timeout=5)
 
 
+def _missing(reason: str):
+    if os.environ.get("SOLITAIRE_REQUIRE_BROWSER"):
+        pytest.fail(f"{reason}, and SOLITAIRE_REQUIRE_BROWSER is set")
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="session")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        _missing("Playwright is not installed (pip install -e '.[test]'): browser tests skipped")
     path = chromium_path()
     if path is None:
-        pytest.skip("no Chromium found (apt-get install chromium, or set SOLITAIRE_CHROMIUM): browser tests skipped")
+        _missing("no Chromium found (apt-get install chromium, or set SOLITAIRE_CHROMIUM): browser tests skipped")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=path, headless=True,
                                              args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
