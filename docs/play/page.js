@@ -239,7 +239,10 @@
       delete $("error").dataset.live;
       $("game-panel").hidden = true;
       page.state = null;
-      renderFigures(query.game, null, null);
+      let variant = null, deck = null; // what of the query is sound still frames the figures
+      try { variant = R.Variant.fromQuery(query.game, query.variant); } catch (e) { variant = null; }
+      try { deck = new R.Deck(query.suits, query.ranks); } catch (e) { deck = null; }
+      renderFigures(query.game, variant, deck);
       renderCommands(null);
       $("link").href = location.href;
       return;
