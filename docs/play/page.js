@@ -715,7 +715,8 @@
     const shape = s.deck.suits === 4 && s.deck.ranks === 13 ? "" : ` --suits ${s.deck.suits} --ranks ${s.deck.ranks}`;
     const order = shellQuote(R.formatCards(s.order, s.deck));
     const lines = [];
-    const deal = s.shuffled && s.game !== "hand" ? ` --seed ${s.seed}` : ` --order ${order}` + (s.game === "hand" ? ` --seed ${s.seed}` : "");
+    // a seed alone deals the same deck (and, in Hand Solitaire, draws the same leftover shuffles)
+    const deal = s.shuffled ? ` --seed ${s.seed}` : ` --order ${order}` + (s.game === "hand" ? ` --seed ${s.seed}` : "");
     lines.push(`# this game, step by step (add --figure game.png to draw it)`);
     lines.push(`solitaire play --game ${s.game}${shape}${variantArgs}${deal}`);
     if (s.game === "one-handed") {
