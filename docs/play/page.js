@@ -323,10 +323,7 @@
     $("slider").max = String(s.trace.steps.length);
   }
 
-  function lineText(s, e) {
-    const text = R.describe(e, s.deck);
-    return e.event === "deal" ? text : text;
-  }
+  function lineText(s, e) { return R.describe(e, s.deck); }
 
   /** The step list: the whole game, or for Hand Solitaire the iteration of step `index`. */
   function renderLog(s, index = 0) {
@@ -359,14 +356,13 @@
     box.replaceChildren();
     if (s.game !== "hand") return;
     box.append(el("span", { class: "muted", text: "Iterations:" }));
-    s.trace.steps.forEach((e, i) => {
+    s.trace.steps.forEach((e) => {
       if (e.event !== "end") return;
       const start = s.trace.steps.findIndex((x) => x.event === "iteration" && x.iteration === e.iteration);
       const b = el("button", { type: "button", class: e.won ? "won" : "", "data-iteration": String(e.iteration),
         text: `${e.iteration}: ${e.won ? "won" : `${e.leftovers.length} left`}` });
       b.addEventListener("click", () => show(start + 1));
       box.append(b);
-      void i;
     });
   }
 
@@ -520,7 +516,7 @@
     const ymax = Math.max(4, ...values);
     const X = (i) => f.x0 + (n ? (i / n) : 0) * (f.x1 - f.x0);
     const Y = (v) => f.y0 - (v / ymax) * (f.y0 - f.y1);
-    axes(svg, f, n, hand ? "step" : "cards dealt", [0, Math.round(ymax / 2), ymax].map((v) => [Y(v), String(v)]), X);
+    axes(svg, f, n, [0, Math.round(ymax / 2), ymax].map((v) => [Y(v), String(v)]), X);
     if (hand) {
       s.trace.steps.forEach((e, i) => {
         if (e.event === "iteration" && e.iteration > 1) svg.append(svgEl("line", { class: "iter", x1: X(i + 1), x2: X(i + 1), y1: f.y1, y2: f.y0 }));
@@ -533,7 +529,8 @@
     svg.append(svgEl("line", { class: "cursor", x1: X(at), x2: X(at), y1: f.y1, y2: f.y0 }));
   }
 
-  function axes(svg, f, n, xLabel, yTicks, X) {
+  /** Axes, the y ticks given, x ticks every few cards (or steps); the figure's caption says what x counts. */
+  function axes(svg, f, n, yTicks, X) {
     for (const [y, text] of yTicks) {
       svg.append(svgEl("line", { class: "grid", x1: f.x0, x2: f.x1, y1: y, y2: y }));
       const t = svgEl("text", { x: f.x0 - 6, y: y + 4, "text-anchor": "end" });
@@ -548,7 +545,6 @@
       t.textContent = String(i);
       svg.append(t);
     }
-    void xLabel; // the figure's caption says what x counts
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -586,7 +582,7 @@
           + `(seed ${seed} + the cards dealt); 95% intervals Wilson's (Clopper-Pearson's below 10 wins or losses).` : "");
       drawOddsChart(s);
     };
-    oddsTimer = setTimeout(work, 30);
+    oddsTimer = setTimeout(work, 200); // after the game is drawn
   }
 
   function drawOddsChart(s) {
@@ -609,7 +605,7 @@
     const ticks = [[floorY, "0"]];
     const decade = (e) => (e >= -2 ? `${10 ** (e + 2)}%` : `${(10 ** (e + 2)).toFixed(-(e + 2))}%`);
     for (let e = 0; e >= lo; e -= lo < -4 ? 2 : 1) ticks.push([Y(10 ** e), decade(e)]);
-    axes(svg, f, n, "cards dealt", ticks, X);
+    axes(svg, f, n, ticks, X);
     let band = "", back = "";
     odds.forEach((o, i) => {
       if (!o.ci95) return;

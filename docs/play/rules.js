@@ -760,9 +760,7 @@
         if ((++this.nodes & 255) === 0 && now() > this.deadline) throw new OutOfBudget();
       }
       if (!this.buffers[depth]) {
-        const size = n + k + 1;
         this.buffers[depth] = [new Int16Array(this.deck.size + 1), new Int16Array(this.deck.size + 1)];
-        void size;
       }
       const [bs, br] = this.buffers[depth];
       const hist = [];

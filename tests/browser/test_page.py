@@ -276,3 +276,15 @@ def test_the_command_the_page_gives_plays_the_same_game(open_page, cli_run, para
     record = json.loads(out)
     assert outcome(page) == (str(record["score"]), "won" if record["won"] else "lost")
     assert page.evaluate("window.playPage.state.trace.steps.length") == len(record["steps"])
+
+
+def test_the_page_works_opened_from_disk(page):
+    """No server: the page and its figures load from file:// (nothing is fetched)."""
+    from .conftest import ROOT
+
+    page.goto((ROOT / "docs" / "play" / "index.html").as_uri() + "?game=prisoners&seed=11")
+    page.wait_for_function("document.querySelector('[data-testid=result]').textContent !== ''")
+    order = np.random.default_rng(11).permutation(52).tolist()
+    trace = play(order, STANDARD, Variant.make("prisoners"))
+    assert outcome(page) == (str(trace.score), "won" if trace.won else "lost")
+    assert "Prisoner's Patience, standard deck" in page.locator("#figures").text_content()
