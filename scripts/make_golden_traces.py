@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/make_golden_traces.py [--out tests/browser/golden_traces.json] [--check]
 
-Writes one JSON file (compact, about 2 MB) that the conformance test (tests/browser/test_conformance.py)
+Writes one JSON file (compact, about 3.5 MB) that the conformance test (tests/browser/test_conformance.py)
 replays with the page's JavaScript rules (docs/play/rules.js) in a real browser, event for event:
 
 * ``traces``: random deck orders of several shapes (1 to 70 cards, the standard deck and a
