@@ -209,8 +209,8 @@
     const text = $("deck").value.trim();
     const seed = $("seed").value.trim();
     const s = page.state;
-    const fromSeed = !text || (s && s.shuffled && text === R.formatCards(s.order, s.deck)
-      && $("suits").value === String(s.deck.suits) && $("ranks").value === String(s.deck.ranks));
+    // the cards shown are the seed's deal (left as they were): the seed deals again, for the deck now chosen
+    const fromSeed = !text || (s && s.shuffled && text === R.formatCards(s.order, s.deck));
     const query = { game, variant: formVariant(), suits: $("suits").value, ranks: $("ranks").value,
       deckText: fromSeed ? null : text, seed: null };
     if (fromSeed) query.seed = text && s ? seed || String(s.seed) : seed;

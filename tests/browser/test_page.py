@@ -288,3 +288,19 @@ def test_the_page_works_opened_from_disk(page):
     trace = play(order, STANDARD, Variant.make("prisoners"))
     assert outcome(page) == (str(trace.score), "won" if trace.won else "lost")
     assert "Prisoner's Patience, standard deck" in page.locator("#figures").text_content()
+
+
+def test_the_form_plays_a_new_game_and_shape_from_the_same_seed(open_page):
+    page = open_page("?game=one-handed&seed=12")
+    page.locator("#game").select_option("prisoners")
+    page.locator("#suits").fill("3")
+    page.locator("#ranks").fill("5")
+    page.locator("#play").click()
+    page.wait_for_url("**game=prisoners**")
+    assert "seed=12" in page.url and "deck=" not in page.url
+    deck = Deck(3, 5)
+    order = np.random.default_rng(12).permutation(deck.size).tolist()
+    trace = play(order, deck, Variant.make("prisoners"))
+    page.wait_for_function("document.querySelector('[data-testid=result]').textContent !== ''")
+    assert outcome(page) == (str(trace.score), "won" if trace.won else "lost")
+    assert page.locator("#deck").input_value() == format_cards(order, deck)
