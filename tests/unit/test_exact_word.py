@@ -290,3 +290,41 @@ def test_cli_only_p_win_agrees_with_the_whole_distribution():
         core = json.loads(runner.invoke(cli, base + ["--only", "p_win"]).output)
         assert (core["wins"], core["p_win"], core["mean_score"]) == (whole["wins"], whole["p_win"],
                                                                       whole["mean_score"])
+
+
+def _stored_exact(max_cards):
+    """Every stored exact One-Handed result of the committed store up to ``max_cards`` cards (but
+    final=once, which the word method does not count)."""
+    from pathlib import Path
+
+    from sim.store import ResultsStore
+
+    path = Path(__file__).resolve().parents[2] / "results" / "solitaire.h5"
+    store = ResultsStore(str(path))
+    out = []
+    for _, record in store.find(kind="exact", game="one-handed"):
+        variant = Variant.parse(record["variant"])
+        if int(record["suits"]) * int(record["ranks"]) <= max_cards and not variant.rules.final_once:
+            out.append(record)
+    return out
+
+
+@pytest.mark.slow
+def test_word_reproduces_every_stored_result_up_to_24_cards():
+    """Every exact One-Handed result stored by the other methods, up to 24 cards, comes out identical."""
+    records = _stored_exact(24)
+    assert records
+    for record in records:
+        deck = Deck(int(record["suits"]), int(record["ranks"]))
+        word = exact_distribution(deck, Variant.parse(record["variant"]), method="word")
+        assert list(word.score_counts) == [int(c) for c in record["score_counts"]], record["variant"]
+        assert word.wins == int(record["wins"])
+
+
+def test_word_reproduces_the_stored_results_up_to_14_cards():
+    records = _stored_exact(14)
+    assert records
+    for record in records:
+        deck = Deck(int(record["suits"]), int(record["ranks"]))
+        word = exact_distribution(deck, Variant.parse(record["variant"]), method="word")
+        assert list(word.score_counts) == [int(c) for c in record["score_counts"]], record["variant"]
