@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 
 from .errors import UsageError
-from .rng import new_seed
 
 
 def positive_int(name: str, value, *, hint: str = "") -> int:
@@ -101,6 +100,8 @@ def check_decks(decks) -> int:
 
 def check_seed(seed) -> int:
     """A seed: a non-negative int; None draws a fresh one (:func:`sim.rng.new_seed`)."""
+    from .rng import new_seed  # sim.rng compiles numba kernels: the command line's boundary stays light
+
     if seed is None:
         return new_seed()
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:

@@ -67,6 +67,20 @@ def _show_version(ctx, _param, value):
     ctx.exit()
 
 
+def _short_help(text: str, limit: int) -> str:
+    """The first sentence of ``text``, cut at a word to at most ``limit`` characters with "..." (as
+    click shortens a command's help in the list of commands)."""
+    first = text.split(". ")[0].rstrip(".")
+    if len(first) <= limit:
+        return first
+    words, out = first.split(), ""
+    for word in words:
+        if len(out) + len(word) + (1 if out else 0) + 3 > limit:
+            break
+        out += (" " if out else "") + word
+    return out + "..."
+
+
 class _LazyGroup(click.Group):
     """A group whose subcommands are imported on first use (see :data:`COMMANDS`)."""
 
@@ -85,11 +99,9 @@ class _LazyGroup(click.Group):
 
     def format_commands(self, ctx, formatter):
         """The command list of ``--help`` from :data:`COMMANDS`, without importing a command."""
-        from click.utils import make_default_short_help
-
         names = self.list_commands(ctx)
         limit = formatter.width - 6 - max(len(name) for name in names)  # as click lays it out
-        rows = [(name, make_default_short_help(COMMANDS[name][2], limit)) for name in names]
+        rows = [(name, _short_help(COMMANDS[name][2], limit)) for name in names]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

@@ -196,7 +196,7 @@ def alphabet_jobs(suits: int, ranks: int) -> AlphabetJobs:
 
     >>> jobs = alphabet_jobs(2, 2)
     >>> len(jobs), [jobs.alphabet(j) for j in range(len(jobs))]
-    (7, [[], [0], [0, 1], [0, 2], [0, 3], [0, 1, 2], [0, 1, 2, 3]])
+    (7, [[], [1], [1, 3], [0, 1], [0, 3], [0, 1, 3], [0, 1, 2, 3]])
     """
     require(suits >= 1 and ranks >= 1, "a deck has at least one suit and one rank")
     short_is_suits = suits <= ranks

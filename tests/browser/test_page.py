@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 import numpy as np
 import pytest
 
+from sim.games import get_game
 from sim.cards import format_cards
 from sim.deck import Deck
 from sim.errors import UsageError
@@ -52,7 +53,9 @@ def test_a_seed_deals_what_solitaire_play_deals(open_page, game):
     seed = 20261128
     page = open_page(query(game=game, seed=seed))
     order = np.random.default_rng(seed).permutation(52).tolist()
-    trace = play(order, STANDARD, Variant.make(game), seed=seed)  # as `solitaire play --seed` plays it
+    # as `solitaire play --seed` plays it: the seed deals the deck, and Hand Solitaire's shuffles too
+    shuffles = {"seed": seed} if "seed" in get_game(game).options("play") else {}
+    trace = play(order, STANDARD, Variant.make(game), **shuffles)
     assert outcome(page) == (str(trace.score), "won" if trace.won else "lost")
     assert page.locator("#deck").input_value() == format_cards(order, STANDARD)
     if game == "hand":
