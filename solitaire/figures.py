@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
+from exact.fractions_text import fraction_from_text
+
 
 def _pyplot():
     import matplotlib
@@ -17,7 +19,7 @@ def _pyplot():
 
 
 def _fraction(text) -> Fraction:
-    return Fraction(text) if isinstance(text, str) else Fraction(text)
+    return fraction_from_text(text) if isinstance(text, str) else Fraction(text)
 
 
 def score_distribution(standard: dict | None, exact_relatives: list[dict], path: Path) -> Path:

@@ -1,7 +1,7 @@
 """Hand Solitaire on a whole small deck: the deck-order Markov chain and its class graph (the builders).
 
 The drivers that answer from it (poison sets, exact odds) are in :mod:`exact.hand.whole_deck`; the
-chain algebra is in :mod:`exact.chains`.
+chain algebra is in :mod:`exact.hand.chains`.
 
 The chain (docs/rules.md, "Hand Solitaire"): a deck order is a state; an iteration maps it deterministically to a
 discard list and ``k`` leftovers, and the next state is one of the ``k!`` orders of the leftovers
@@ -42,7 +42,7 @@ from sim.errors import UsageError
 from sim.kernels.hand import play_iterations
 from sim.variant import Variant
 
-from exact.chains import CountChain
+from exact.hand.chains import CountChain
 from exact.invariants import require
 
 WIN = "win"
@@ -319,7 +319,7 @@ def leftovers_of_key(key: int, deck: Deck, ordered: bool) -> int:
 
 
 def count_chain(graph: ClassArrays) -> CountChain:
-    """The class graph as a :class:`exact.chains.CountChain`: counts in units of each class's
+    """The class graph as a :class:`exact.hand.chains.CountChain`: counts in units of each class's
     stabiliser orbit (``weight``), so every class's counts add up to ``members / weight``."""
     total = np.array([m // int(w) for m, w in zip(graph.members, graph.weight.tolist())], dtype=np.int64)
     require([int(t) * int(w) for t, w in zip(total.tolist(), graph.weight.tolist())] == graph.members,
