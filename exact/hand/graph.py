@@ -35,8 +35,12 @@ import math
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
+import networkx as nx
 import numpy as np
+from numba import types
+from numba.typed import Dict
 
+import exact.hand.graph_kernel as kernel
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.kernels.hand import play_iterations
@@ -158,8 +162,6 @@ class ClassGraph:
     orders_played: int = 0
 
     def networkx(self):
-        import networkx as nx
-
         graph = nx.DiGraph()
         graph.add_node(WIN)
         for key, successors in self.transitions.items():
@@ -250,11 +252,6 @@ def explore_classes(deck: Deck, variant: Variant, *, canonical: bool = True, sta
     ``canonical``: classes are orbits under relabelling suits and ranks (else real classes, every
     member played). Raises :class:`RuntimeError` when more than ``max_orders`` members would be played.
     """
-    from numba import types
-    from numba.typed import Dict
-
-    import exact.hand.graph_kernel as kernel
-
     if deck.size > kernel.MAX_KEY_CARDS:
         raise UsageError(f"deck {deck} has {deck.size} cards; class keys fit at most {kernel.MAX_KEY_CARDS}")
     n, ordered = deck.size, not variant.rules.reshuffle

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 from fractions import Fraction
 
+import networkx as nx
 import numpy as np
 
 from sim import provenance as _prov
@@ -164,8 +165,6 @@ def analyse_deck_reference(deck: Deck, variant: Variant | str | None = None) -> 
     >>> r.orders, r.p_win, r.p_trapped
     (24, Fraction(0, 1), Fraction(1, 1))
     """
-    import networkx as nx
-
     variant = _check(deck, variant, limit=REFERENCE_MAX_CARDS)
     ordered = not variant.rules.reshuffle
     started, t0 = _prov.now(), time.perf_counter()
@@ -251,8 +250,6 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     >>> r.orders, r.p_win, r.p_trapped
     (24, Fraction(0, 1), Fraction(1, 1))
     """
-    import networkx as nx
-
     variant = _check(deck, variant, limit=positive_int("max_cards", max_cards))
     if method not in METHODS:
         raise UsageError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
