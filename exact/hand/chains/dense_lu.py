@@ -7,7 +7,7 @@ import numpy as np
 from exact.hand.chains.sparse_lu import inverse_mod
 from sim._jit import jit
 
-#: Columns per panel of the dense LU (see :data:`PRIMES` for why at most 128).
+#: Columns per panel of the dense LU (see :data:`~exact.hand.chains.system.PRIMES` for why at most 128).
 PANEL = 128
 #: Rows per block of the dense LU's trailing updates (the temporary product is this many rows).
 UPDATE_ROWS = 1024
@@ -93,7 +93,7 @@ def _unit_lower_solve_rows(a, k0, k1, p):
 
 def _dense_lu(a: np.ndarray, p: int):
     """LU modulo ``p`` of the float64 residue matrix ``a`` in place: panels in numba, the trailing
-    updates in float64 BLAS on centred residues (exact: see :data:`PRIMES`)."""
+    updates in float64 BLAS on centred residues (exact: see :data:`~exact.hand.chains.system.PRIMES`)."""
     n = a.shape[0]
     perm = np.arange(n, dtype=np.int64)
     half = p // 2

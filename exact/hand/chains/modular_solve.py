@@ -83,7 +83,7 @@ def _settle(i, forward, a0, b0, a1, b1, y0, y1, high0, low0, high1, low1, diagon
 @jit
 def dense_solve_pair(lu, y0, y1, diagonal_inverse, p):
     """Solve ``L U y = y`` modulo p for two columns ``y0``, ``y1`` (float64 residues ``0 <= y < p``)
-    in place with the core's LU (centred float32, see :class:`ModularFactors`); leaves centred
+    in place with the core's LU (centred float32, see :class:`~exact.hand.chains.system.ModularFactors`); leaves centred
     residues. Exact: see :data:`SPLIT`; the reductions ``s - p rint(s / p)`` need only *a* near
     quotient, which they get. Rows go four at a time (:func:`_dot16` over the unknowns solved
     before the four, then the few terms within the four), the last ones one at a time."""
@@ -133,7 +133,7 @@ def dense_solve_pair(lu, y0, y1, diagonal_inverse, p):
 def floor_divmod(v, p, pinv):
     """``(v // p, v % p)`` for an int64 ``|v| < 2**62 + 2**48`` (``pinv = 1 / p``) without an integer
     division (tens of cycles each, and a lifting step does millions): for the primes of
-    :data:`PRIMES` the float64 quotient is within one of the true one (its error is below
+    :data:`~exact.hand.chains.system.PRIMES` the float64 quotient is within one of the true one (its error is below
     ``2**-12``), and the remainder, computed exactly in int64, corrects it; for a small ``p`` (the
     tests) a quotient further off is corrected by an integer division."""
     q = np.int64(np.floor(np.float64(v) * pinv))
