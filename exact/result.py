@@ -6,15 +6,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
 
+from sim.fractions_text import fraction_text
 from sim.deck import Deck
 from sim.games import get_game
 from sim.variant import Variant
 from sim.tables import TableMixin
-
-
-def fraction_text(value: Fraction) -> str:
-    """``"n/d"`` in lowest terms (``Fraction`` is always reduced); 0 is ``"0/1"``."""
-    return f"{value.numerator}/{value.denominator}"
 
 
 @dataclass(frozen=True, repr=False)

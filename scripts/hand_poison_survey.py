@@ -27,7 +27,7 @@ from pathlib import Path
 
 from sim.errors import UsageError
 
-from exact.chains import fraction_digest, fraction_from_text
+from sim.fractions_text import fraction_digest, fraction_from_text
 from exact.hand.whole_deck import HandGraphResult, analyse_deck
 from exact.hand.limits import MAX_GRAPH_CARDS
 from sim import Deck, Variant
@@ -161,7 +161,6 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.stored_only_from is not None and args.store is None:
         parser.error("--stored-only-from needs --store")
-    sys.set_int_max_str_digits(0)  # exact answers of 12-card decks have over 13,000 digits
     decks = [tuple(map(int, d.split("x"))) for d in args.decks.split(",")] if args.decks else None
     if not 1 <= args.min_cards <= args.max_cards <= MAX_GRAPH_CARDS:
         parser.error(f"need 1 <= --min-cards <= MAX_CARDS <= {MAX_GRAPH_CARDS}")

@@ -24,6 +24,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+from sim.fractions_text import fraction_from_text, fraction_text
 from sim.store import ResultsStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,8 +63,8 @@ def figures(store_path: Path | str = STORE) -> dict:
             "node_budget": record.get("node_budget"), **_provenance(name, record)}
     exact: dict[str, dict] = {}
     for name, record in store.find(kind="exact", game="one-handed"):
-        p = Fraction(record["p_win"])
-        text = f"{p.numerator}/{p.denominator}" if p.denominator > 1 else str(p.numerator)
+        p = fraction_from_text(str(record["p_win"]))
+        text = fraction_text(p) if p.denominator > 1 else str(p.numerator)
         entry = {"value": float(p)}
         if len(text) <= MAX_FRACTION_CHARS:
             entry["p_win"] = text

@@ -25,6 +25,8 @@ import json
 import os
 from fractions import Fraction
 
+from .fractions_text import fraction_text
+
 #: Formats of :func:`write_table`.
 FORMATS = ("csv", "json", "parquet")
 
@@ -320,7 +322,7 @@ def _exact_p(p) -> str:
     if p is None:
         return "-"
     p = Fraction(p)
-    text = f"{p.numerator}/{p.denominator}"
+    text = fraction_text(p)
     return f"{text} ({_percent(p)})" if len(text) <= 40 else f"{_percent(p)} (exact fraction in to_dict())"
 
 

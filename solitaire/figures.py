@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.fractions_text import fraction_from_text
 from sim.errors import WriteError
 from sim.games import get_game
 
@@ -21,7 +22,7 @@ def _pyplot():
 
 
 def _fraction(text) -> Fraction:
-    return Fraction(text) if isinstance(text, str) else Fraction(text)
+    return fraction_from_text(text) if isinstance(text, str) else Fraction(text)
 
 
 def score_distribution(standard: dict | None, exact_relatives: list[dict], path: Path) -> Path:

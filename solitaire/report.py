@@ -10,6 +10,7 @@ import math
 from fractions import Fraction
 from pathlib import Path
 
+from sim.fractions_text import fraction_digest, fraction_from_text
 from exact.hand.limits import MAX_GRAPH_CARDS
 from sim import Deck, Variant, provenance
 from sim.errors import UsageError, WriteError
@@ -26,7 +27,7 @@ LONG_RUN_GAMES = 25_000_000_000
 
 
 def _frac(text) -> Fraction:
-    return Fraction(str(text))
+    return fraction_from_text(str(text))
 
 
 def _pct(x: float, digits: int = 5) -> str:
@@ -304,7 +305,6 @@ def hand_graph_section(path: Path | str, *, min_cards: int = 12) -> list[str]:
     """The whole-deck table of Hand Solitaire (``solitaire poison --all``): every deck of at least
     ``min_cards`` cards stored at ``path`` in every stored variant, largest decks first; long
     fractions shortened (value, digits, hash). Smaller decks: ``results/hand_poison_survey.md``."""
-    from exact.chains import fraction_digest, fraction_from_text
 
     path = Path(path)
     lines = [f"### Whole decks of {min_cards} cards, exactly (`solitaire poison --all`)", ""]

@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from exact import exact_limit
+from sim.fractions_text import fraction_text
 from sim import Deck, UsageError, Variant, provenance, rng, simulate
 from sim.checks import check_workers, positive_int
 from sim.games import get_game
@@ -43,7 +44,7 @@ class SweepCell:
     def to_dict(self) -> dict:
         return {"suits": self.suits, "ranks": self.ranks, "source": self.source, "p_win": self.p_win,
                 "ci95": list(self.ci95),
-                "p_win_exact": None if self.p_win_exact is None else f"{self.p_win_exact.numerator}/{self.p_win_exact.denominator}",
+                "p_win_exact": None if self.p_win_exact is None else fraction_text(self.p_win_exact),
                 "games": self.games, "seed": self.seed}
 
 

@@ -1,7 +1,7 @@
 """Hand Solitaire on a whole small deck: the deck-order Markov chain and its class graph (the builders).
 
 The drivers that answer from it (poison sets, exact odds) are in :mod:`exact.hand.whole_deck`; the
-chain algebra is in :mod:`exact.chains`.
+chain algebra is in :mod:`exact.hand.chains`.
 
 The chain (docs/rules.md, "Hand Solitaire"): a deck order is a state; an iteration maps it deterministically to a
 discard list and ``k`` leftovers, and the next state is one of the ``k!`` orders of the leftovers
@@ -35,14 +35,18 @@ import math
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
+import networkx as nx
 import numpy as np
+from numba import types
+from numba.typed import Dict
 
+import exact.hand.graph_kernel as kernel
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.kernels.hand import play_iterations
 from sim.variant import Variant
 
-from exact.chains import CountChain
+from exact.hand.chains import CountChain
 from exact.invariants import require
 
 WIN = "win"
@@ -158,8 +162,6 @@ class ClassGraph:
     orders_played: int = 0
 
     def networkx(self):
-        import networkx as nx
-
         graph = nx.DiGraph()
         graph.add_node(WIN)
         for key, successors in self.transitions.items():
@@ -250,11 +252,6 @@ def explore_classes(deck: Deck, variant: Variant, *, canonical: bool = True, sta
     ``canonical``: classes are orbits under relabelling suits and ranks (else real classes, every
     member played). Raises :class:`RuntimeError` when more than ``max_orders`` members would be played.
     """
-    from numba import types
-    from numba.typed import Dict
-
-    import exact.hand.graph_kernel as kernel
-
     if deck.size > kernel.MAX_KEY_CARDS:
         raise UsageError(f"deck {deck} has {deck.size} cards; class keys fit at most {kernel.MAX_KEY_CARDS}")
     n, ordered = deck.size, not variant.rules.reshuffle
@@ -319,7 +316,7 @@ def leftovers_of_key(key: int, deck: Deck, ordered: bool) -> int:
 
 
 def count_chain(graph: ClassArrays) -> CountChain:
-    """The class graph as a :class:`exact.chains.CountChain`: counts in units of each class's
+    """The class graph as a :class:`exact.hand.chains.CountChain`: counts in units of each class's
     stabiliser orbit (``weight``), so every class's counts add up to ``members / weight``."""
     total = np.array([m // int(w) for m, w in zip(graph.members, graph.weight.tolist())], dtype=np.int64)
     require([int(t) * int(w) for t, w in zip(total.tolist(), graph.weight.tolist())] == graph.members,

@@ -5,7 +5,7 @@ from __future__ import annotations
 #: accepts (``solitaire poison --all``; ``max_cards=`` raises it for experiments). Exploring the
 #: classes is cheap (3x4: 268,807 classes in 8 CPU-s); the exact answers have thousands of digits
 #: (3x4: p_win's denominator has 13,235), and are found by the modular solver of
-#: :mod:`exact.chains` after lumping (3x4: 96,116 unknowns, dense core 4,815). Measured on one core
+#: :mod:`exact.hand.chains` after lumping (3x4: 96,116 unknowns, dense core 4,815). Measured on one core
 #: of the shared, heavily loaded machine (``benchmarks/bench_hand_graph.py``, table in
 #: ``benchmarks/README.md``): 3x4 ``hand()`` 306 CPU-s and 2.7 GiB peak (3,902 lifting steps),
 #: ``rank_resets=published`` 313 CPU-s and 2.3 GiB;

@@ -29,14 +29,17 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+import networkx as nx
 import numpy as np
 
 from exact.hand.graph import START, members, successor_keys
 from exact.invariants import require
+from exact.status import PoisonStatus
 from sim.checks import check_budget, check_decks, check_seed
-from sim import provenance, rng
+from sim import interrupts, provenance, rng
 from sim.deck import Deck
 from sim.kernels.hand import DEFAULT_CAP, check_cap, run_decks
+from sim.progress import progress_bar
 from sim.rules.hand import play_iteration, play_run, replay
 from sim.stats import bracket_interval
 from sim.variant import Variant
@@ -56,7 +59,7 @@ RESTART_CAP = 200
 class Decision:
     """The outcome of exploring everything reachable from one deck order."""
 
-    status: str  #: "win-reachable", "trapped" or "undecided"
+    status: PoisonStatus  #: WIN_REACHABLE, TRAPPED or UNDECIDED
     witness: tuple | None = None  #: leftover orders to choose, from the order explored, to a win
     classes: dict | None = None  #: the closure (class -> successor classes) when trapped
     played: int = 0  #: member orders played
@@ -76,7 +79,7 @@ def explore(order, deck: Deck, variant: Variant, *, budget: int = DEFAULT_BUDGET
     order = tuple(int(c) for c in order)
     first = _class_of(order, deck, variant, ordered)
     if first is None:
-        return Decision("win-reachable", witness=(), played=1)
+        return Decision(PoisonStatus.WIN_REACHABLE, witness=(), played=1)
     parent = {first: None}  # class -> (parent class, member chosen in the parent)
     successors: dict = {}
     queue = deque([first])
@@ -85,20 +88,20 @@ def explore(order, deck: Deck, variant: Variant, *, budget: int = DEFAULT_BUDGET
         key = queue.popleft()
         size = 1 if ordered else math.factorial(deck.size if key == START else len(key[1]))
         if played + size > budget:
-            return Decision("undecided", played=played)
+            return Decision(PoisonStatus.UNDECIDED, played=played)
         orders = members(key, ordered, deck)
         played += len(orders)
         successors[key] = set()
         for member, raw in zip(orders, successor_keys(orders, deck, variant, ordered)):
             if raw is None:
-                return Decision("win-reachable", witness=_witness(parent, key, member, deck), played=played)
+                return Decision(PoisonStatus.WIN_REACHABLE, witness=_witness(parent, key, member, deck), played=played)
             if not ordered and not raw[0]:
                 raw = START
             successors[key].add(raw)
             if raw not in parent:
                 parent[raw] = (key, member)
                 queue.append(raw)
-    return Decision("trapped", classes=successors, played=played)
+    return Decision(PoisonStatus.TRAPPED, classes=successors, played=played)
 
 
 def _witness(parent, key, member, deck: Deck) -> tuple:
@@ -119,8 +122,6 @@ def _poison_set(decision: Decision, order, deck: Deck, variant: Variant, random_
     The run is followed (random members, as the game would choose) until its class lies in an
     attracting component of the closure.
     """
-    import networkx as nx
-
     ordered = not variant.rules.reshuffle
     graph = nx.DiGraph()
     for key, successors in decision.classes.items():
@@ -202,9 +203,9 @@ def _start_deck_unwinnable(start, deck: Deck, variant: Variant, *, cap: int, bud
         if not variant.rules.reshuffle:
             break  # a deterministic run: restarts repeat it
     decision = explore(start, deck, variant, budget=budget)
-    if decision.status == "win-reachable":
+    if decision.status == PoisonStatus.WIN_REACHABLE:
         return False, decision.witness
-    if decision.status == "trapped":
+    if decision.status == PoisonStatus.TRAPPED:
         return True, None
     return None, None
 
@@ -248,8 +249,6 @@ def classify_chunk(deck: Deck, variant: Variant, *, seed: int, chunk: int, decks
     :data:`CHUNK_DECKS`): their tally (see :func:`empty_tally`). Arguments are not checked here:
     :func:`classify_runs` does that. Between two capped runs a signal handled by
     :mod:`sim.interrupts` stops it (the chunk's work is then dropped, never counted in part)."""
-    from sim import interrupts
-
     tally = empty_tally()
     tally["chunks"] = 1
     sizes, leftovers, witnesses = tally["poison_set_sizes"], tally["poison_set_leftovers"], tally["witnesses"]
@@ -266,14 +265,14 @@ def classify_chunk(deck: Deck, variant: Variant, *, seed: int, chunk: int, decks
         final = tuple(int(c) for c in finals[g])
         start = tuple(int(c) for c in starts[g])
         decision = explore(final, deck, variant, budget=budget)
-        if decision.status == "win-reachable":
+        if decision.status == PoisonStatus.WIN_REACHABLE:
             tally["win_reachable"] += 1
             if len(witnesses) < 5:
                 require(play_iteration(replay(final, decision.witness, deck, variant), deck, variant).won,
                         "a witness replays to a win")
                 witnesses.append((final, decision.witness))
             continue
-        if decision.status == "undecided":
+        if decision.status == PoisonStatus.UNDECIDED:
             tally["undecided"] += 1
         else:
             tally["trapped"] += 1
@@ -319,8 +318,6 @@ def classify_runs(deck: Deck | None = None, variant: Variant | str | None = None
     >>> r.won + r.trapped + r.win_reachable + r.undecided == 200
     True
     """
-    from sim.progress import progress_bar
-
     deck = deck if deck is not None else Deck()
     variant = Variant.coerce(variant, "hand")
     decks, seed, cap = check_decks(decks), check_seed(seed), check_cap(cap)

@@ -3,7 +3,7 @@
 The drivers of ``solitaire poison --all``: the class graph (:mod:`exact.hand.graph`, where the chain,
 its classes and the suit and rank relabelling are explained) goes to networkx for the graph
 questions (``attracting_components`` for the poison sets, ``ancestors`` of the win for the orders
-that can still win) and to :mod:`exact.chains` for the absorbing chain: ``P(win)`` and
+that can still win) and to :mod:`exact.hand.chains` for the absorbing chain: ``P(win)`` and
 ``E[iterations 1_win]`` from a uniformly random order, exactly. ``P(trapped) = 1 - P(win)``: the chain
 is finite, so a run that never wins ends in a closed set without a win.
 
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 from fractions import Fraction
 
+import networkx as nx
 import numpy as np
 
 from sim import provenance as _prov
@@ -28,8 +29,9 @@ from sim.checks import non_negative_int, positive_int
 from sim.errors import UsageError
 from sim.variant import Variant
 
-from exact.chains import (
-    CountChain, absorb_fractions, absorb_modular, fraction_from_text, fraction_text, lump, steps_to_win, steps_to_win_tail)
+from sim.fractions_text import fraction_from_text, fraction_text
+from exact.hand.chains import (
+    CountChain, absorb_fractions, absorb_modular, lump, steps_to_win, steps_to_win_tail)
 from exact.hand.graph import (
     START, WIN, build_class_graph, explore_classes, count_chain, group_size, leftovers_of_key, members,
     successor_keys)
@@ -164,8 +166,6 @@ def analyse_deck_reference(deck: Deck, variant: Variant | str | None = None) -> 
     >>> r.orders, r.p_win, r.p_trapped
     (24, Fraction(0, 1), Fraction(1, 1))
     """
-    import networkx as nx
-
     variant = _check(deck, variant, limit=REFERENCE_MAX_CARDS)
     ordered = not variant.rules.reshuffle
     started, t0 = _prov.now(), time.perf_counter()
@@ -235,11 +235,11 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     :func:`analyse_deck_reference` is the plain-Python oracle.
 
     ``method="modular"`` (default) lumps the classes by verified bisimulation and solves the integer
-    system modulo a prime with p-adic lifting (:func:`exact.chains.absorb_modular`);
+    system modulo a prime with p-adic lifting (:func:`exact.hand.chains.absorb_modular`);
     ``method="fractions"`` eliminates the unlumped classes in Fractions (the reference, slow beyond
     10 cards). ``prove=True`` also checks the whole solution over the integers (slow).
     ``iterations=k`` adds the exact probabilities of a win on iteration ``1..k``
-    (:func:`exact.chains.steps_to_win`), ``tail=K`` their float values for ``k+1..K``.
+    (:func:`exact.hand.chains.steps_to_win`), ``tail=K`` their float values for ``k+1..K``.
     ``progress`` (a callable) is called with a dict of the solver's details as each phase ends
     (classes explored, unknowns after lumping, the factorization, the lifting): what a run cut short
     by a time limit got to. ``max_cards`` raises the size limit (:data:`MAX_GRAPH_CARDS`) for
@@ -251,8 +251,6 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     >>> r.orders, r.p_win, r.p_trapped
     (24, Fraction(0, 1), Fraction(1, 1))
     """
-    import networkx as nx
-
     variant = _check(deck, variant, limit=positive_int("max_cards", max_cards))
     if method not in METHODS:
         raise UsageError(f"method must be one of {', '.join(METHODS)}, got {method!r}")

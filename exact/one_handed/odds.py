@@ -57,6 +57,7 @@ from itertools import permutations
 
 import numpy as np
 
+from sim.fractions_text import fraction_text
 from exact.invariants import require
 from sim._jit import jit
 from sim.cards import format_cards, parse_cards
@@ -138,7 +139,7 @@ class OddsResult(TableMixin):
         ``engine`` when exact)."""
         p = self.p_win
         out = {"dealt": format_cards(self.dealt, self.deck), "remaining": self.remaining,
-               "p_win": f"{p.numerator}/{p.denominator}" if self.method == "exact" else p,
+               "p_win": fraction_text(p) if self.method == "exact" else p,
                "method": self.method, "score_counts": list(self.score_counts),
                "suits": self.deck.suits, "ranks": self.deck.ranks, "variant": str(self.variant)}
         if self.method == "simulated":

@@ -28,7 +28,8 @@ import numpy as np
 
 from sim._jit import jit
 
-from .solver_kernel import _linked, _row_hash, _uncoverable_cards
+from exact.prisoners.lost_rows import row_hash
+from exact.prisoners.proofs_kernel import linked, uncoverable_cards
 
 #: Verdict codes of :func:`_beam`.
 BEAM_WON, BEAM_FAILED = 1, 0
@@ -136,7 +137,7 @@ def _beam(start_tops, neighbours, ranks, reverse, width, mix, line, node_stop, g
                                 line[e, 1] = code // 4 - code % 4
                                 k = parents[e, k]
                             return BEAM_WON, nodes
-                        h = _row_hash(child_t, child_b, m - 1, ranks, reverse)
+                        h = row_hash(child_t, child_b, m - 1, ranks, reverse)
                         s = _score(child_t, child_b, m - 1, neighbours, reverse, ranks, total, graded)
                         mixed = (h ^ mix) * np.uint64(0xD6E8FEB86659FD93)
                         mixed ^= mixed >> np.uint64(32)
@@ -159,9 +160,9 @@ def _beam(start_tops, neighbours, ranks, reverse, width, mix, line, node_stop, g
             i = cand_code[x] // 4
             j = i - cand_code[x] % 4
             _child(cur_t[w], cur_b[w], m, i, j, reverse, child_t, child_b)
-            if not _linked(child_t, child_b, m - 1, neighbours, ranks, reverse, holders):
+            if not linked(child_t, child_b, m - 1, neighbours, ranks, reverse, holders):
                 continue
-            if not reverse and _uncoverable_cards(child_t, m - 1, neighbours, ranks, right, total) >= 2:
+            if not reverse and uncoverable_cards(child_t, m - 1, neighbours, ranks, right, total) >= 2:
                 continue
             for p in range(m - 1):
                 nxt_t[kept, p] = child_t[p]

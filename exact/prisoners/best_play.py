@@ -13,6 +13,9 @@ import time
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+import numpy as np
+
+from exact.prisoners.distribution import make_result
 from exact.prisoners.limits import DEFAULT_NODE_BUDGET
 from exact.prisoners.solver import (
     LOST,
@@ -30,6 +33,9 @@ from sim import provenance
 from sim.checks import check_decks, check_seed
 from sim.deck import Deck
 from sim.errors import UsageError
+from sim.kernels.prisoners import shuffled_orders
+from sim.rng import chunk_states
+from sim.stats import bracket_interval
 from sim.variant import Variant
 from sim.tables import TableMixin
 
@@ -86,16 +92,10 @@ class BestPlayEstimate(TableMixin):
 
 def random_orders(deck: Deck, decks: int, seed: int):
     """``decks`` uniformly shuffled orders from the project's streams (chunk 0 of ``seed``)."""
-    import numpy as np
-
-    from sim.kernels.prisoners import shuffled_orders
-
     return shuffled_orders(np.asarray(seed_state(seed)), decks, deck.size)
 
 
 def seed_state(seed: int):
-    from sim.rng import chunk_states
-
     return chunk_states(seed, 0, 1)[0]
 
 
@@ -114,8 +114,6 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
     solved again (every deck's verdict depends on that deck alone), so the result is the one an
     uninterrupted run gives. ``on_deck(tally)`` is called after each deck (to checkpoint the tally).
     """
-    from sim.stats import bracket_interval
-
     variant = check_variant(variant)
     decks, seed = check_decks(decks), check_seed(seed)
     node_budget = check_node_budget(node_budget)
@@ -193,8 +191,6 @@ def best_play_distribution(deck: Deck, variant: Variant | str | None = None):
     :mod:`exact.prisoners.proofs` closes on the dealt row, and how many only the search does
     (``exhaustion``).
     """
-    from exact.prisoners.distribution import make_result
-
     variant = check_variant(variant)
     n, s = deck.size, deck.suits
     sequences = math.factorial(n) // math.factorial(s) ** deck.ranks

@@ -37,6 +37,7 @@ from sim import provenance
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.games import get_game
+from sim.kernels.prisoners import play_orders
 from sim.rules.prisoners import adjacent_ranks, policy_target
 from sim.variant import Variant
 
@@ -72,8 +73,6 @@ def make_result(deck: Deck, variant: Variant, method: str, score_counts, extra: 
 
 def enumerate_score_counts(deck: Deck, variant: Variant, *, batch: int = 1 << 16) -> list[int]:
     """Piles-left counts over every deck order, played by the kernel in batches."""
-    from sim.kernels.prisoners import play_orders
-
     counts = np.zeros(deck.size + 1, dtype=np.int64)
     orders = itertools.permutations(range(deck.size))
     while True:

@@ -180,7 +180,8 @@ as a top when the pile is moved).
     only where the search closes them within a few dozen nodes; see benchmarks/README.md. So it is
     applied nowhere by default (``proof_of_loss(row, ..., ("split_row",))`` runs it).
 
-The solver's cut during the search, in the numba engine (:mod:`exact.prisoners.solver_kernel`), is
+The solver's cut during the search, in the numba engine (:mod:`exact.prisoners.solver_kernel`, the jitted
+twins of these functions in :mod:`exact.prisoners.proofs_kernel`), is
 the same conditions ``disconnected`` (which contains ``isolated_pile``), ``uncoverable_cards``,
 ``frozen_piles`` and ``unpaired_tops``, on bit masks and rank counts (the kernel also has
 ``immovable_piles`` and ``stranded_cards``, off by default); the Python reference

@@ -137,8 +137,14 @@ import time
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from exact.prisoners import proofs
+import numpy as np
+
+import exact.prisoners.beam_kernel as beam
+import exact.prisoners.nrpa_kernel as nk
+import exact.prisoners.solver_kernel as kernel
+from exact.prisoners import lost_rows, proofs
 from exact.prisoners.limits import DEFAULT_NODE_BUDGET, MAX_KERNEL_CARDS, STRATEGIES
+from exact.status import BestPlayStatus
 from sim import provenance
 from sim.checks import check_budget, positive_number
 from sim.deck import Deck
@@ -147,7 +153,8 @@ from sim.rules.prisoners import DISTANCES, adjacent_ranks, apply_move, legal_mov
 from sim.variant import Variant
 from sim.tables import TableMixin
 
-WON, LOST, UNDECIDED = "won", "lost", "undecided"
+#: The statuses of a verdict (:class:`exact.status.BestPlayStatus`; each is its stored text).
+WON, LOST, UNDECIDED = BestPlayStatus.WON, BestPlayStatus.LOST, BestPlayStatus.UNDECIDED
 
 #: Version of the search's verdicts, part of what identifies a stored verdict or best-play run
 #: (:mod:`solitaire.best_play`), so that one stored by a weaker search is not served as the answer of
@@ -166,7 +173,7 @@ SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles", "unpai
 class Verdict:
     """What a searcher found for one row: the status and its evidence."""
 
-    status: str  #: "won", "lost" or "undecided"
+    status: BestPlayStatus  #: WON, LOST or UNDECIDED
     line: tuple[tuple[int, int], ...] | None  #: winning moves (source, target), after dealing all
     nodes: int  #: rows expanded (over all runs of a restarting search)
     proof: str | None  #: for "lost": a static condition of :mod:`exact.prisoners.proofs`, or "exhaustion"
@@ -181,7 +188,7 @@ class SolveResult(TableMixin):
     deck: Deck
     variant: Variant
     order: tuple[int, ...]
-    status: str  #: "won", "lost" or "undecided"
+    status: BestPlayStatus  #: WON, LOST or UNDECIDED (stored as "won", "lost", "undecided")
     line: tuple[tuple[int, int], ...] | None  #: winning moves (source, target), after dealing all
     nodes: int  #: rows expanded
     node_budget: int
@@ -196,6 +203,9 @@ class SolveResult(TableMixin):
 
     kind: ClassVar[str] = "solve"
 
+    def __post_init__(self):
+        object.__setattr__(self, "status", BestPlayStatus.parse(self.status))
+
     @property
     def won(self) -> bool:
         return self.status == WON
@@ -205,7 +215,7 @@ class SolveResult(TableMixin):
         """Rebuild a verdict from its stored ``to_dict()`` content."""
         line = record.get("line")
         return cls(deck=Deck(int(record["suits"]), int(record["ranks"])), variant=Variant.parse(record["variant"]),
-                   order=tuple(int(c) for c in record["order"]), status=str(record["status"]),
+                   order=tuple(int(c) for c in record["order"]), status=BestPlayStatus.parse(record["status"]),
                    line=None if line is None else tuple((int(s), int(t)) for s, t in line),
                    nodes=int(record["nodes"]), node_budget=int(record["node_budget"]), proof=record.get("proof"),
                    cuts=tuple((str(k), int(v)) for k, v in (record.get("cuts") or {}).items()),
@@ -215,7 +225,7 @@ class SolveResult(TableMixin):
 
     def to_dict(self) -> dict:
         return {"game": "prisoners", "suits": self.deck.suits, "ranks": self.deck.ranks,
-                "variant": str(self.variant), "order": list(self.order), "status": self.status,
+                "variant": str(self.variant), "order": list(self.order), "status": self.status.value,
                 "line": [list(m) for m in self.line] if self.line is not None else None,
                 "proof": self.proof, "cuts": dict(self.cuts), "nodes": self.nodes,
                 "node_budget": self.node_budget, "seconds": self.seconds, "time_budget": self.time_budget,
@@ -411,8 +421,6 @@ class KernelSearcher:
 
     def __init__(self, cards: int, ranks: int, *, wrap: bool, reverse: bool, ordering: int = 0,
                  strategy: str = "restarts"):
-        import exact.prisoners.solver_kernel as kernel
-
         if not kernel.supports(cards, ranks):
             raise UsageError(f"the numba solver handles at most {kernel.MAX_KERNEL_CARDS} cards and "
                              f"{kernel.MAX_KERNEL_RANKS} ranks: use engine='python'")
@@ -424,7 +432,7 @@ class KernelSearcher:
         self.neighbours = kernel.neighbour_masks(ranks, wrap)
         self.neighbour_lists = _neighbour_lists(ranks, wrap)
         self._table = None
-        self._generation = 0  # of the lost-row table (exact.prisoners.solver_kernel.next_generation)
+        self._generation = 0  # of the lost-row table (exact.prisoners.lost_rows.next_generation)
         #: nodes after which the restarts turn on the commuting-move reduction (:data:`COMMUTE_AFTER`;
         #: ``None``: never, 0: from the start)
         self.commute_after = None if strategy == "dfs" else COMMUTE_AFTER["published" if reverse else "physical"]
@@ -450,7 +458,7 @@ class KernelSearcher:
         return proofs.proof_of_loss(row, self.neighbour_lists, self.reverse)
 
     def _run(self, tops, bottoms, line, ordering, seed, node_stop, clock, proofs):
-        """One depth-first run within ``node_stop`` nodes: ``(verdict code, nodes, cut counts)``;
+        """One depth-first run within ``node_stop`` nodes: ``(status, nodes, cut counts)``;
         ``clock()`` says whether the time budget is spent (looked at every :data:`_CLOCK_SLICE` nodes)."""
         k = self.kernel
         hashes, keys = self._table[0]
@@ -467,17 +475,13 @@ class KernelSearcher:
                 k.abandon(tops, bottoms, self._state)
                 verdict = k.UNDECIDED_CODE
                 break
-        return verdict, int(scalars[k._NODES]), (int(scalars[k._DISCONNECTED]), int(scalars[k._UNCOVERABLE]),
+        return BestPlayStatus.from_code(verdict), int(scalars[k._NODES]), (int(scalars[k._DISCONNECTED]), int(scalars[k._UNCOVERABLE]),
                                                  int(scalars[k._FROZEN]), int(scalars[k._UNPAIRED]))
 
     def _nrpa(self, tops, line, node_allowance: int, clock):
         """NRPA searches (:data:`NRPA_PLAN`) from the dealt row ``tops`` within ``node_allowance``
         nodes of ``step_cost`` steps each, a fresh seed per search (the clock is looked at between
         searches): ``(won, nodes charged)``; a win's moves are in ``line``."""
-        import numpy as np
-
-        import exact.prisoners.nrpa_kernel as nk
-
         plan = self.nrpa_plan
         steps_left = node_allowance * plan["step_cost"]
         steps, run, won = 0, 0, False
@@ -497,15 +501,13 @@ class KernelSearcher:
 
     def solve_ranks(self, rank_sequence, node_budget: int, time_budget: float | None = None) -> Verdict:
         """The verdict on the row dealt from ``rank_sequence`` (static proofs first, then the search)."""
-        import numpy as np
-
         name = self.root_proof(rank_sequence)
         if name is not None:
             return Verdict(LOST, None, 0, name)
         k = self.kernel
         if self._table is None or self._table[1] != node_budget:
-            self._table = (k.new_table(self.cards, self.ranks, node_budget), node_budget)
-        self._generation = k.next_generation(self._table[0][0], self._generation)  # the table is empty
+            self._table = (lost_rows.new_table(self.cards, self.ranks, node_budget), node_budget)
+        self._generation = lost_rows.next_generation(self._table[0][0], self._generation)  # the table is empty
         self._state[0][k._FILLED] = 0  # the table is empty: restarts carry its fill from here on
         self._state[6][:] = 0  # the profile of this deck's search (see :func:`profile`)
         tops = np.array(list(rank_sequence), dtype=np.int64)
@@ -517,10 +519,8 @@ class KernelSearcher:
             return time_budget is not None and time.thread_time() - t0 >= time_budget
 
         nodes, cut = 0, [0] * len(SEARCH_CONDITIONS)
-        verdict = k.UNDECIDED_CODE
+        verdict = UNDECIDED
         if self.strategy == "beam" and len(tops) > 1:
-            import exact.prisoners.beam_kernel as beam
-
             for run, share in enumerate(BEAM_SHARES):
                 width = max(1, int(share * node_budget) // len(tops))
                 code, used = beam._beam(tops, self.neighbours, self.ranks, self.reverse, width, beam.seed_mix(run),
@@ -549,19 +549,19 @@ class KernelSearcher:
                                                 self.proofs | k.COMMUTE if commute else self.proofs)
             nodes += used
             cut = [a + b for a, b in zip(cut, run_cuts)]
-            if verdict != k.UNDECIDED_CODE or clock():
+            if verdict != UNDECIDED or clock():
                 break
-        if self.strategy == "nrpa" and verdict == k.UNDECIDED_CODE and not clock() and nodes < node_budget:
+        if self.strategy == "nrpa" and verdict == UNDECIDED and not clock() and nodes < node_budget:
             won, used = self._nrpa(tops, line, node_budget - nodes, clock)
             nodes += used
             if won:
-                verdict = k.WON_CODE
+                verdict = WON
         seconds = time.thread_time() - t0
         cuts = _cuts(dict(zip(SEARCH_CONDITIONS, cut)))
-        if verdict == k.WON_CODE:
+        if verdict == WON:
             moves = tuple((int(a), int(b)) for a, b in line[:len(tops) - 1])
             return Verdict(WON, moves, nodes, None, cuts, seconds)
-        if verdict == k.LOST_CODE:
+        if verdict == LOST:
             return Verdict(LOST, None, nodes, proofs.EXHAUSTION, cuts, seconds)
         return Verdict(UNDECIDED, None, nodes, None, cuts, seconds)
 
@@ -576,12 +576,10 @@ def make_searcher(deck: Deck, variant: Variant, *, engine: str = "auto", orderin
     """The searcher for ``deck`` and ``variant`` on ``engine`` (see :data:`ENGINES`); ``ordering`` and
     ``strategy`` (default "restarts") are the numba engine's: the python engine runs one depth-first
     search in the reference's order."""
-    from exact.prisoners.solver_kernel import supports
-
     if engine not in ENGINES:
         raise UsageError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
-    if engine == "numba" or (engine == "auto" and supports(deck.size, deck.ranks)):
+    if engine == "numba" or (engine == "auto" and kernel.supports(deck.size, deck.ranks)):
         return KernelSearcher(deck.size, deck.ranks, wrap=wrap, reverse=reverse, ordering=ordering,
                               strategy=strategy or "restarts")
     if strategy is not None:
@@ -624,7 +622,7 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     ((2, 1), (1, 0))
     >>> r = solve([1, 0, 2], Deck(1, 3), "prisoners(moves=physical,wrap=off)")
     >>> r.status, r.proof
-    ('lost', 'uncoverable_cards')
+    (<BestPlayStatus.LOST: 'lost'>, 'uncoverable_cards')
     """
     variant = check_variant(variant)
     order = deck.check_order(order)

@@ -195,7 +195,7 @@ def _run_core(deck, variant, built, merge_only, kwargs, as_json) -> None:
     from fractions import Fraction
 
     from exact.one_handed.word_run import word_counts
-    from exact.result import fraction_text
+    from sim.fractions_text import fraction_text
     from sim.progress import progress_bar
 
     with progress_bar(None, desc="exact", unit="job") as bar:

@@ -107,7 +107,7 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
     With --out, Ctrl-C or SIGTERM stops the classification between two chunks of decks and saves
     them (exit status 130 or 143); the same command resumes it.
     """
-    from exact.chains import fraction_digest
+    from sim.fractions_text import fraction_digest
     from exact.hand.poison import classify_runs
     from exact.hand.whole_deck import HandGraphResult, analyse_deck
     from sim.checks import check_budget, check_decks, check_seed, non_negative_number

@@ -6,6 +6,7 @@ import contextlib
 import click
 
 from exact.prisoners.limits import DEFAULT_NODE_BUDGET, MAX_KERNEL_CARDS, STRATEGIES
+from exact.status import BestPlayStatus
 from sim.errors import UsageError
 
 from ..options import (
@@ -220,11 +221,11 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         click.echo(f"replay: solitaire play --game prisoners --suits {deck.suits} --ranks {deck.ranks} {variant_args} "
                    f"--order \"{format_cards(result.order, deck)}\" "
                    f"--line \"{line_tokens(result.order, deck, variant, result.line)}\"")
-    elif result.status == "lost" and result.proof == "exhaustion":
+    elif result.status == BestPlayStatus.LOST and result.proof == "exhaustion":
         cuts = ", ".join(f"{n} {c:,}" for n, c in result.cuts)
         click.echo(f"lost: no sequence of moves wins (search exhausted after {result.nodes:,} nodes, strategy "
                    f"{result.strategy}" + (f"; rows cut by {cuts}" if cuts else "") + ")")
-    elif result.status == "lost":
+    elif result.status == BestPlayStatus.LOST:
         click.echo(f"lost: the dealt row fails the necessary condition {result.proof} "
                    "(exact.prisoners.proofs)")
     else:

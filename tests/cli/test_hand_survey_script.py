@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from exact.chains import fraction_digest, fraction_from_text
+from sim.fractions_text import fraction_digest, fraction_from_text
 from exact.hand.whole_deck import HandGraphResult
 from sim import Variant
 from sim.store import ResultsStore
@@ -66,7 +66,7 @@ def test_long_fractions_are_shortened_and_read_back():
 
 
 def _text(x: Fraction) -> str:
-    from exact.chains import fraction_text
+    from sim.fractions_text import fraction_text
 
     return fraction_text(x)
 

@@ -1,4 +1,4 @@
-"""exact.chains: the modular solver (Dixon lifting) and verified lumping against the Fraction reference."""
+"""exact.hand.chains: the modular solver (Dixon lifting) and verified lumping against the Fraction reference."""
 import math
 from fractions import Fraction
 
@@ -6,9 +6,12 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+import scipy.sparse as sp
 
-import exact.chains as chains
-from exact.chains import CountChain, absorb_fractions, absorb_modular, lump, rational_reconstruction, solve_vector
+import exact.hand.chains as chains
+from exact.hand.chains import (
+    CountChain, absorb_fractions, absorb_modular, dense_lu, dixon, driver, factor, lumping, lump, modular_solve,
+    rational_reconstruction, solve_vector)
 from exact.invariants import InvariantError
 
 
@@ -93,7 +96,7 @@ def test_mirrored_states_are_lumped():
 def test_a_hash_collision_is_caught(monkeypatch):
     # every signature equal: the refinement would merge states that differ, and the exact
     # verification must refuse it
-    monkeypatch.setattr(chains, "_mix", lambda x: np.zeros(np.shape(x), dtype=np.uint64))
+    monkeypatch.setattr(lumping, "_mix", lambda x: np.zeros(np.shape(x), dtype=np.uint64))
     chain = CountChain(src=np.array([0, 1]), dst=np.array([1, 0]), count=np.array([1, 2]),
                        wins=np.array([1, 1]), total=np.array([2, 3]))
     with pytest.raises(InvariantError, match="lumped block"):
@@ -105,8 +108,8 @@ def test_a_wrong_reconstruction_is_caught_modulo_the_second_prime(monkeypatch):
                        wins=np.array([1, 1]), total=np.array([2, 5]))
     transient = np.ones(2, dtype=bool)
     real = rational_reconstruction
-    monkeypatch.setattr(chains, "rational_reconstruction", lambda u, m: (real(u, m) or Fraction(0)) + Fraction(1, 7))
-    monkeypatch.setattr(chains._Digits, "agrees", lambda self, f: True)
+    monkeypatch.setattr(driver, "rational_reconstruction", lambda u, m: (real(u, m) or Fraction(0)) + Fraction(1, 7))
+    monkeypatch.setattr(dixon._Digits, "agrees", lambda self, f: True)
     with pytest.raises(InvariantError, match="second prime"):
         absorb_modular(chain, transient)
 
@@ -154,9 +157,9 @@ def test_prove_checks_the_whole_vector():
 def test_dense_core_path(monkeypatch):
     # a dense chain: every state moves to every state, so nothing is cheap to eliminate and the
     # dense LU (several panels) does the work
-    monkeypatch.setattr(chains, "SPARSE_COST", 1024)
+    monkeypatch.setattr(factor, "SPARSE_COST", 1024)
     rng = np.random.default_rng(5)
-    n = chains.PANEL + 12
+    n = dense_lu.PANEL + 12
     src = np.repeat(np.arange(n), n)
     dst = np.tile(np.arange(n), n)
     count = rng.integers(1, 4, size=n * n)
@@ -165,7 +168,7 @@ def test_dense_core_path(monkeypatch):
     chain = CountChain(src=src, dst=dst, count=count, wins=wins, total=total)
     stats: dict = {}
     h, m = absorb_modular(chain, np.ones(n, dtype=bool), stats=stats)
-    assert stats["core"] > chains.PANEL
+    assert stats["core"] > dense_lu.PANEL
     assert h == 1
     # m: checked against the integer system over Fractions for this one answer
     system = chains.integer_system(chain, np.ones(n, dtype=bool), 0)
@@ -209,11 +212,11 @@ def test_reconstruction_with_a_small_denominator_bound(a, b):
 
 
 def test_dense_core_in_small_row_blocks(monkeypatch):
-    monkeypatch.setattr(chains, "SPARSE_COST", 1024)  # a core of more than a panel is left to the dense LU
+    monkeypatch.setattr(factor, "SPARSE_COST", 1024)  # a core of more than a panel is left to the dense LU
     # the dense LU's trailing updates and the float32 conversion done a few rows at a time (as for
     # a core too large for a temporary of its size) give the same answers
     rng = np.random.default_rng(8)
-    n = chains.PANEL + 20
+    n = dense_lu.PANEL + 20
     src = np.repeat(np.arange(n), n)
     dst = np.tile(np.arange(n), n)
     count = rng.integers(0, 3, size=n * n)
@@ -221,10 +224,10 @@ def test_dense_core_in_small_row_blocks(monkeypatch):
     total = wins + np.bincount(src, weights=count, minlength=n).astype(np.int64)
     chain = CountChain(src=src, dst=dst, count=count, wins=wins, total=total)
     whole = absorb_modular(chain, np.ones(n, dtype=bool))
-    monkeypatch.setattr(chains, "UPDATE_ROWS", 7)
+    monkeypatch.setattr(dense_lu, "UPDATE_ROWS", 7)
     stats: dict = {}
     assert absorb_modular(chain, np.ones(n, dtype=bool), stats=stats) == whole
-    assert stats["core"] > chains.PANEL
+    assert stats["core"] > dense_lu.PANEL
     assert whole == tuple(x[0] for x in solve_vector(chain, np.ones(n, dtype=bool)))
 
 
@@ -238,8 +241,6 @@ def sparse_systems(draw):
     rng = np.random.default_rng(seed)
     dense = np.where(rng.random((n, n)) < density, rng.integers(-6, 7, size=(n, n)), 0)
     dense[np.arange(n), np.arange(n)] += rng.integers(1, 9, size=n)
-    import scipy.sparse as sp
-
     a = sp.csr_matrix(dense.astype(np.int64))
     a.sort_indices()
     system = chains.IntegerSystem(indptr=a.indptr.astype(np.int64), indices=a.indices.astype(np.int64),
@@ -265,8 +266,8 @@ def test_numba_sparse_elimination_agrees_with_the_reference(case):
     f = fast
     for c in range(2):  # the one-column solve (the lifting's, once h is exact) agrees column by column
         one = rhs[:, c].astype(np.int64) % p
-        chains._solve_mod_one(one, f.p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx, f.u_val,
-                              f.core, f.lu, f.perm, f.diagonal_inverse)
+        modular_solve.solve_mod_one(one, f.p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx,
+                                    f.u_val, f.core, f.lu, f.perm, f.diagonal_inverse)
         assert np.array_equal(one, x[:, c])
 
 
@@ -280,8 +281,8 @@ def test_dense_solve_of_one_column_agrees_with_the_pair(m, seed):
     diagonal_inverse = rng.integers(1, p, size=m)
     y = rng.integers(0, p, size=(2, m)).astype(np.float64)
     one = y[0].copy()
-    chains._dense_solve_pair(lu, y[0], y[1], diagonal_inverse, p)
-    chains._dense_solve_one(lu, one, diagonal_inverse, p)
+    modular_solve.dense_solve_pair(lu, y[0], y[1], diagonal_inverse, p)
+    modular_solve.dense_solve_one(lu, one, diagonal_inverse, p)
     assert np.array_equal(one, y[0])
 
 
@@ -314,9 +315,9 @@ def test_dense_solves_agree_with_python_ints(m, seed, kind):
     diagonal_inverse = rng.integers(1, p, size=m)
     expect = [_dense_solve_reference(lu, y[c], diagonal_inverse, p) for c in range(2)]
     pair = y.astype(np.float64)
-    chains._dense_solve_pair(lu.astype(np.float32), pair[0], pair[1], diagonal_inverse, p)
+    modular_solve.dense_solve_pair(lu.astype(np.float32), pair[0], pair[1], diagonal_inverse, p)
     one = y[0].astype(np.float64)
-    chains._dense_solve_one(lu.astype(np.float32), one, diagonal_inverse, p)
+    modular_solve.dense_solve_one(lu.astype(np.float32), one, diagonal_inverse, p)
     assert (pair.astype(np.int64) % p).tolist() == expect
     assert (one.astype(np.int64) % p).tolist() == expect[0]
 
@@ -343,4 +344,45 @@ def test_one_column_lifting_once_p_win_is_exact():
 def test_floor_divmod_without_integer_division(v, p):
     for w in (v, v - v % p, v - v % p + p - 1):  # any value, a multiple of p (as a Dixon residual is), one below
         if abs(w) < 2**62 + 2**48:
-            assert chains._floor_divmod(w, p, 1.0 / p) == divmod(w, p)
+            assert modular_solve.floor_divmod(w, p, 1.0 / p) == divmod(w, p)
+
+
+def _twin_solves(f, rhs):
+    """Both columns of ``rhs`` solved by the pair twin at once and by the one-column twin each."""
+    pair = np.ascontiguousarray(rhs, dtype=np.int64) % f.p
+    modular_solve.solve_mod_pair(pair, f.p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx,
+                                 f.u_val, f.core, f.lu, f.perm, f.diagonal_inverse)
+    ones = []
+    for c in range(2):
+        one = np.ascontiguousarray(rhs[:, c], dtype=np.int64) % f.p
+        modular_solve.solve_mod_one(one, f.p, f.order, f.inverse, f.l_ptr, f.l_idx, f.l_val, f.u_ptr, f.u_idx,
+                                    f.u_val, f.core, f.lu, f.perm, f.diagonal_inverse)
+        ones.append(one)
+    return pair, np.stack(ones, axis=1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("max_cost", [0, 16, 10**9])
+def test_twin_modular_solves_agree_on_random_systems(seed, max_cost):
+    # the twins (two columns at once, one column) on random sparse systems whose factors mix sparse
+    # eliminations and a dense core of several panels: equal residues, and both solve A x = r mod p
+    rng = np.random.default_rng(seed)
+    n = dense_lu.PANEL + 40 + 17 * seed
+    p = chains.PRIMES[seed % len(chains.PRIMES)]
+    dense = np.where(rng.random((n, n)) < 0.08, rng.integers(-50, 51, size=(n, n)), 0)
+    dense[np.arange(n), np.arange(n)] += rng.integers(1, 200, size=n)
+    a = sp.csr_matrix(dense.astype(np.int64))
+    a.sort_indices()
+    system = chains.IntegerSystem(indptr=a.indptr.astype(np.int64), indices=a.indices.astype(np.int64),
+                                  data=a.data.astype(np.int64), wins=np.zeros(n, dtype=np.int64),
+                                  total=np.ones(n, dtype=np.int64), start=0)
+    f = chains.factor_modular(system, p, max_cost=max_cost)
+    assert f is not None
+    rhs = rng.integers(0, p, size=(n, 2))
+    pair, ones = _twin_solves(f, rhs)
+    assert np.array_equal(pair, ones)
+    assert np.array_equal((dense.astype(object) @ pair.astype(object)) % p, rhs.astype(object) % p)
+    if max_cost == 10**9:
+        assert len(f.core) == 0
+    elif max_cost == 0:
+        assert len(f.core) > dense_lu.PANEL

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import exact.prisoners.solver_kernel as kernel
 from exact.prisoners.best_play import random_orders, rank_sequences
-from exact.prisoners import proofs
+from exact.prisoners import lost_rows, proofs
 from exact.prisoners.solver import LOST, UNDECIDED, WON, Searcher, make_searcher, replay
 from sim import Deck, Variant
 
@@ -74,31 +74,31 @@ def test_kernel_bounded_table_keeps_the_least_bound():
     # A row stored lost from bound 3 is known lost from 3 and above, not from 2; storing it again from
     # 1 lowers its bound; the dealt row (as long as the deck) is stored from 0.
     cards, ranks = 8, 4
-    hashes, keys = kernel.new_table(cards, ranks, 100)
+    hashes, keys = lost_rows.new_table(cards, ranks, 100)
 
     def tagged(tops, bottoms, m):  # the row's hash in the table's generation 1, as a uint64
-        return np.uint64(kernel._tag(np.uint64(kernel._row_hash(tops, bottoms, m, ranks, True)), 1))
+        return np.uint64(lost_rows.slot_tag(np.uint64(lost_rows.row_hash(tops, bottoms, m, ranks, True)), 1))
 
     tops = np.array([0, 1, 2, 3, 0, 1, 0, 0], dtype=np.int64)
     bottoms = np.array([1, 1, 3, 3, 2, 1, 0, 0], dtype=np.int64)
     m = 6
     h = tagged(tops, bottoms, m)
-    assert not kernel._lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 5)
-    filled = kernel._insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 3, 0)
+    assert not lost_rows.lookup_row_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 5)
+    filled = lost_rows.insert_row_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 3, 0)
     assert filled == 1
-    assert [kernel._lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, b) for b in range(6)] == [
+    assert [lost_rows.lookup_row_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, b) for b in range(6)] == [
         False, False, False, True, True, True]
-    assert kernel._insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 1, filled) == 1  # updated in place
-    assert kernel._lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 1)
-    assert kernel._insert_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 4, filled) == 1  # keeps 1
-    assert kernel._lookup_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 1)
+    assert lost_rows.insert_row_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 1, filled) == 1  # updated in place
+    assert lost_rows.lookup_row_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 1)
+    assert lost_rows.insert_row_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 4, filled) == 1  # keeps 1
+    assert lost_rows.lookup_row_bounded(hashes, keys, h, tops, bottoms, m, ranks, True, 1)
     # a shorter row with the same first piles is another row
     h5 = tagged(tops, bottoms, 5)
-    assert not kernel._lookup_bounded(hashes, keys, h5, tops, bottoms, 5, ranks, True, 5)
+    assert not lost_rows.lookup_row_bounded(hashes, keys, h5, tops, bottoms, 5, ranks, True, 5)
     dealt = np.array([0, 1, 2, 3, 0, 1, 2, 3], dtype=np.int64)
     hd = tagged(dealt, dealt, cards)
-    kernel._insert_bounded(hashes, keys, hd, dealt, dealt, cards, ranks, True, 0, filled)
-    assert kernel._lookup_bounded(hashes, keys, hd, dealt, dealt, cards, ranks, True, 0)
+    lost_rows.insert_row_bounded(hashes, keys, hd, dealt, dealt, cards, ranks, True, 0, filled)
+    assert lost_rows.lookup_row_bounded(hashes, keys, hd, dealt, dealt, cards, ranks, True, 0)
 
 
 @pytest.mark.parametrize("moves", ["published", "physical"])
@@ -112,7 +112,7 @@ def test_kernel_reduced_search_equals_exhaustive_search_in_every_order(shape, wr
     reverse = variant.rules.reverse_piles
     reference, fewest = fewest_piles_of_every_row(deck, variant)
     masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
-    hashes, keys = kernel.new_table(deck.size, deck.ranks, 10**5)
+    hashes, keys = lost_rows.new_table(deck.size, deck.ranks, 10**5)
     line = np.zeros((deck.size - 1, 2), dtype=np.int64)
     for seq in rank_sequences(deck.suits, deck.ranks):
         won = fewest[reference.start_row(seq)] == 1
@@ -186,7 +186,7 @@ def test_kernel_reduction_equals_the_reference_reduction(data, shape, wrap, node
     if python.proof in proofs.CONDITIONS:
         return  # closed on the dealt row, before any search
     masks = kernel.neighbour_masks(deck.ranks, wrap == "on")
-    hashes, keys = kernel.new_table(deck.size, deck.ranks, node_budget)
+    hashes, keys = lost_rows.new_table(deck.size, deck.ranks, node_budget)
     line = np.zeros((deck.size - 1, 2), dtype=np.int64)
     tops = np.array(ranks, dtype=np.int64)
     verdict, nodes, _ = kernel.search_row(tops, tops.copy(), masks, deck.ranks, reverse, node_budget, 0, hashes,

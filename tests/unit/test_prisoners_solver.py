@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact.prisoners import proofs
+import exact.prisoners.solver_kernel as kernel
+from exact.prisoners import lost_rows, proofs, proofs_kernel
 from exact.prisoners.best_play import (
     best_play_distribution,
     estimate_best_play,
@@ -202,8 +203,6 @@ def test_kernel_with_reference_ordering_equals_python_search(data, shape, varian
 def test_kernel_proofs_equal_the_reference_proofs(data, shape, variant):
     # The kernel's bit-mask and rank-count versions of the conditions against proofs.py, on rows
     # reached by random legal moves from a random deal.
-    import exact.prisoners.solver_kernel as kernel
-
     deck = Deck(*shape)
     searcher = make_searcher(deck, variant, engine="python")
     row = searcher.start_row([deck.rank(c) for c in data.draw(deck_orders(deck))])
@@ -217,18 +216,18 @@ def test_kernel_proofs_equal_the_reference_proofs(data, shape, variant):
     tops = np.array([p[1] if searcher.reverse else p for p in row], dtype=np.int64)
     bottoms = np.array([p[0] if searcher.reverse else p for p in row], dtype=np.int64)
     m = len(row)
-    linked = kernel._linked(tops, bottoms, m, masks, deck.ranks, searcher.reverse, holders)
+    linked = proofs_kernel.linked(tops, bottoms, m, masks, deck.ranks, searcher.reverse, holders)
     assert linked == (not proofs.disconnected(row, searcher.neighbours, searcher.reverse))
     if not searcher.reverse:
-        found = kernel._uncoverable_cards(tops, m, masks, deck.ranks, holders[:deck.ranks],
+        found = proofs_kernel.uncoverable_cards(tops, m, masks, deck.ranks, holders[:deck.ranks],
                                           holders[deck.ranks:2 * deck.ranks])
         assert (found >= 2) == proofs.uncoverable_cards(row, searcher.neighbours, False)
     else:
-        frozen = kernel._frozen_piles(tops, bottoms, m, masks, deck.ranks, holders[:deck.ranks])
+        frozen = proofs_kernel.frozen_piles(tops, bottoms, m, masks, deck.ranks, holders[:deck.ranks])
         assert frozen == proofs.frozen_piles(row, searcher.neighbours, True)
-        unpaired = kernel._unpaired_tops(tops, bottoms, m, deck.ranks, kernel.is_cycle(masks), holders[:deck.ranks])
+        unpaired = proofs_kernel.unpaired_tops(tops, bottoms, m, deck.ranks, proofs_kernel.is_cycle(masks), holders[:deck.ranks])
         assert unpaired == proofs.unpaired_tops(row, searcher.neighbours, True)
-        immovable = kernel._immovable_piles(tops, bottoms, m, masks, deck.ranks, holders[:deck.size])
+        immovable = proofs_kernel.immovable_piles(tops, bottoms, m, masks, deck.ranks, holders[:deck.size])
         assert immovable == proofs.immovable_piles(row, searcher.neighbours, True)
     if proofs.isolated_pile(row, searcher.neighbours, searcher.reverse):
         assert proofs.disconnected(row, searcher.neighbours, searcher.reverse)  # a special case
@@ -305,8 +304,6 @@ def test_uncoverable_cards_position_clause_closes_more_rows(wrap):
        pieces=st.integers(1, 50), ordering=st.sampled_from(ORDERINGS))
 def test_paused_and_resumed_search_equals_one_run(data, shape, variant, pieces, ordering):
     # The search stops every ``pieces`` nodes and goes on from its saved state: nothing changes.
-    import exact.prisoners.solver_kernel as kernel
-
     deck = Deck(*shape)
     reverse = variant.rules.reverse_piles
     ranks = [deck.rank(c) for c in data.draw(deck_orders(deck))]
@@ -316,7 +313,7 @@ def test_paused_and_resumed_search_equals_one_run(data, shape, variant, pieces, 
     for step in (budget, pieces):
         tops = np.array(ranks, dtype=np.int64)
         bottoms = tops.copy()
-        hashes, keys = kernel.new_table(deck.size, deck.ranks, budget)
+        hashes, keys = lost_rows.new_table(deck.size, deck.ranks, budget)
         line = np.zeros((deck.size - 1, 2), dtype=np.int64)
         state = kernel.new_state(deck.size, deck.ranks)
         kernel.start(state, deck.size, seed=5)
@@ -385,8 +382,6 @@ def test_kernel_lines_replay_on_full_decks(moves, shape, strategy, ordering):
 
 def test_kernel_table_survives_being_emptied():
     # A tiny table is emptied many times during one search; the verdicts must not change.
-    import exact.prisoners.solver_kernel as kernel
-
     deck = Deck(3, 4)
     variant = Variant.make("prisoners", moves="published")
     searcher = make_searcher(deck, variant, engine="numba")
@@ -460,8 +455,6 @@ def test_beam_wins_only_winnable_orders_with_lines_that_replay(data, shape, vari
     # The beam only ever claims a win, with its line; a wide beam on a small deck keeps every row,
     # so it then finds a win exactly when one exists.
     import exact.prisoners.beam_kernel as beam
-    import exact.prisoners.solver_kernel as kernel
-
     deck = Deck(*shape)
     order = data.draw(deck_orders(deck))
     tops = np.array([deck.rank(c) for c in order], dtype=np.int64)
@@ -479,8 +472,6 @@ def test_beam_wins_only_winnable_orders_with_lines_that_replay(data, shape, vari
 
 def test_beam_respects_its_node_stop_and_finds_wins_on_mid_size_decks():
     import exact.prisoners.beam_kernel as beam
-    import exact.prisoners.solver_kernel as kernel
-
     deck = Deck(4, 8)
     masks = kernel.neighbour_masks(deck.ranks, True)
     line = np.zeros((deck.size - 1, 2), dtype=np.int64)
@@ -528,10 +519,8 @@ def test_frozen_piles_proves_published_rows_connectivity_cannot(shape, wrap):
 def test_kernel_pairable_equals_the_plain_search(counts, cycle):
     # The closed form (odd and even cycles, paths) against trying every number of pairs across the
     # closing edge; and both against a brute force that pairs items one by one.
-    import exact.prisoners.solver_kernel as kernel
-
     cycle = cycle and len(counts) >= 3
-    fast = kernel._pairable(np.array(counts, dtype=np.int64), len(counts), cycle)
+    fast = proofs_kernel.pairable(np.array(counts, dtype=np.int64), len(counts), cycle)
     assert fast == proofs.pairable(counts, cycle) == _pairs_up(tuple(counts), cycle)
 
 
@@ -571,12 +560,10 @@ def test_restarts_carry_the_fill_of_the_lost_row_table(moves):
     # The restarts keep the lost-row table; its fill must be carried from run to run, or a table
     # that holds rows from earlier runs fills up completely (and probing a full table never ends:
     # 52-card searches of a few million nodes hung). A small table makes it happen fast.
-    import exact.prisoners.solver_kernel as kernel
-
     deck = Deck(4, 13)
     searcher = make_searcher(deck, Variant.make("prisoners", moves=moves))
     budget = 60_000
-    searcher._table = (kernel.new_table(deck.size, deck.ranks, budget, max_slots=1 << 12), budget)
+    searcher._table = (lost_rows.new_table(deck.size, deck.ranks, budget, max_slots=1 << 12), budget)
     for order in random_orders(deck, 3, seed=2):
         verdict = searcher.solve_ranks([deck.rank(c) for c in order], budget)
         hashes = searcher._table[0][0]
@@ -591,9 +578,7 @@ def test_lost_row_table_holds_the_budget_within_its_memory(budget, cards, ranks,
     # Twice the budget in slots (a search stores at most one lost row a node, so the table is never
     # three-quarters full and never emptied, which made long searches forget what they had proved),
     # unless that passes the memory limit: then the most slots that fit.
-    import exact.prisoners.solver_kernel as kernel
-
-    slots = kernel.table_slots(cards, ranks, budget, max_bytes)
+    slots = lost_rows.table_slots(cards, ranks, budget, max_bytes)
     per_slot = 8 * -(-(8 + cards * (1 if ranks * ranks + cards <= 255 else 2)) // 8)  # whole 64-bit words
     assert slots >= 1 << 10 and slots & (slots - 1) == 0
     assert slots >= 2 * budget or (slots == 1 << 10 or 2 * slots * per_slot > max_bytes)
@@ -602,12 +587,10 @@ def test_lost_row_table_holds_the_budget_within_its_memory(budget, cards, ranks,
 
 
 def test_lost_row_table_default_is_sized_for_long_searches():
-    import exact.prisoners.solver_kernel as kernel
-
     # 52 cards: budgets of up to 33,554,432 nodes fit the default 4 GiB without emptying
-    assert kernel.table_slots(52, 13, 33_554_432) >= 2 * 33_554_432
-    assert kernel.table_slots(52, 13, 10**9) * 64 <= kernel.MAX_TABLE_BYTES
-    hashes, keys = kernel.new_table(52, 13, 3_000)
+    assert lost_rows.table_slots(52, 13, 33_554_432) >= 2 * 33_554_432
+    assert lost_rows.table_slots(52, 13, 10**9) * 64 <= lost_rows.MAX_TABLE_BYTES
+    hashes, keys = lost_rows.new_table(52, 13, 3_000)
     assert len(hashes) == len(keys) == 8192 and keys.dtype == np.uint8 and keys.shape[1] == 52
     # one 64-byte record a slot: the hash, then the row, in the same cache line
     assert hashes.base is not None and hashes.strides == (64,) and keys.strides == (64, 1)
@@ -636,8 +619,6 @@ def test_immovable_piles_proves_published_rows_the_other_proofs_cannot(shape, wr
 def search_with_proof_equals_exhaustive_search(shape, moves, wrap, proof, counter):
     """Search every dealt row of ``shape`` with the kernel's ``proof`` bit on besides the default cuts:
     each gets the exhaustive verdict; returns the rows the proof cut (``counter``: its scalar)."""
-    import exact.prisoners.solver_kernel as kernel
-
     deck = Deck(*shape)
     variant = Variant.make("prisoners", moves=moves, wrap=wrap)
     reverse = moves == "published"
@@ -646,7 +627,7 @@ def search_with_proof_equals_exhaustive_search(shape, moves, wrap, proof, counte
     cut = 0
     for seq in rank_sequences(deck.suits, deck.ranks):
         tops = np.array(seq, dtype=np.int64)
-        hashes, keys = kernel.new_table(deck.size, deck.ranks, 10**5)
+        hashes, keys = lost_rows.new_table(deck.size, deck.ranks, 10**5)
         line = np.zeros((deck.size - 1, 2), dtype=np.int64)
         state = kernel.new_state(deck.size, deck.ranks)
         kernel.start(state, deck.size)
@@ -664,8 +645,6 @@ def test_search_with_immovable_piles_equals_exhaustive_search(shape, wrap):
     # on, every dealt row of the deck gets the exhaustive verdict, and it does cut rows (2x5 with wrap,
     # not 2x4: there unpaired_tops, checked first, closes every row it used to cut since its final top
     # must be a bottom).
-    import exact.prisoners.solver_kernel as kernel
-
     assert search_with_proof_equals_exhaustive_search(shape, "published", wrap, kernel.IMMOVABLE_PROOF,
                                                       kernel._IMMOVABLE) > 0
 
@@ -678,8 +657,6 @@ def test_search_with_immovable_piles_equals_exhaustive_search(shape, wrap):
 def test_kernel_stranded_cards_equals_the_reference(data, shape, wrap):
     # The kernel's bit-mask matching against the plain one, on rows reached by random legal moves
     # from a random deal (at 52 cards, rows of every length).
-    import exact.prisoners.solver_kernel as kernel
-
     deck = Deck(*shape)
     variant = Variant.make("prisoners", moves="physical", wrap=wrap)
     searcher = make_searcher(deck, variant, engine="python")
@@ -692,7 +669,7 @@ def test_kernel_stranded_cards_equals_the_reference(data, shape, wrap):
     masks = kernel.neighbour_masks(deck.ranks, variant.rules.wrap)
     work = np.full(deck.ranks + 6 * deck.size, -7, dtype=np.int64)
     tops = np.array(row, dtype=np.int64)
-    found = kernel._stranded_cards(tops, len(row), masks, deck.ranks, work)
+    found = proofs_kernel.stranded_cards(tops, len(row), masks, deck.ranks, work)
     assert found == proofs.stranded_cards(row, searcher.neighbours, False)
 
 
@@ -728,8 +705,6 @@ def test_stranded_cards_proves_physical_rows_the_other_proofs_cannot(shape, wrap
 def test_search_with_stranded_cards_equals_exhaustive_search(shape, wrap):
     # Not a default cut (see solver_kernel.ALL_PROOFS), but the kernel's search may apply it: with it
     # on, every dealt row of the deck gets the exhaustive verdict, and it does cut rows.
-    import exact.prisoners.solver_kernel as kernel
-
     assert search_with_proof_equals_exhaustive_search(shape, "physical", wrap, kernel.STRANDED_PROOF,
                                                       kernel._STRANDED) > 0
 
@@ -740,7 +715,6 @@ def test_search_with_stranded_cards_equals_exhaustive_search(shape, wrap):
 def test_kernel_with_proof_piles_equals_python_search_with_proof_piles(data, shape, variant, piles, node_budget):
     # The conditions checked on rows of at most `piles` piles only: the kernel (proofs >> PROOF_PILES_SHIFT)
     # and the reference (Searcher(proof_piles=...)) expand the same rows, cut the same and find the same line.
-    import exact.prisoners.solver_kernel as kernel
     from exact.prisoners.solver import Searcher
 
     deck = Deck(*shape)
@@ -757,7 +731,6 @@ def test_proof_piles_changes_cuts_never_verdicts(shape, wrap, moves):
     # The restarts check the conditions on short rows only (solver.PROOF_PILES): a search that
     # ends has the exhaustive verdict whatever the limit, and a limit of 1 pile cuts nothing (a row
     # of one pile is won), where checking every row does cut.
-    import exact.prisoners.solver_kernel as kernel
     from exact.prisoners.solver import PROOF_PILES
 
     deck = Deck(*shape)
@@ -873,53 +846,49 @@ def test_split_row_by_hand():
 def test_kernel_child_hashes_and_lookups_equal_those_of_the_moved_row(data, m, ranks, reverse, stored):
     # The search hashes each child from its parent's prefix sums and looks it up before making the
     # move (_child_hashes, _find_child): both must equal hashing and looking up the row after the move.
-    import exact.prisoners.solver_kernel as kernel
-
     n = data.draw(st.integers(m, 62))
     tops = np.array(data.draw(st.lists(st.integers(0, ranks - 1), min_size=n, max_size=n)), dtype=np.int64)
     bottoms = np.array(data.draw(st.lists(st.integers(0, ranks - 1), min_size=n, max_size=n)), dtype=np.int64)
     codes = np.array([4 * i + d for i in range(1, m) for d in (1, 3) if i - d >= 0], dtype=np.int64)
     out = np.zeros(4 * n, dtype=np.int64)
     out[:len(codes)] = codes
-    hashes, keys = kernel.new_table(n, ranks, 64)
-    generation = data.draw(st.integers(1, kernel.GENERATIONS))
-    kernel._child_hashes(tops, bottoms, m, ranks, reverse, out, len(codes), np.empty(n + 1, np.uint64), hashes,
+    hashes, keys = lost_rows.new_table(n, ranks, 64)
+    generation = data.draw(st.integers(1, lost_rows.GENERATIONS))
+    lost_rows.child_hashes(tops, bottoms, m, ranks, reverse, out, len(codes), np.empty(n + 1, np.uint64), hashes,
                          out, 2 * n, generation)
     for a, code in enumerate(codes):
         i, j = code // 4, code // 4 - code % 4
         child_t = np.concatenate([tops[:i], tops[i + 1:], [0]])
         child_b = np.concatenate([bottoms[:i], bottoms[i + 1:], [0]])
         child_t[j] = bottoms[i] if reverse else tops[i]
-        h = np.uint64(kernel._tag(np.uint64(kernel._row_hash(child_t, child_b, m - 1, ranks, reverse)), generation))
+        h = np.uint64(lost_rows.slot_tag(np.uint64(lost_rows.row_hash(child_t, child_b, m - 1, ranks, reverse)), generation))
         assert np.uint64(out[2 * n + a]) == h
         if stored:
-            kernel._insert(hashes, keys, h, child_t, child_b, m - 1, ranks, reverse, 0)
+            lost_rows.insert_row(hashes, keys, h, child_t, child_b, m - 1, ranks, reverse, 0)
         elif ranks > 1:  # another row under the same hash (a collision) must not be taken for it
             other = child_t.copy()
             k = data.draw(st.integers(0, m - 2))
             other[k] = (other[k] + 1) % ranks
-            kernel._insert(hashes, keys, h, other, child_b, m - 1, ranks, reverse, 0)
+            lost_rows.insert_row(hashes, keys, h, other, child_b, m - 1, ranks, reverse, 0)
         new_top = bottoms[i] if reverse else tops[i]
-        assert (kernel._find_child(hashes, keys, h, tops, bottoms, m, ranks, reverse, False, i, j, new_top) >= 0) \
-            == stored == kernel._lookup(hashes, keys, h, child_t, child_b, m - 1, ranks, reverse)
+        assert (lost_rows.find_child(hashes, keys, h, tops, bottoms, m, ranks, reverse, False, i, j, new_top) >= 0) \
+            == stored == lost_rows.lookup_row(hashes, keys, h, child_t, child_b, m - 1, ranks, reverse)
         hashes[:] = 0
 
 
 def test_kernel_table_generations_empty_the_table():
     # A new search moves the table to its next generation: the rows of the last one are gone, without
     # writing the slots; after GENERATIONS searches the slots are written to zero and it starts again.
-    import exact.prisoners.solver_kernel as kernel
-
-    hashes, keys = kernel.new_table(6, 4, 100)
+    hashes, keys = lost_rows.new_table(6, 4, 100)
     tops = np.array([0, 1, 2, 3, 2, 1], dtype=np.int64)
-    raw = np.uint64(kernel._row_hash(tops, tops, 6, 4, True))
-    tag = [np.uint64(kernel._tag(raw, g)) for g in range(kernel.GENERATIONS + 1)]
-    assert kernel._insert(hashes, keys, tag[1], tops, tops, 6, 4, True, 0) == 1
-    assert kernel._lookup(hashes, keys, tag[1], tops, tops, 6, 4, True)
-    generation = kernel.next_generation(hashes, 1)
+    raw = np.uint64(lost_rows.row_hash(tops, tops, 6, 4, True))
+    tag = [np.uint64(lost_rows.slot_tag(raw, g)) for g in range(lost_rows.GENERATIONS + 1)]
+    assert lost_rows.insert_row(hashes, keys, tag[1], tops, tops, 6, 4, True, 0) == 1
+    assert lost_rows.lookup_row(hashes, keys, tag[1], tops, tops, 6, 4, True)
+    generation = lost_rows.next_generation(hashes, 1)
     assert generation == 2 and np.count_nonzero(hashes) == 1  # not written ...
-    assert not kernel._lookup(hashes, keys, tag[2], tops, tops, 6, 4, True)  # ... yet empty
-    kernel._insert(hashes, keys, tag[2], tops, tops, 6, 4, True, 0)  # reuses the slot of generation 1
-    assert np.count_nonzero(hashes) == 1 and kernel._lookup(hashes, keys, tag[2], tops, tops, 6, 4, True)
-    assert kernel.next_generation(hashes, kernel.GENERATIONS) == 1 and not hashes.any()
-    assert not kernel._lookup(hashes, keys, tag[1], tops, tops, 6, 4, True)
+    assert not lost_rows.lookup_row(hashes, keys, tag[2], tops, tops, 6, 4, True)  # ... yet empty
+    lost_rows.insert_row(hashes, keys, tag[2], tops, tops, 6, 4, True, 0)  # reuses the slot of generation 1
+    assert np.count_nonzero(hashes) == 1 and lost_rows.lookup_row(hashes, keys, tag[2], tops, tops, 6, 4, True)
+    assert lost_rows.next_generation(hashes, lost_rows.GENERATIONS) == 1 and not hashes.any()
+    assert not lost_rows.lookup_row(hashes, keys, tag[1], tops, tops, 6, 4, True)
