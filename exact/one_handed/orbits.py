@@ -291,17 +291,19 @@ def _stabiliser_size(mask, i, S, R, free_s, free_r, n_free_s, n_free_r, small_su
     return hits
 
 
-def _partitions(n: int, largest: int | None = None):
+def partitions(n: int, largest: int | None = None):
+    """The partitions of ``n`` (parts at most ``largest``), largest parts first: the cycle types of
+    the permutations of ``n`` labels."""
     largest = n if largest is None else largest
     if n == 0:
         yield ()
         return
     for k in range(min(n, largest), 0, -1):
-        for rest in _partitions(n - k, k):
+        for rest in partitions(n - k, k):
             yield (k,) + rest
 
 
-def _class_size(parts) -> int:
+def class_size(parts) -> int:
     """How many permutations of ``sum(parts)`` labels have this cycle type."""
     size = math.factorial(sum(parts))
     for k in set(parts):
@@ -335,10 +337,10 @@ def _orbit_counts(a: int, b: int, n_used_s: int, n_used_r: int, fixed_cells: int
     used_s, used_r = range(n_used_s), range(n_used_r)
     total = [0] * (n_out + 1)
     group = math.factorial(a) * math.factorial(b)
-    for lam in _partitions(a):
-        cl = _class_size(lam)
-        for mu in _partitions(b):
-            weight = cl * _class_size(mu)
+    for lam in partitions(a):
+        cl = class_size(lam)
+        for mu in partitions(b):
+            weight = cl * class_size(mu)
             cycles = [1] * fixed_cells
             for l_ in lam:
                 for m_ in mu:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,24 +30,7 @@ import numpy as np
 from sim._jit import jit
 
 from exact.invariants import require
-
-
-def _partitions(n: int, largest: int | None = None):
-    largest = n if largest is None else largest
-    if n == 0:
-        yield ()
-        return
-    for k in range(min(n, largest), 0, -1):
-        for rest in _partitions(n - k, k):
-            yield (k,) + rest
-
-
-def _class_size(cycles: tuple) -> int:
-    """The number of permutations with the cycle type ``cycles`` (a partition of their degree)."""
-    size = math.factorial(sum(cycles))
-    for length, mult in Counter(cycles).items():
-        size //= length ** mult * math.factorial(mult)
-    return size
+from exact.one_handed.orbits import class_size, partitions
 
 
 def alphabet_orbit_count(suits: int, ranks: int) -> int:
@@ -60,10 +42,10 @@ def alphabet_orbit_count(suits: int, ranks: int) -> int:
     (1053, 3250, 9343)
     """
     total = 0
-    for ps in _partitions(suits):
-        for pr in _partitions(ranks):
+    for ps in partitions(suits):
+        for pr in partitions(ranks):
             cycles = sum(math.gcd(i, j) for i in ps for j in pr)
-            total += _class_size(ps) * _class_size(pr) * 2 ** cycles
+            total += class_size(ps) * class_size(pr) * 2 ** cycles
     group = math.factorial(suits) * math.factorial(ranks)
     require(total % group == 0, "Burnside's sum is a multiple of the group order")
     return total // group

@@ -309,10 +309,8 @@ def _stored_exact(max_cards):
     return out
 
 
-@pytest.mark.slow
-def test_word_reproduces_every_stored_result_up_to_24_cards():
-    """Every exact One-Handed result stored by the other methods, up to 24 cards, comes out identical."""
-    records = _stored_exact(24)
+def _check_stored(max_cards):
+    records = _stored_exact(max_cards)
     assert records
     for record in records:
         deck = Deck(int(record["suits"]), int(record["ranks"]))
@@ -321,10 +319,11 @@ def test_word_reproduces_every_stored_result_up_to_24_cards():
         assert word.wins == int(record["wins"])
 
 
+@pytest.mark.slow
+def test_word_reproduces_every_stored_result_up_to_24_cards():
+    """Every exact One-Handed result stored by the other methods, up to 24 cards, comes out identical."""
+    _check_stored(24)
+
+
 def test_word_reproduces_the_stored_results_up_to_14_cards():
-    records = _stored_exact(14)
-    assert records
-    for record in records:
-        deck = Deck(int(record["suits"]), int(record["ranks"]))
-        word = exact_distribution(deck, Variant.parse(record["variant"]), method="word")
-        assert list(word.score_counts) == [int(c) for c in record["score_counts"]], record["variant"]
+    _check_stored(14)
