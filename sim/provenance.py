@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import importlib
 import os
 import subprocess
 import sys
@@ -50,8 +51,8 @@ def package_version() -> str:
 def _built_commit() -> str | None:
     """The commit an installed (non-editable) package was built from, from the version file that
     setuptools-scm writes at build time (``sim/_version.py``); None when there is none."""
-    try:
-        from . import _version  # type: ignore[attr-defined]
+    try:  # through sys.modules (not the package attribute), so that the module in force is read
+        _version = importlib.import_module(f"{__package__}._version")
     except ImportError:
         return None
     commit = getattr(_version, "commit", None)
