@@ -276,11 +276,14 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
     say(reused, len(mine), 0.0)
     t0 = time.perf_counter()
 
+    ran = [0]  # jobs finished in this run (each job of todo finishes once)
+
     def finished(rec):
         done[rec["job"]] = rec
         if journal is not None:
             journal.append([rec])
-        say(len(mine) - len([j for j in todo if j not in done]), len(mine), rec["cpu_seconds"])
+        ran[0] += 1
+        say(reused + ran[0], len(mine), rec["cpu_seconds"])
 
     if todo and not merge_only:
         # largest jobs first: an even finish on many workers, and the memory peak met early
