@@ -1,6 +1,8 @@
 """``solitaire exact``: the score distribution counted over every deck order."""
 from __future__ import annotations
 
+import contextlib
+
 import click
 
 from sim.checks import check_workers
@@ -190,19 +192,27 @@ def _show_plan(built, mode, checkpoint_dir, as_json) -> None:
                "(a worker needs about this plus 0.5 GiB)")
 
 
+@contextlib.contextmanager
+def _job_progress(desc: str):
+    """The word method's progress callback, drawing jobs done of the jobs to run on stderr."""
+    from sim.progress import progress_bar
+
+    with progress_bar(None, desc=desc, unit="job") as bar:
+        def progress(done, total, _cpu_seconds):
+            bar.total = total
+            bar.update(done - bar.n)
+
+        yield progress
+
+
 def _run_core(deck, variant, built, merge_only, kwargs, as_json) -> None:
     """``--only p_win``: the core mode's p_win, mean score and never-emptying orders, printed."""
     from fractions import Fraction
 
     from exact.one_handed.word_run import word_counts
     from sim.fractions_text import fraction_text
-    from sim.progress import progress_bar
 
-    with progress_bar(None, desc="exact", unit="job") as bar:
-        def progress(done, total, cpu):
-            bar.total = total
-            bar.update(done - bar.n)
-
+    with _job_progress("exact") as progress:
         res = word_counts(*built, mode="core", merge_only=merge_only, progress=progress, **kwargs)
     orders = res.orders
     wins = orders - res.never if variant.rules.win_any else res.ends[0]
@@ -221,17 +231,8 @@ def _run_core(deck, variant, built, merge_only, kwargs, as_json) -> None:
 def _run_shard(built, shard, mode, kwargs, as_json) -> None:
     from exact.one_handed.word_run import journal_name, word_counts
 
-    if kwargs.get("checkpoint_dir") is None:
-        raise UsageError("a shard writes its jobs to a journal: give --checkpoint-dir")
-    from sim.progress import progress_bar
-
-    with progress_bar(None, desc=f"shard {shard[0]}/{shard[1]}", unit="job") as bar:
-        def progress(done, total, cpu):
-            bar.total = total
-            bar.update(done - bar.n)
-
-        word_counts(*built, mode=mode, shard=shard, progress=progress,
-                    **{k: v for k, v in kwargs.items() if k != "merge_only"})
+    with _job_progress(f"shard {shard[0]}/{shard[1]}") as progress:  # word_counts refuses a shard without a folder
+        word_counts(*built, mode=mode, shard=shard, progress=progress, **kwargs)
     path = f"{kwargs['checkpoint_dir']}/{journal_name(*built, mode, shard)}"
     if as_json:
         emit_json({"shard": f"{shard[0]}/{shard[1]}", "journal": path})
