@@ -236,6 +236,61 @@ class WordCounts:
         return self.ends[3] + self.ends[4]
 
 
+class CpuLeft:
+    """An estimate of the CPU seconds (one core) of the jobs still to run, from the jobs measured so far.
+
+    Each alphabet size's jobs are priced at the mean CPU seconds of the measured jobs of that size
+    (this run's and the journals'); a size not measured yet at the fit of ``log(seconds)`` against the
+    size over the measured sizes' means (the cost grows about geometrically with the alphabet), or at
+    the one measured mean while only one size is known. ``None`` before any job is measured. Jobs run
+    largest alphabets first, so the sizes still to come are mostly below the measured ones and the
+    estimate sharpens as each size is first measured.
+
+    >>> est = CpuLeft({0: 3, 1: 3, 2: 2})
+    >>> est.seconds() is None
+    True
+    >>> est.measured(0, 4.0); est.measured(2, 1.0)
+    >>> round(est.seconds(), 6)  # job 1 (size 3) priced at the measured mean of size 3
+    4.0
+    """
+
+    def __init__(self, sizes: dict):
+        self.left = dict(sizes)  # job -> alphabet size, jobs not finished
+        self.sums: dict = {}  # size -> [total seconds, jobs]
+
+    def measured(self, job: int, seconds: float, size: int | None = None) -> None:
+        """Job ``job`` (of alphabet ``size``, looked up if it is still to run) took ``seconds``."""
+        size = self.left.pop(job, size)
+        if size is None or seconds <= 0:
+            return
+        acc = self.sums.setdefault(size, [0.0, 0])
+        acc[0] += seconds
+        acc[1] += 1
+
+    def seconds(self) -> float | None:
+        if not self.sums:
+            return None
+        means = {k: t / c for k, (t, c) in self.sums.items()}
+        fit = None
+        if len(means) > 1:
+            xs = list(means)
+            ys = [math.log(means[k]) for k in xs]
+            mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+            sxx = sum((x - mx) ** 2 for x in xs)
+            slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+            fit = (slope, my - slope * mx)
+        only = next(iter(means.values()))
+        total = 0.0
+        for size in self.left.values():
+            if size in means:
+                total += means[size]
+            elif fit is not None:
+                total += math.exp(fit[0] * size + fit[1])
+            else:
+                total += only
+        return total
+
+
 def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, backend: str = "local",
                 scheduler=None, checkpoint_dir=None, shard=None, merge_only: bool = False, progress=None,
                 stop=None) -> WordCounts | None:
@@ -246,7 +301,9 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
     (into their own journal; needs ``checkpoint_dir``) and return ``None``. ``merge_only``: run
     nothing, join the journals (one line and exit 1 through :class:`RuntimeError` if jobs are missing).
     ``workers``: jobs at once on local threads (the kernels release the GIL), or Dask worker processes
-    with ``backend="dask"``. ``progress(done, total, cpu_seconds)`` after each job; ``stop()`` is
+    with ``backend="dask"``. ``progress(done, total, cpu_left)`` after each job, ``cpu_left`` the
+    estimated CPU seconds (one core) of the jobs still to run (:class:`CpuLeft`; ``None`` until a job
+    is measured); ``stop()`` is
     polled between jobs (an interrupt is handled by the caller: every finished job is already on disk).
     """
     require(mode in MODES, f"mode is one of {MODES}")
@@ -273,7 +330,10 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
                            "their shards (or the whole computation) first")
     say = progress if progress is not None else (lambda d, t, c: None)
     reused = len(mine) - len(todo)
-    say(reused, len(mine), 0.0)
+    left = CpuLeft({j: jobs.size(j) for j in todo})
+    for rec in done.values():
+        left.measured(rec["job"], rec["cpu_seconds"], jobs.size(rec["job"]))
+    say(reused, len(mine), left.seconds())
     t0 = time.perf_counter()
 
     ran = [0]  # jobs finished in this run (each job of todo finishes once)
@@ -283,7 +343,8 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
         if journal is not None:
             journal.append([rec])
         ran[0] += 1
-        say(reused + ran[0], len(mine), rec["cpu_seconds"])
+        left.measured(rec["job"], rec["cpu_seconds"])
+        say(reused + ran[0], len(mine), left.seconds())
 
     if todo and not merge_only:
         # largest jobs first: an even finish on many workers, and the memory peak met early

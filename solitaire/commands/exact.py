@@ -137,6 +137,9 @@ def _compute(exact_distribution, deck, variant, method, kwargs):
     """The exact result, with a progress bar on stderr once it runs a few seconds."""
     from sim.progress import progress_bar
 
+    if method == "word":  # jobs done of the jobs to run, and the CPU they are estimated to need
+        with _job_progress("exact") as progress:
+            return exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
     with progress_bar(None, desc="exact", unit="step") as bar:
         def progress(done, total, work):
             bar.total = total
@@ -192,14 +195,25 @@ def _show_plan(built, mode, checkpoint_dir, as_json) -> None:
                "(a worker needs about this plus 0.5 GiB)")
 
 
+def _core_hours(seconds: float) -> str:
+    """``"3.2 core-hours"``, or minutes below one core-hour."""
+    if seconds >= 3600:
+        return f"{seconds / 3600:.3g} core-hours"
+    return f"{max(seconds / 60, 0.1):.2g} core-minutes"
+
+
 @contextlib.contextmanager
 def _job_progress(desc: str):
     """The word method's progress callback, drawing jobs done of the jobs to run on stderr."""
     from sim.progress import progress_bar
 
-    with progress_bar(None, desc=desc, unit="job") as bar:
-        def progress(done, total, _cpu_seconds):
+    # no rate-based time left: jobs run largest first, so the rate of jobs says nothing of the rest
+    with progress_bar(None, desc=desc, unit="job",
+                      bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} jobs [{elapsed}{postfix}]") as bar:
+        def progress(done, total, cpu_left):
             bar.total = total
+            if cpu_left is not None:
+                bar.set_postfix_str(f"about {_core_hours(cpu_left)} of CPU left", refresh=False)
             bar.update(done - bar.n)
 
         yield progress

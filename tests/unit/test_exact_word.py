@@ -20,7 +20,7 @@ from exact.one_handed.word import WordReference, deck_letters, word_counts_refer
 from exact.one_handed.word_jobs import alphabet_jobs, alphabet_orbit_count
 from exact.one_handed.word_kernel import solve_job
 from exact.one_handed.word_plan import job_plan, layout
-from exact.one_handed.word_run import MissingJobs, plan_summary, word_counts, word_primes
+from exact.one_handed.word_run import CpuLeft, MissingJobs, plan_summary, word_counts, word_primes
 from sim.deck import Deck
 from sim.errors import UsageError
 from sim.variant import Variant
@@ -214,6 +214,30 @@ def test_dask_gives_the_same_counts():
     local = word_counts(3, 3)
     dask = word_counts(3, 3, backend="dask", workers=2)
     assert (dask.ends, dask.never) == (local.ends, local.never)
+
+
+def test_cpu_left_prices_unmeasured_sizes_by_the_fit():
+    est = CpuLeft({1: 10, 2: 8, 3: 6, 4: 6})
+    est.measured(1, 8.0)
+    assert est.seconds() == pytest.approx(3 * 8.0)  # one size known: its mean for every job left
+    est.measured(2, 2.0)  # the cost falls by 4x per two letters: 2x a letter
+    assert est.seconds() == pytest.approx(2 * 0.5)
+    est.measured(3, 0.25)  # a size now measured is priced at its own mean
+    assert est.seconds() == pytest.approx(0.25)
+    est.measured(4, 0.5)
+    assert est.seconds() == 0
+
+
+def test_progress_reports_jobs_and_cpu_left(tmp_path):
+    calls = []
+    word_counts(3, 3, checkpoint_dir=str(tmp_path), progress=lambda d, t, c: calls.append((d, t, c)))
+    total = calls[0][1]
+    assert [d for d, _, _ in calls] == list(range(total + 1))
+    assert calls[0][2] is None and calls[-1][2] == 0
+    assert all(c is not None and c >= 0 for _, _, c in calls[1:])
+    calls.clear()  # a resumed run prices nothing left from its journal
+    word_counts(3, 3, checkpoint_dir=str(tmp_path), progress=lambda d, t, c: calls.append((d, t, c)))
+    assert calls == [(total, total, 0)]
 
 
 def test_primes_cover_every_count():
