@@ -78,6 +78,21 @@ def crt(residues: list[int], primes: list[int]) -> int:
     return x % m
 
 
+def join_core(passes: dict, n: int):
+    """(the core mode's five sums ``e0, eo, ee, mo, me``, never-returning orders) from ``{prime: (sums,
+    never)}``, checked: the counts add up to ``n!``, only scores of the deck's parity occur, and the
+    score sum lies in ``[0, n * n!]``."""
+    primes = sorted(passes)
+    e0, eo, ee, mo, me = (crt([passes[p][0][u] for p in primes], primes) for u in range(5))
+    never = crt([passes[p][1] for p in primes], primes)
+    total = math.factorial(n)
+    require(e0 + eo + ee == total, "residue counts must add up to (S*R)! (a pass is wrong, or too few primes)")
+    require((eo if n & 1 else e0 + ee) == total, "a score with the wrong parity: the parity theorem fails")
+    require(0 <= mo + me <= n * total, "the score sum lies in [0, n * n!]")
+    require(0 <= never <= total, "never-returning orders lie in [0, n!]")
+    return [e0, eo, ee, mo, me], never
+
+
 def join(passes: dict, n: int):
     """(score counts, never-returning orders) from ``{prime: (ends, never)}``, checked."""
     primes = sorted(passes)

@@ -148,7 +148,7 @@ PHASE_FINAL_ONCE = (
 METHODS = get_game("one-handed").exact_methods
 
 
-def choose_method(deck: Deck, method: str, variant=None) -> str:
+def choose_method(deck: Deck, method: str, variant=None, mode: str = "all") -> str:
     """Validate ``method`` for ``deck``; resolve ``auto``; refuse a deck beyond the method's limit.
 
     ``auto``, on decks with at least 3 suits and 3 ranks, is the phase method below
@@ -158,7 +158,8 @@ def choose_method(deck: Deck, method: str, variant=None) -> str:
     zeta methods refuse it (their tables count how the phase of the top three cards ends over a set of
     cards; ``final=once`` needs the row before the last card, which they do not keep). The phase and
     zeta methods play ``reverse=on`` as the plain game on the transposed deck, so their memory is
-    checked for the shape they will build."""
+    checked for the shape they will build; ``mode="core"`` (``--only p_win``) checks the zeta
+    method's narrower core tables."""
     if method not in METHODS:
         raise UsageError(f"unknown exact method {method!r}: choose one of {', '.join(METHODS)}")
     final_once = variant is not None and variant.rules.final_once
@@ -194,7 +195,7 @@ def choose_method(deck: Deck, method: str, variant=None) -> str:
         if deck.size > MAX_ZETA_CARDS:
             raise UsageError(f"deck {deck} has {deck.size} cards, more than the zeta method's {MAX_ZETA_CARDS}; "
                              f"use `solitaire simulate` for an estimate")
-        est = zeta_estimate(built)
+        est = zeta_estimate(built, mode)
         if est["peak_bytes"] > zeta_table_limit():
             raise UsageError(
                 f"deck {deck} is beyond every exact method here: the zeta method would need about "

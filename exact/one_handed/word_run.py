@@ -94,6 +94,13 @@ def run_job(suits: int, ranks: int, job: int, mode: str, primes) -> dict:
             "table_bytes": table_bytes(plan, lay, n, len(primes)), "cpu_seconds": round(time.thread_time() - t0, 6)}
 
 
+def warm_up(mode: str) -> None:
+    """Compile the kernels (or load them from the cache) on a two-card deck, whose job takes no time:
+    the kernels' types do not depend on the deck, so the jobs timed after it are timed without
+    compilation."""
+    run_job(1, 2, 0, mode, word_primes(2))
+
+
 def job_work(plan, lay, n: int) -> float:
     """A job's work for one prime, in multiply-adds of residue vectors (the cost model of ``--plan``):
     every kept pair and every window's gathered sum convolve up to ``R + 1`` vectors of ``width / 2``
@@ -242,7 +249,8 @@ class CpuLeft:
     Each alphabet size's jobs are priced at the mean CPU seconds of the measured jobs of that size
     (this run's and the journals'); a size not measured yet at the fit of ``log(seconds)`` against the
     size over the measured sizes' means (the cost grows about geometrically with the alphabet), or at
-    the one measured mean while only one size is known. ``None`` before any job is measured. Jobs run
+    the one measured mean while only one size is known, but never above the mean of the nearest
+    larger size measured. ``None`` before any job is measured. Jobs run
     largest alphabets first, so the sizes still to come are mostly below the measured ones and the
     estimate sharpens as each size is first measured.
 
@@ -279,15 +287,18 @@ class CpuLeft:
             sxx = sum((x - mx) ** 2 for x in xs)
             slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
             fit = (slope, my - slope * mx)
-        only = next(iter(means.values()))
         total = 0.0
         for size in self.left.values():
             if size in means:
                 total += means[size]
-            elif fit is not None:
-                total += math.exp(fit[0] * size + fit[1])
+                continue
+            # a smaller alphabet costs no more than the nearest larger one measured
+            above = [means[k] for k in means if k > size]
+            cap = means[min(k for k in means if k > size)] if above else math.inf
+            if fit is not None:
+                total += min(math.exp(fit[0] * size + fit[1]), cap)
             else:
-                total += only
+                total += min(next(iter(means.values())), cap)
         return total
 
 
@@ -349,6 +360,8 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
     if todo and not merge_only:
         # largest jobs first: an even finish on many workers, and the memory peak met early
         todo.sort(key=lambda j: -jobs.size(j) * 1000 + j)
+        if backend != "dask":
+            warm_up(mode)  # a job's CPU seconds (the cost model's calibration) leave compilation out
         if backend == "dask":
             from distributed import as_completed
 

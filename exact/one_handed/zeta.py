@@ -195,6 +195,15 @@ def zeta_distribution_reference(deck: Deck, variant: Variant):
     return score_counts, wins
 
 
+def zeta_checkpoint(checkpoint_dir, suits: int, ranks: int, mode: str = "all"):
+    """The pass checkpoint file of the plain game on ``suits x ranks`` in ``checkpoint_dir`` (made if
+    missing; ``None`` without a folder): ``zeta-passes-SxR.json``, or ``zeta-passes-SxR-core.json``."""
+    if checkpoint_dir is None:
+        return None
+    os.makedirs(checkpoint_dir, exist_ok=True)
+    return os.path.join(checkpoint_dir, f"zeta-passes-{suits}x{ranks}" + ("" if mode == "all" else f"-{mode}") + ".json")
+
+
 def zeta_distribution(deck, variant, *, primes=None, workers: int = 1, backend: str = "local", scheduler=None,
                       checkpoint_dir=None, progress=None, stats: dict | None = None):
     """Score counts and wins over all ``(S*R)!`` orders (Python ints), by the zeta kernel: one pass
@@ -208,10 +217,7 @@ def zeta_distribution(deck, variant, *, primes=None, workers: int = 1, backend: 
     if variant.rules.final_once:
         raise UsageError(PHASE_FINAL_ONCE.replace("the phase method", "the zeta method (the phase recursion)"))
     suits, ranks = (deck.suits, deck.ranks) if not variant.rules.reverse else (deck.ranks, deck.suits)
-    checkpoint = None
-    if checkpoint_dir is not None:
-        os.makedirs(checkpoint_dir, exist_ok=True)
-        checkpoint = os.path.join(checkpoint_dir, f"zeta-passes-{suits}x{ranks}.json")
+    checkpoint = zeta_checkpoint(checkpoint_dir, suits, ranks)
     counts, never = zeta_counts(suits, ranks, primes=primes, workers=workers, backend=backend, scheduler=scheduler,
                                 checkpoint=checkpoint, progress=progress, stats=stats)
     n = deck.size

@@ -159,6 +159,7 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, cur, prev, A, Bp, Bc, z, sym):
     masks, off, boff = cur.masks, cur.off, cur.boff
     kmask, returns, n, R, S1, S2, R1 = z.kmask, z.returns, z.n, z.R, z.S1, z.S2, z.R1
     par, half, width, S = z.par, z.half, z.width, z.S
+    end_src, end_dst = z.end_src, z.end_dst
     p_child, p_match, p_sigma, p_term, p_ret = z.p_child, z.p_match, z.p_sigma, z.p_term, z.p_ret
     free_s, free_r, n_free_s, n_free_r = sym.free_s, sym.free_r, sym.n_free_s, sym.n_free_r
     small_suits, perms, perm_off = sym.small_suits, sym.perms, sym.perm_off
@@ -218,8 +219,8 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, cur, prev, A, Bp, Bc, z, sym):
                         cvec[h, t] = np.uint64(A[oc, h, csrc[t]])
                 # the child's other endings, read for this window (same half-degree: see the docstring)
                 for h in range(half):
-                    for t in range(n):
-                        out[h, t + 1] = cvec[h, t]
+                    for u in range(end_src.shape[0]):
+                        out[h, end_dst[u]] = (out[h, end_dst[u]] + cvec[h, end_src[u]]) % pp
                     for r in range(R):
                         d = p_term[i, a, r]
                         if d >= 0:
@@ -277,14 +278,17 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, cur, prev, A, Bp, Bc, z, sym):
 
 def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = None, progress=None,
               stats: dict | None = None):
-    """One pass modulo ``prime``: (score counts mod p by score, never-returning orders mod p)."""
+    """One pass modulo ``prime``: (the top's ``end`` values mod p, never-returning orders mod p); the
+    ``end`` values are the counts by score, or the core mode's five sums (the plan's mode:
+    :func:`exact.one_handed.zeta_plan.end_slots`)."""
     require(2 < prime < 2**31, "the zeta kernel needs a prime below 2**31 (products in 64 bits)")
     plan = plan if plan is not None else ZetaPlan(suits, ranks)
     z, sym = plan.arrays(), plan.groups.arrays()
     no_boff = np.zeros(1, dtype=np.int64)  # a size's B offsets are made after its A
     n = plan.n
     half, width = plan.half, plan.width
-    ends = [0] * (n + 1)
+    ne = plan.S1  # the end slots come first
+    ends = [0] * ne
     never = 0
     nw = len(plan.reps)
     prev_masks = np.zeros(0, dtype=np.int64)
@@ -305,15 +309,16 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
         # the top's alternating sum at degree n (half-degree n // 2, end slots of n's parity)
         sign = -1 if (n - s) & 1 else 1
         weights = plan.top_weights(s, masks, off)
+        read = [u for u in range(ne) if plan.par[u] == n & 1]
         for i in (0, 1):
             for o in range(int(off[i]), int(off[i + 1])):
                 size = weights[i][o - int(off[i])] % prime
                 row = A[o, n // 2]
                 if i == 0:
-                    for j in range(n & 1, n + 1, 2):
-                        ends[j] = (ends[j] + sign * size * int(row[j])) % prime
+                    for u in read:
+                        ends[u] = (ends[u] + sign * size * int(row[u])) % prime
                 else:
-                    never = (never + sign * size * sum(int(row[j]) for j in range(n & 1, n + 1, 2))) % prime
+                    never = (never + sign * size * sum(int(row[u]) for u in read if u < plan.counted)) % prime
         boff = _b_offsets(masks, off, plan.kmask)
         Bc = []
         for i in range(nw):

@@ -25,26 +25,26 @@ from sim.deck import Deck
 from sim.errors import UsageError
 
 from exact.invariants import require
-from exact.one_handed.crt import PRIME_LIMIT, join, primes_for
+from exact.one_handed.crt import PRIME_LIMIT, join, join_core, primes_for
 from exact.one_handed.zeta_kernel import ZETA_ENGINE_VERSION, zeta_pass
 from exact.one_handed.zeta_plan import ZetaPlan, zeta_estimate
 
 _PLANS: dict = {}
 
 
-def _plan(suits: int, ranks: int):
-    """One plan per deck shape and process (its orbit lists serve every pass)."""
-    key = (suits, ranks)
+def _plan(suits: int, ranks: int, mode: str = "all"):
+    """One plan per deck shape, mode and process (its orbit lists serve every pass)."""
+    key = (suits, ranks, mode)
     if key not in _PLANS:
         _PLANS.clear()  # keep one: a plan of a large deck holds its orbit lists
-        _PLANS[key] = ZetaPlan(suits, ranks)
+        _PLANS[key] = ZetaPlan(suits, ranks, mode)
     return _PLANS[key]
 
 
-def _pass_task(suits: int, ranks: int, prime: int, progress=None):
+def _pass_task(suits: int, ranks: int, prime: int, progress=None, mode: str = "all"):
     """One pass, as a task for a worker (a thread or a Dask worker): plain ints in, plain ints out."""
     t0 = time.thread_time()  # this thread's CPU: passes on parallel threads are timed apart
-    ends, never = zeta_pass(suits, ranks, prime, plan=_plan(suits, ranks), progress=progress)
+    ends, never = zeta_pass(suits, ranks, prime, plan=_plan(suits, ranks, mode), progress=progress)
     return prime, [int(e) for e in ends], int(never), time.thread_time() - t0
 
 
@@ -75,9 +75,10 @@ def _save_checkpoint(path, key: dict, passes: dict) -> None:
 
 
 def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backend: str = "local", scheduler=None,
-                checkpoint=None, progress=None, stats: dict | None = None):
+                checkpoint=None, progress=None, stats: dict | None = None, mode: str = "all"):
     """Score counts and never-returning orders (Python ints) of the plain game on ``suits x ranks``:
-    one zeta pass per prime, joined and checked (see the module docstring).
+    one zeta pass per prime, joined and checked (see the module docstring). ``mode="core"``: the
+    core mode's five sums (:func:`exact.one_handed.zeta_plan.end_slots`) instead of the counts.
 
     ``primes``: the pool to draw from (default the largest primes below 2**31; tests force small ones).
     ``progress(done, total, work)``: ``done`` of ``total`` steps, a step being one set size of one pass
@@ -88,6 +89,8 @@ def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backen
     use = primes_for(n, primes)
     require(all(2 < p < PRIME_LIMIT for p in use), "primes must lie between 2 and 2**31")
     key = {"engine": ZETA_ENGINE_VERSION, "suits": suits, "ranks": ranks, "primes": use}
+    if mode != "all":  # the whole distribution's checkpoints keep their key
+        key["mode"] = mode
     done = _load_checkpoint(checkpoint, key)
     todo = [p for p in use if p not in done]
     steps = n + 1
@@ -107,23 +110,27 @@ def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backen
         try:
             from distributed import as_completed
 
-            futures = [client.submit(_pass_task, suits, ranks, p, pure=False) for p in todo]
+            futures = [client.submit(_pass_task, suits, ranks, p, mode=mode, pure=False) for p in todo]
             for fut in as_completed(futures):
                 finished(fut.result())
         finally:
             for thing in closing:
                 thing.close()
     elif workers > 1 and len(todo) > 1:
-        for _ in _plan(suits, ranks).layers():  # built once, before the threads share it
+        for _ in _plan(suits, ranks, mode).layers():  # built once, before the threads share it
             pass
         for result in Parallel(n_jobs=min(workers, len(todo)), backend="threading", return_as="generator")(
-                delayed(_pass_task)(suits, ranks, p) for p in todo):
+                delayed(_pass_task)(suits, ranks, p, mode=mode) for p in todo):
             finished(result)
     else:
         for p in todo:
             base = len(done) * steps
-            finished(_pass_task(suits, ranks, p, progress=lambda s, _t, points, base=base: say(base + s, total, points)))
-    counts, never = join({p: done[p][:2] for p in use}, n)
+            finished(_pass_task(suits, ranks, p, progress=lambda s, _t, points, base=base: say(base + s, total, points),
+                                mode=mode))
+    if mode == "all":
+        counts, never = join({p: done[p][:2] for p in use}, n)
+    else:
+        counts, never = join_core({p: done[p][:2] for p in use}, n)
     if stats is not None:
         stats.update(passes=len(use), passes_reused=len(use) - len(todo), primes=",".join(map(str, use)),
                      pass_cpu_seconds=sum(done[p][2] for p in use),

@@ -39,7 +39,8 @@ class ZetaArrays(NamedTuple):
     R: int
     n: int
     #: where the ``S1``, ``S2`` (one slot per rank) and ``R1, R2, R3`` slots start in a vector of
-    #: ``width`` slots (``end(0..n)`` first); ``half`` half-degrees a slot
+    #: ``width`` slots (the ``end`` slots first: ``end(0..n)``, or the core mode's five sums);
+    #: ``half`` half-degrees a slot
     S1: int
     S2: int
     R1: int
@@ -61,12 +62,44 @@ class ZetaArrays(NamedTuple):
     #: ``a'`` (``-1``: none)
     p_term: np.ndarray
     p_ret: np.ndarray
+    #: the child's ``end`` slots read for the parent: slot ``end_src[u]`` adds into ``end_dst[u]``
+    end_src: np.ndarray
+    end_dst: np.ndarray
+
+
+#: the two kinds of tables: every score (``"all"``), or p_win, win=any and the mean (``"core"``)
+MODES = ("all", "core")
+
+
+def end_slots(n: int, mode: str = "all"):
+    """The ``end`` slots of a vector: ``(parities, sources, destinations, counted)``.
+
+    ``"all"``: ``end(j)``, ``j = 0 .. n`` (the orders ending with ``j`` cards), a child's ``end(j)``
+    read as the parent's ``end(j + 1)`` (one more card, dealt on the way in, lies under the row's
+    end). ``"core"``: five sums that the same shift maps onto themselves, enough for p_win,
+    win=any and the mean score: ``e0 = end(0)``, ``eo`` = the sum of ``end(j)`` over odd ``j``, ``ee``
+    over even ``j >= 2``, ``mo`` the sum of ``j * end(j)`` over odd ``j``, ``me`` over even ``j``. Under
+    ``j -> j + 1`` ``e0`` goes into ``eo``, ``eo`` into ``ee``, ``ee`` into ``eo``, and ``j * end(j)`` into
+    ``(j + 1) * end(j + 1)``: the child's ``mo`` and ``eo`` into ``me``, its ``me``, ``ee`` and ``e0``
+    into ``mo`` (``e0`` adds nothing to a sum of ``j``, but ``1 * end(1)`` is ``end(0)``'s image). Every
+    map flips the parity of the degree, as the shift does. ``counted``: the leading slots that count
+    orders (their sum at the top is ``n!``); the others are score sums.
+
+    >>> end_slots(3)[0], end_slots(3)[1], end_slots(3)[2], end_slots(3)[3]
+    ([0, 1, 0, 1], [0, 1, 2], [1, 2, 3], 4)
+    """
+    require(mode in MODES, f"mode is one of {MODES}")
+    if mode == "all":
+        return [j & 1 for j in range(n + 1)], list(range(n)), list(range(1, n + 1)), n + 1
+    e0, eo, ee, mo, me = range(5)
+    pairs = [(e0, eo), (e0, mo), (eo, ee), (eo, me), (mo, me), (ee, eo), (ee, mo), (me, mo)]
+    return [0, 1, 0, 1, 0], [a for a, _ in pairs], [b for _, b in pairs], 3
 
 
 class ZetaPlan:
-    """Windows, their stabilisers, child maps and slots, built in Python."""
+    """Windows, their stabilisers, child maps and slots, built in Python (``mode``: see :func:`end_slots`)."""
 
-    def __init__(self, suits: int, ranks: int):
+    def __init__(self, suits: int, ranks: int, mode: str = "all"):
         require(1 <= suits * ranks <= MAX_MASK_CARDS, f"the zeta kernel holds sets in int64: at most {MAX_MASK_CARDS} cards")
         self.suits, self.ranks = suits, ranks
         n = self.n = suits * ranks
@@ -79,14 +112,19 @@ class ZetaPlan:
         nw = len(reps)
         self.returns = np.ones(nw, dtype=np.int64)
         self.returns[1] = 0
-        # slots: end(0..n), S1 by rank, S2 by rank, R1, R2, R3
-        self.S1 = n + 1
-        self.S2 = n + 1 + ranks
-        self.R1 = n + 1 + 2 * ranks
+        # slots: the end slots, S1 by rank, S2 by rank, R1, R2, R3
+        self.mode = mode
+        end_par, end_src, end_dst, self.counted = end_slots(n, mode)
+        ne = len(end_par)
+        self.end_src = np.array(end_src, dtype=np.int64)
+        self.end_dst = np.array(end_dst, dtype=np.int64)
+        self.S1 = ne
+        self.S2 = ne + ranks
+        self.R1 = ne + 2 * ranks
         self.width = self.R1 + 3
         self.half = n // 2 + 1
         par = np.zeros(self.width, dtype=np.int64)
-        par[:n + 1] = np.arange(n + 1) & 1
+        par[:ne] = end_par
         par[self.S1:self.S2] = 1
         par[self.R1] = 1
         par[self.R1 + 2] = 1
@@ -132,7 +170,7 @@ class ZetaPlan:
         """The plan's arrays for the kernel."""
         return ZetaArrays(self.suits, self.ranks, self.n, self.S1, self.S2, self.R1, self.half, self.width, self.par,
                           self.umask, self.kmask, self.returns, self.p_child, self.p_match, self.p_sigma, self.p_term,
-                          self.p_ret)
+                          self.p_ret, self.end_src, self.end_dst)
 
     def layers(self):
         """Yield, for each point size ``s``, (sorted canonical masks of every window, offsets); generated
@@ -205,13 +243,14 @@ ZETA_PEAK_MARGIN = 1.12
 ZETA_SECONDS_PER_WORK = 528.0 / (3 * 5.10e10)
 
 
-def zeta_estimate(deck: Deck) -> dict:
-    """What the zeta method needs for ``deck`` (a copy of :func:`_zeta_estimate`'s cached answer)."""
-    return dict(_zeta_estimate(deck.suits, deck.ranks))
+def zeta_estimate(deck: Deck, mode: str = "all") -> dict:
+    """What the zeta method needs for ``deck`` (a copy of :func:`_zeta_estimate`'s cached answer);
+    ``mode="core"``: the tables of the core mode (:func:`end_slots`), narrower vectors."""
+    return dict(_zeta_estimate(deck.suits, deck.ranks, mode))
 
 
 @functools.lru_cache(maxsize=64)
-def _zeta_estimate(suits: int, ranks: int) -> dict:
+def _zeta_estimate(suits: int, ranks: int, mode: str = "all") -> dict:
     """What the zeta method needs for ``suits x ranks`` (the plain game on it), from the exact orbit counts:
     ``passes`` (31-bit primes whose product passes n!), ``peak_bytes`` (the largest two adjacent set
     sizes' tables of one pass), ``orbits`` (window-set orbits), ``pairs`` ((orbit, card) pairs of
@@ -236,7 +275,7 @@ def _zeta_estimate(suits: int, ranks: int) -> dict:
     window_b = [[c[s] * k * (len(c) - 1 - s) / (len(c) - 1) if s < len(c) - 1 else 0.0 for s in range(n + 1)]
                 for c, k in zip(counts, kept)]
     b_rows = [sum(b[s] for b in window_b) for s in range(n + 1)]
-    half, width = n // 2 + 1, n + 2 * ranks + 4
+    half, width = n // 2 + 1, len(end_slots(n, mode)[0]) + 2 * ranks + 3
     vec = half * width * 4
     # held while size s is made: its A, and each window's B of size s - 1 until that window's B of
     # size s is made (zeta_pass frees them window by window)

@@ -47,7 +47,7 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
               help="word: run no job; join the journals in --checkpoint-dir (copy the shards' files there "
                    "first); exit 1 if a job is missing.")
 @click.option("--only", type=click.Choice(["all", "p_win"]), default="all", show_default=True,
-              help="word: p_win keeps only what p_win, win=any and the mean score need (not the whole score "
+              help="word, zeta: p_win keeps only what p_win, win=any and the mean score need (not the whole score "
                    "distribution): about 2-3x less memory and work; printed, not stored.")
 @click.option("--plan", "show_plan", is_flag=True,
               help="word: print the jobs, the estimated CPU core-hours and the largest job's memory, and stop.")
@@ -82,9 +82,21 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
     elif (workers, backend, scheduler, checkpoint_dir) != (1, "local", None, None):
         raise UsageError(f"--workers, --backend, --scheduler and --checkpoint-dir are for the zeta method, "
                          f"which the exact {game} engine does not have")
-    word_flags = (shard is not None, merge_only, show_plan, only != "all")
+    word_flags = (shard is not None, merge_only, show_plan)
     if any(word_flags) and method != "word":
-        raise UsageError("--shard, --merge, --only and --plan are for --method word")
+        raise UsageError("--shard, --merge and --plan are for --method word")
+    if only != "all" and method not in ("word", "zeta"):
+        raise UsageError("--only p_win is for --method word or --method zeta")
+    if only != "all" and method == "zeta":
+        from exact.one_handed.limits import choose_method
+
+        choose_method(deck, method, variant, mode="core")  # final=once, the deck's size and memory, refused first
+        if out is not None:
+            raise UsageError("--only p_win is printed, not stored (the store keeps whole distributions): "
+                             "leave out --out")
+        built = (deck.ranks, deck.suits) if variant.rules.reverse else (deck.suits, deck.ranks)
+        _run_core(deck, variant, built, False, kwargs, as_json, method="zeta")
+        return
     if method == "word":
         from exact.one_handed.limits import choose_method
 
@@ -219,24 +231,41 @@ def _job_progress(desc: str):
         yield progress
 
 
-def _run_core(deck, variant, built, merge_only, kwargs, as_json) -> None:
+def _run_core(deck, variant, built, merge_only, kwargs, as_json, method: str = "word") -> None:
     """``--only p_win``: the core mode's p_win, mean score and never-emptying orders, printed."""
     from fractions import Fraction
+    import math
 
-    from exact.one_handed.word_run import word_counts
     from sim.fractions_text import fraction_text
 
-    with _job_progress("exact") as progress:
-        res = word_counts(*built, mode="core", merge_only=merge_only, progress=progress, **kwargs)
-    orders = res.orders
-    wins = orders - res.never if variant.rules.win_any else res.ends[0]
-    p_win, mean = Fraction(wins, orders), Fraction(res.score_sum, orders)
+    if method == "word":
+        from exact.one_handed.word_run import word_counts
+
+        with _job_progress("exact") as progress:
+            res = word_counts(*built, mode="core", merge_only=merge_only, progress=progress, **kwargs)
+        orders, never, (e0, _, _, mo, me) = res.orders, res.never, res.ends
+    else:
+        from exact.one_handed.zeta import zeta_checkpoint
+        from exact.one_handed.zeta_passes import zeta_counts
+        from sim.progress import progress_bar
+
+        extra = dict(kwargs)
+        extra["checkpoint"] = zeta_checkpoint(extra.pop("checkpoint_dir", None), *built, mode="core")
+        with progress_bar(None, desc="exact", unit="step") as bar:
+            def progress(done, total, _work):
+                bar.total = total
+                bar.update(done - bar.n)
+
+            (e0, _, _, mo, me), never = zeta_counts(*built, mode="core", progress=progress, **extra)
+        orders = math.factorial(deck.size)
+    wins = orders - never if variant.rules.win_any else e0
+    p_win, mean = Fraction(wins, orders), Fraction(mo + me, orders)
     if as_json:
         emit_json({"game": variant.game, "suits": deck.suits, "ranks": deck.ranks, "variant": str(variant),
-                   "method": "word", "only": "p_win", "orders": orders, "wins": wins, "p_win": fraction_text(p_win),
+                   "method": method, "only": "p_win", "orders": orders, "wins": wins, "p_win": fraction_text(p_win),
                    "mean_score": fraction_text(mean)})
         return
-    click.echo(f"{variant}  deck {deck}  method word (p_win only)")
+    click.echo(f"{variant}  deck {deck}  method {method} (p_win only)")
     click.echo(f"orders {orders:,}  wins {wins:,}")
     click.echo(f"p_win = {p_win} ~ {float(p_win):.6%}")
     click.echo(f"mean score (cards left) = {mean} ~ {float(mean):.6f}")

@@ -304,3 +304,48 @@ def test_every_slot_has_one_degree_parity(shape):
                     else:
                         assert degree % 2 == parity[outcome[0]], (args, outcome, degree)
     assert seen > 1000
+
+
+def _fold(counts):
+    """The core mode's five sums of a whole distribution."""
+    return [counts[0], sum(c for j, c in enumerate(counts) if j & 1),
+            sum(c for j, c in enumerate(counts) if j % 2 == 0 and j >= 2),
+            sum(j * c for j, c in enumerate(counts) if j & 1), sum(j * c for j, c in enumerate(counts) if j % 2 == 0)]
+
+
+@pytest.mark.parametrize("shape", [(1, 4), (2, 2), (2, 5), (3, 4), (4, 3), (5, 2)])
+def test_core_mode_folds_the_whole_distribution(shape):
+    counts, never = zeta_passes.zeta_counts(*shape)
+    assert zeta_passes.zeta_counts(*shape, mode="core") == (_fold(counts), never)
+
+
+def test_core_mode_with_small_primes_and_its_own_checkpoint(tmp_path):
+    pool = [p for p in range(1 << 16, 1 << 17) if all(p % d for d in range(2, 257))][:40]
+    path = tmp_path / "core.json"
+    counts, never = zeta_passes.zeta_counts(3, 4, primes=pool)
+    assert zeta_passes.zeta_counts(3, 4, primes=pool, mode="core", checkpoint=str(path)) == (_fold(counts), never)
+    assert json.loads(path.read_text())["key"]["mode"] == "core"
+    with pytest.raises(UsageError, match="another computation"):  # the whole distribution's passes differ
+        zeta_passes.zeta_counts(3, 4, primes=pool, checkpoint=str(path))
+
+
+def test_core_mode_tables_are_narrower():
+    whole, core = ZetaPlan(3, 4), ZetaPlan(3, 4, mode="core")
+    assert (whole.width, core.width) == (13 + 2 * 4 + 3, 5 + 2 * 4 + 3)
+    assert zeta_estimate(Deck(4, 7), "core")["peak_bytes"] < zeta_estimate(Deck(4, 7))["peak_bytes"] / 2
+
+
+def test_cli_only_p_win_by_zeta_equals_the_dp():
+    from click.testing import CliRunner
+
+    from solitaire.cli import cli
+
+    runner = CliRunner()
+    for variant in ("win=end", "win=any", "reverse=on"):
+        base = ["exact", "--suits", "3", "--ranks", "4", "--variant", variant, "--json"]
+        dp = json.loads(runner.invoke(cli, base + ["--method", "dp"]).output)
+        core = json.loads(runner.invoke(cli, base + ["--method", "zeta", "--only", "p_win"]).output)
+        assert (core["wins"], core["p_win"], core["mean_score"], core["method"]) == (
+            dp["wins"], dp["p_win"], dp["mean_score"], "zeta")
+    refused = runner.invoke(cli, ["exact", "--suits", "3", "--ranks", "4", "--method", "phase", "--only", "p_win"])
+    assert refused.exit_code == 2 and "--only p_win is for --method word or --method zeta" in refused.output
