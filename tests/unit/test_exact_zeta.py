@@ -110,11 +110,11 @@ def test_interrupted_passes_resume_from_the_checkpoint(tmp_path, monkeypatch):
     real = zeta_passes._pass_task
     calls = []
 
-    def dies_on_the_third(suits, ranks, prime, progress=None):
+    def dies_on_the_third(suits, ranks, prime, progress=None, mode="all"):
         calls.append(prime)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return real(suits, ranks, prime, progress)
+        return real(suits, ranks, prime, progress, mode=mode)
 
     monkeypatch.setattr(zeta_passes, "_pass_task", dies_on_the_third)
     with pytest.raises(KeyboardInterrupt):
@@ -347,5 +347,10 @@ def test_cli_only_p_win_by_zeta_equals_the_dp():
         core = json.loads(runner.invoke(cli, base + ["--method", "zeta", "--only", "p_win"]).output)
         assert (core["wins"], core["p_win"], core["mean_score"], core["method"]) == (
             dp["wins"], dp["p_win"], dp["mean_score"], "zeta")
-    refused = runner.invoke(cli, ["exact", "--suits", "3", "--ranks", "4", "--method", "phase", "--only", "p_win"])
-    assert refused.exit_code == 2 and "--only p_win is for --method word or --method zeta" in refused.output
+
+
+def test_only_p_win_refused_for_other_methods(capsys):
+    from solitaire.cli import main
+
+    assert main(["exact", "--suits", "3", "--ranks", "4", "--method", "phase", "--only", "p_win"]) == 2
+    assert "--only p_win is for --method word or --method zeta" in capsys.readouterr().err
