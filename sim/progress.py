@@ -9,6 +9,45 @@ DELAY_SECONDS = 3
 #: Seconds between redraws.
 MIN_INTERVAL = 0.1
 
+_last = [""]  # the last character a progress bar wrote (a bar redraws its line after a carriage return)
+
+
+class _Tracked:
+    """stderr as a bar writes to it, remembering the last character written (see :func:`line_open`)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        if text:
+            _last[0] = text[-1]
+        return self._stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def line_open() -> bool:
+    """Whether a progress bar left stderr in the middle of a line: what is written next must start with
+    a newline, or it is glued to the bar. (On a terminal the bar's line is cleared instead: a cleared
+    line is not open.)"""
+    return _last[0] not in ("", "\n")
+
+
+def end_line() -> str:
+    """What to write before a message on stderr so that it starts on a line of its own: a clearing of
+    the bar's line on a terminal, a newline after a bar left in a file, else nothing."""
+    import os
+
+    try:
+        tty = os.isatty(2)
+    except OSError:
+        tty = False
+    if not line_open():
+        return ""
+    _last[0] = "\n"
+    return "\r\x1b[K" if tty else "\n"
+
 
 def progress_bar(total: int | None, progress: bool | None = None, *, desc: str | None = None, unit: str = "it",
                  initial: int = 0, unit_scale: bool = False, iterable=None, bar_format: str | None = None):
@@ -25,4 +64,4 @@ def progress_bar(total: int | None, progress: bool | None = None, *, desc: str |
 
     return tqdm(iterable, total=total, initial=initial, desc=desc, unit=unit, unit_scale=unit_scale, delay=DELAY_SECONDS,
                 mininterval=MIN_INTERVAL, bar_format=bar_format,
-                disable=progress is not None and not progress, file=sys.stderr, leave=False, dynamic_ncols=True)
+                disable=progress is not None and not progress, file=_Tracked(sys.stderr), leave=False, dynamic_ncols=True)

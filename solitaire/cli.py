@@ -136,9 +136,11 @@ def _fail(message: str, status: int = 2) -> int:
 
 
 def _interrupted(exc: Interrupted | None) -> int:
+    from sim.progress import end_line
+
     sys.stdout.flush()
     saved = f": {exc.saved}" if exc is not None and exc.saved else ""
-    sys.stderr.write(f"solitaire: interrupted{saved}\n")
+    sys.stderr.write(f"{end_line()}solitaire: interrupted{saved}\n")
     return exc.exit_status if exc is not None else 130
 
 
