@@ -144,8 +144,20 @@ def _interrupted(exc: Interrupted | None) -> int:
     return exc.exit_status if exc is not None else 130
 
 
+def _compiling_notice() -> None:
+    """Said once on stderr when the first kernel is compiled (not loaded from the cache): the wait
+    that follows is the first run's, and the figures reported leave it out (:mod:`sim.compiling`)."""
+    from sim.progress import end_line
+
+    sys.stderr.write(f"{end_line()}solitaire: compiling kernels (first run only)\n")
+    sys.stderr.flush()
+
+
 def main(argv=None) -> int:
     """Entry point: runs the CLI and maps user errors to one line and exit status 2."""
+    from sim import compiling
+
+    compiling.announce_with(_compiling_notice)
     try:
         with handling_signals("solitaire"):
             rv = cli.main(args=argv, prog_name="solitaire", standalone_mode=False)

@@ -114,6 +114,7 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
     # one process at a time counts a deck: a second one asking for it waits, then is served the record
     identity = {"kind": "exact", "game": game, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks,
                 "method": method}
+    own_folder = None
     with store.run_lock(identity, on_wait=lambda message: click.echo(f"solitaire: {message}", err=True)):
         found = store.find(kind="exact", suits=deck.suits, ranks=deck.ranks, variant=str(variant))
         # any of this engine's methods serves --method auto (not a best-play count: `solve --all` stores
@@ -128,7 +129,6 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
                        + ("" if method == "auto" else f" (method {method})") + ": shown from there", err=True)
             _show(ExactResult.from_record(stored), record, None, out, as_json)
             return
-        own_folder = None
         if kwargs.get("checkpoint_dir") is None and store.journal.is_dir():
             # the store's journal keeps what is done (removed once the result is stored)
             from sim.store import run_key
@@ -142,6 +142,9 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
             import shutil
 
             shutil.rmtree(own_folder, ignore_errors=True)
+    if own_folder is not None:
+        with contextlib.suppress(OSError):
+            store.journal.rmdir()  # left by the interrupted run; only when empty
     _show(result, record, name, out, as_json)
 
 
