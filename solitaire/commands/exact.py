@@ -38,8 +38,13 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
               help="Dask scheduler address (e.g. tcp://10.0.0.5:8786), with --backend dask; without it "
                    "a local cluster of --workers processes.")
 @click.option("--checkpoint-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="zeta: keep finished passes in DIR (a JSON file per deck shape); word: finished jobs "
-                   "(a journal per deck shape and shard); the same command run again resumes there.")
+              help="Keep what is done in DIR, and resume there when the same command is run again: dp its "
+                   "states after each card, phase its tables after each set size, zeta its finished passes and "
+                   "the pass under way after each set size (written at most every 10 s, and on Ctrl-C or "
+                   "SIGTERM, which stop at the next step), word its finished jobs (a journal per deck shape and "
+                   "shard; a stop is at once). With --out and no --checkpoint-dir, the store's journal folder "
+                   "(FILE.journal) keeps them, removed once the result is stored. enumerate (at most 13 cards) "
+                   "keeps nothing.")
 @click.option("--shard", default=None, metavar="I/N",
               help="word: run only the jobs j with j % N == I into their own journal in --checkpoint-dir and "
                    "stop (a batch job array runs I = 0 .. N-1 on machines that share nothing); then --merge.")

@@ -126,3 +126,29 @@ def test_checkpoints_are_written_at_most_every_interval(tmp_path, monkeypatch):
     assert ck.writes == 2  # at 12 s and 24 s (steps 3 and 6)
     ck.step(9, 9, lambda: ({}, {}))
     assert ck.writes == 2  # the last step is not saved: the result follows at once
+
+
+def test_the_word_method_stopped_after_some_jobs_keeps_them_and_runs_only_the_rest(tmp_path, monkeypatch):
+    # the word method stops at once on a signal (a job can take hours): what it keeps is each job's
+    # line in the journal, fsynced as the job ends. A stop right after job 2 (raised from the progress
+    # callback, as the handler's immediate exit) keeps 2 jobs; the rerun runs only the others.
+    import exact.one_handed.word_run as word_run
+
+    whole = word_run.word_counts(3, 3)
+    ran = []
+    real = word_run.run_job
+    monkeypatch.setattr(word_run, "run_job", lambda *a, **k: ran.append(a[2]) or real(*a, **k))
+
+    def progress(done, total, cpu):
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        word_run.word_counts(3, 3, checkpoint_dir=str(tmp_path), progress=progress)
+    first = list(ran)
+    assert len(first) == 2
+    ran.clear()
+    again = word_run.word_counts(3, 3, checkpoint_dir=str(tmp_path))
+    assert (again.ends, again.never) == (whole.ends, whole.never)
+    assert ran and not set(ran) & set(first), "the two finished jobs are not run again"
+    assert again.stats["jobs_reused"] == 2
