@@ -106,7 +106,9 @@ class StepCheckpoint:
         """After step ``done`` of ``total``: write ``snapshot()`` (``(state, arrays)``) if it is due,
         or if a signal is waiting, and then stop with :class:`~sim.interrupts.Interrupted`."""
         stop = interrupts.pending()
-        if done < total and (stop or time.monotonic() - self._last >= self.seconds):
+        if done >= total:
+            return  # the last step: what follows it is the result (a signal now is the caller's to honour)
+        if stop or time.monotonic() - self._last >= self.seconds:
             self.save(done, total, *snapshot())
         if stop:
             try:

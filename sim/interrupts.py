@@ -81,6 +81,12 @@ def keeping(note: str):
         _note[0] = previous
 
 
+def forget() -> None:
+    """Drop a signal that arrived while deferred, once the work it asked to stop has finished (and
+    been kept) anyway."""
+    _pending.clear()
+
+
 def pending() -> bool:
     """Whether a signal arrived while deferred and :func:`check` has not raised it yet."""
     return bool(_pending)

@@ -119,6 +119,8 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
     # one process at a time counts a deck: a second one asking for it waits, then is served the record
     identity = {"kind": "exact", "game": game, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks,
                 "method": method}
+    from sim import interrupts
+
     own_folder = None
     with store.run_lock(identity, on_wait=lambda message: click.echo(f"solitaire: {message}", err=True)):
         found = store.find(kind="exact", suits=deck.suits, ranks=deck.ranks, variant=str(variant))
@@ -143,6 +145,7 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
         with _stopping(resolved, kwargs):
             result = _compute(exact_distribution, deck, variant, method, kwargs, resolved, stop=False)
             name = store.save(result)
+            interrupts.forget()  # a signal after the last step: the result is stored, shown below
         if own_folder is not None:
             import shutil
 
@@ -194,6 +197,7 @@ def _stopping(method, kwargs):
 def _compute(exact_distribution, deck, variant, method, kwargs, resolved, stop=True):
     """The exact result, with a progress bar on stderr once it runs a few seconds (``stop``: within
     :func:`_stopping`, else the caller holds it)."""
+    from sim import interrupts
     from sim.progress import progress_bar
 
     with (_stopping(resolved, kwargs) if stop else contextlib.nullcontext()), \
@@ -203,7 +207,9 @@ def _compute(exact_distribution, deck, variant, method, kwargs, resolved, stop=T
             bar.set_postfix_str(f"{work:.3g}", refresh=False)
             bar.update(done - bar.n)
 
-        return exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
+        result = exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
+        interrupts.forget()  # a signal after the last step: the result is complete, shown below
+        return result
 
 
 def _show(result, record, name, out, as_json) -> None:

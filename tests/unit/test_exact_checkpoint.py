@@ -126,6 +126,10 @@ def test_checkpoints_are_written_at_most_every_interval(tmp_path, monkeypatch):
     assert ck.writes == 2  # at 12 s and 24 s (steps 3 and 6)
     ck.step(9, 9, lambda: ({}, {}))
     assert ck.writes == 2  # the last step is not saved: the result follows at once
+    interrupts._pending.append(signal.SIGINT)
+    ck.step(9, 9, lambda: ({}, {}))  # nor stopped there: a stop would keep nothing more than the result
+    assert interrupts.pending() and ck.writes == 2
+    interrupts.forget()
 
 
 def test_the_word_method_stopped_after_some_jobs_keeps_them_and_runs_only_the_rest(tmp_path, monkeypatch):
