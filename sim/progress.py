@@ -29,10 +29,10 @@ class _Tracked:
 
 
 def line_open() -> bool:
-    """Whether a progress bar left stderr in the middle of a line: what is written next must start with
-    a newline, or it is glued to the bar. (On a terminal the bar's line is cleared instead: a cleared
-    line is not open.)"""
-    return _last[0] not in ("", "\n")
+    """Whether a progress bar is drawn on stderr's current line (it redraws as ``"\r" + bar``): what is
+    written next must start with a newline, or it is glued to the bar. A bar closed (its line cleared,
+    ending with a carriage return) or never drawn leaves no line open."""
+    return _last[0] not in ("", "\n", "\r")
 
 
 def end_line() -> str:

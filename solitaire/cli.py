@@ -145,10 +145,18 @@ def _interrupted(exc: Interrupted | None) -> int:
 
 
 def _compiling_notice() -> None:
-    """Said once on stderr when the first kernel is compiled (not loaded from the cache): the wait
-    that follows is the first run's, and the figures reported leave it out (:mod:`sim.compiling`)."""
+    """Said once on stderr, on a terminal, when the first kernel is compiled (not loaded from the
+    cache): the wait that follows is the first run's, and the figures reported leave it out
+    (:mod:`sim.compiling`). Not said into a file or a pipe, where scripts read stderr's lines."""
+    import os
+
     from sim.progress import end_line
 
+    try:
+        if not os.isatty(2):
+            return
+    except OSError:
+        return
     sys.stderr.write(f"{end_line()}solitaire: compiling kernels (first run only)\n")
     sys.stderr.flush()
 

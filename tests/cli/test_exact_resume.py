@@ -94,11 +94,14 @@ def test_the_interrupt_line_starts_on_a_line_of_its_own_after_a_progress_bar(mon
     from solitaire.cli import _interrupted
 
     monkeypatch.setattr("os.isatty", lambda fd: False)
-    progress._Tracked(sys.stderr).write("exact:  40%|####      | 4/10 [00:25<00:38]\r")
+    progress._Tracked(sys.stderr).write("\rexact:  40%|####      | 4/10 [00:25<00:38]")  # a bar drawn
     assert _interrupted(None) == 130
-    assert capsys.readouterr().err.endswith("4/10 [00:25<00:38]\r\nsolitaire: interrupted\n")
+    assert capsys.readouterr().err.endswith("4/10 [00:25<00:38]\nsolitaire: interrupted\n")
     assert _interrupted(None) == 130  # nothing drawn since: no blank line
     assert capsys.readouterr().err == "solitaire: interrupted\n"
+    progress._Tracked(sys.stderr).write("\r" + " " * 40 + "\r")  # a bar closed: its line cleared
+    assert _interrupted(None) == 130
+    assert capsys.readouterr().err.endswith("\rsolitaire: interrupted\n")
 
 
 @pytest.mark.slow
