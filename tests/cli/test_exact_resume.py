@@ -128,3 +128,27 @@ def test_sigint_during_a_real_exact_run_keeps_the_journal_and_resumes(tmp_path):
     a, f = json.loads(again.stdout), json.loads(fresh.stdout)
     assert again.returncode == 0 and (a["score_counts"], a["wins"]) == (f["score_counts"], f["wins"])
     assert not (tmp_path / "ex.h5.journal").exists()
+
+
+@pytest.mark.parametrize("args, module, name, note", [
+    (["poison", "--suits", "2", "--ranks", "2", "--all"], "exact.hand.whole_deck", "analyse_deck",
+     "the whole-graph analysis is not checkpointed: nothing of it was kept"),
+    (["odds", "--suits", "2", "--ranks", "2", "--dealt", "AS"], "exact.one_handed.odds", "odds",
+     "the odds from a position are not checkpointed: nothing was kept"),
+])
+def test_computations_that_keep_nothing_say_so_when_stopped(monkeypatch, capfd, args, module, name, note):
+    import importlib
+
+    from solitaire.cli import main
+
+    exits = []
+    monkeypatch.setattr(interrupts.os, "_exit", lambda status: exits.append(status))
+
+    def stopped(*a, **k):
+        interrupts._handler(signal.SIGINT, None)  # the handler's immediate stop, os._exit caught
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importlib.import_module(module), name, stopped)
+    code = main(args)
+    assert exits == [130] and code == 130
+    assert f"interrupted: {note}\n" in capfd.readouterr().err
