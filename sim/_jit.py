@@ -125,6 +125,16 @@ def _use_fingerprinted_cache() -> None:
 _use_fingerprinted_cache()
 
 
+def _watch_compilation() -> None:
+    """Keep the time spent compiling or loading kernels apart (:mod:`sim.compiling`)."""
+    from . import compiling
+
+    compiling.install()
+
+
+_watch_compilation()
+
+
 def jit(func=None, **overrides):
     """``numba.njit`` with the project's options."""
     options = {**JIT_OPTIONS, **overrides}

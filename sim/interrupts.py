@@ -65,6 +65,31 @@ DUPLICATE_SECONDS = 1.0
 
 
 _prefix = ["interrupted"]
+_note = [""]  # what an immediate stop keeps (see :func:`keeping`)
+
+
+@contextlib.contextmanager
+def keeping(note: str):
+    """While the block runs, an immediate stop (work that saves as it goes, not at a safe point: the
+    finished passes or jobs of an exact count, each written to disk as it ends) says ``note`` after
+    ``interrupted`` (e.g. ``": finished passes are kept in DIR; run the same command to resume"``)."""
+    previous = _note[0]
+    _note[0] = note
+    try:
+        yield
+    finally:
+        _note[0] = previous
+
+
+def forget() -> None:
+    """Drop a signal that arrived while deferred, once the work it asked to stop has finished (and
+    been kept) anyway."""
+    _pending.clear()
+
+
+def pending() -> bool:
+    """Whether a signal arrived while deferred and :func:`check` has not raised it yet."""
+    return bool(_pending)
 
 
 def _handler(signum, frame):
@@ -75,8 +100,10 @@ def _handler(signum, frame):
     if _pending and signum == _pending[0] and time.monotonic() - _received_at[0] < DUPLICATE_SECONDS:
         return  # the same signal delivered twice (see DUPLICATE_SECONDS)
     again = " again: stopped at once, the last checkpoint kept" if _pending else ""
-    clear = "\r\x1b[K" if os.isatty(2) else ""  # over a progress bar on a terminal, not after it
-    os.write(2, f"{clear}{_prefix[0]}{again}\n".encode())
+    from .progress import end_line
+
+    # on a line of its own: over a progress bar on a terminal, after it in a file
+    os.write(2, f"{end_line()}{_prefix[0]}{again}{_note[0]}\n".encode())
     os._exit(128 + signum)
 
 

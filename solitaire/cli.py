@@ -136,14 +136,36 @@ def _fail(message: str, status: int = 2) -> int:
 
 
 def _interrupted(exc: Interrupted | None) -> int:
+    from sim.progress import end_line
+
     sys.stdout.flush()
     saved = f": {exc.saved}" if exc is not None and exc.saved else ""
-    sys.stderr.write(f"solitaire: interrupted{saved}\n")
+    sys.stderr.write(f"{end_line()}solitaire: interrupted{saved}\n")
     return exc.exit_status if exc is not None else 130
+
+
+def _compiling_notice() -> None:
+    """Said once on stderr, on a terminal, when the first kernel is compiled (not loaded from the
+    cache): the wait that follows is the first run's, and the figures reported leave it out
+    (:mod:`sim.compiling`). Not said into a file or a pipe, where scripts read stderr's lines."""
+    import os
+
+    from sim.progress import end_line
+
+    try:
+        if not os.isatty(2):
+            return
+    except OSError:
+        return
+    sys.stderr.write(f"{end_line()}solitaire: compiling kernels (first run only)\n")
+    sys.stderr.flush()
 
 
 def main(argv=None) -> int:
     """Entry point: runs the CLI and maps user errors to one line and exit status 2."""
+    from sim import compiling
+
+    compiling.announce_with(_compiling_notice)
     try:
         with handling_signals("solitaire"):
             rv = cli.main(args=argv, prog_name="solitaire", standalone_mode=False)

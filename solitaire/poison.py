@@ -9,7 +9,6 @@ and stored again.
 """
 from __future__ import annotations
 
-import time
 
 from sim import provenance
 from sim.deck import Deck
@@ -17,6 +16,7 @@ from sim.errors import UsageError
 from sim.variant import Variant
 
 from .stored import DEFAULT_CHECKPOINT_SECONDS
+from sim import compiling as work_clock  # clocks that leave out kernel compilation
 
 #: Most random decks one classification may have: beyond it the chunk count and the time (days at
 #: 10^4 runs a second) stop making sense; split the work by seed.
@@ -53,9 +53,9 @@ def check_size(deck: Deck, variant: Variant, *, decks: int, cap: int, budget: in
         return
     sample = 2048
     classify_chunk(deck, variant, seed=0, chunk=0, decks=16, cap=cap, budget=budget)  # compile first
-    t0 = time.perf_counter()
+    t0 = work_clock.perf_counter()
     classify_chunk(deck, variant, seed=0, chunk=1, decks=sample, cap=cap, budget=budget)
-    seconds = (time.perf_counter() - t0) / sample * decks
+    seconds = (work_clock.perf_counter() - t0) / sample * decks
     text = duration_text(seconds)
     if max_hours is not None and seconds > max_hours * 3600:
         raise UsageError(f"{decks:,} decks would take about {text} on one core (timed on a sample), more than "

@@ -17,6 +17,16 @@ def _zeta_memory_pinned(monkeypatch):
     monkeypatch.setenv("SOLITAIRE_ZETA_MAX_GIB", "6")
 
 
+@pytest.fixture(autouse=True)
+def _compiling_notice_said():
+    """The console command says "compiling kernels (first run only)" once per process, when a kernel
+    is first compiled; in the test process that is wherever a test happens to compile one, so it is
+    taken as said (tests/cli/test_first_runs.py asks for it)."""
+    from sim import compiling
+
+    compiling._said[0] = True
+
+
 @pytest.fixture
 def cli_run(capsys):
     """Run the CLI in-process; returns (exit_code, stdout, stderr)."""

@@ -37,7 +37,6 @@ Modules, by method family (each method's plan, kernel and entry apart; the entry
 from __future__ import annotations
 
 import math
-import time
 
 from sim import provenance
 from sim.deck import Deck
@@ -52,13 +51,15 @@ from exact.one_handed.phase import phase_distribution
 from exact.one_handed.word import word_distribution
 from exact.one_handed.zeta import zeta_distribution
 from exact.result import ExactResult
+from sim import compiling as work_clock  # clocks that leave out kernel compilation
 
 __all__ = ["exact_distribution", "ExactResult", "MAX_DP_CARDS", "MAX_ENUMERATE_CARDS"]
 
 
 def exact_distribution(deck: Deck | None = None, variant: Variant | str | None = None, *,
                        method: str = "auto", progress=None, workers: int = 1, backend: str = "local",
-                       scheduler=None, checkpoint_dir=None, merge_only: bool = False) -> ExactResult:
+                       scheduler=None, checkpoint_dir=None, merge_only: bool = False,
+                       checkpoint_seconds: float | None = None) -> ExactResult:
     """Count the deck orders of each final score, exactly.
 
     Parameters
@@ -74,8 +75,12 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
         threads, or as tasks on a Dask cluster (``backend="dask"``, ``scheduler`` an address or None
         for a local cluster of ``workers`` processes)
     merge_only : word only: run no job, join the journals of ``checkpoint_dir`` (every job must be there)
-    checkpoint_dir : zeta and word: a folder where finished passes are kept (a JSON file per deck shape); a
-        run given it again resumes, and the variants of a deck share their passes
+    checkpoint_dir : a folder where the computation keeps what it has done, and a run given it again
+        resumes there: dp its layer of states after each card, phase its tables after each set size
+        (a file per computation, :mod:`exact.checkpoint`, written at most every ``checkpoint_seconds``,
+        default 10), zeta its finished passes (a JSON file per deck shape: the variants of a deck
+        share them), word its finished jobs (a journal per deck shape); enumerate (at most 13 cards)
+        keeps nothing
 
     Returns
     -------
@@ -97,18 +102,32 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
     variant = Variant.coerce(variant, "one-handed")
     method = choose_method(deck, method, variant)
     started = provenance.now()
-    t0 = time.perf_counter()
+    t0 = work_clock.perf_counter()
     extra: dict = {}
+    checkpoint = None
+    if checkpoint_dir is not None and method in ("phase", "dp"):
+        from exact.checkpoint import in_folder
+
+        reverse = variant.rules.reverse
+        built = (deck.ranks, deck.suits) if reverse and method == "phase" else (deck.suits, deck.ranks)
+        # what the kernel computes: phase the plain game of the deck as built; dp every rule but first4
+        key = {"engine": f"one-handed-{method}", "suits": built[0], "ranks": built[1]}
+        if method == "dp":
+            key.update(reverse=reverse, win_any=variant.rules.win_any, final_once=variant.rules.final_once)
+        checkpoint = in_folder(checkpoint_dir, key, seconds=checkpoint_seconds,
+                               what="cards" if method == "dp" else "set sizes")
     if method == "enumerate":
         score_counts, wins = enumerate_distribution(deck, variant)
     elif method == "phase":
         stats_phase: dict = {}
-        score_counts, wins = phase_distribution(deck, variant, progress=progress, stats=stats_phase)
+        score_counts, wins = phase_distribution(deck, variant, progress=progress, stats=stats_phase,
+                                                checkpoint=checkpoint)
         extra = dict(stats_phase)
     elif method == "zeta":
         stats_zeta: dict = {}
         score_counts, wins = zeta_distribution(deck, variant, workers=workers, backend=backend, scheduler=scheduler,
-                                               checkpoint_dir=checkpoint_dir, progress=progress, stats=stats_zeta)
+                                               checkpoint_dir=checkpoint_dir, progress=progress, stats=stats_zeta,
+                                               checkpoint_seconds=checkpoint_seconds)
         extra = dict(stats_zeta)
     elif method == "word":
         stats_word: dict = {}
@@ -118,10 +137,14 @@ def exact_distribution(deck: Deck | None = None, variant: Variant | str | None =
         extra = dict(stats_word)
     else:
         stats = DPStats()
-        score_counts, wins = dp_distribution(deck, variant, progress=progress, stats=stats)
+        score_counts, wins = dp_distribution(deck, variant, progress=progress, stats=stats, checkpoint=checkpoint)
         extra = {"states": stats.states, "transitions": stats.transitions,
                  "max_layer_states": stats.max_layer_states}
-    seconds = time.perf_counter() - t0
+    seconds = work_clock.perf_counter() - t0
+    if checkpoint is not None:
+        if checkpoint.resumed_at:
+            extra["resumed_at_step"] = checkpoint.resumed_at  # ``seconds`` is this run's part
+        checkpoint.discard()
     orders = math.factorial(deck.size)
     require(sum(score_counts) == orders, "exact counts must add up to (S*R)!")
     require(check_parity(score_counts, deck.size), "a score with the wrong parity: the parity theorem fails")

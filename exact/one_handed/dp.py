@@ -238,17 +238,19 @@ def initial_key(deck: Deck):
 
 
 def dp_distribution(deck: Deck, variant: Variant, *, progress=None, stats: DPStats | None = None,
-                    finish_cards: int | None = None):
+                    finish_cards: int | None = None, checkpoint=None):
     """Score counts and wins over all ``(S*R)!`` deck orders, by the forward DP (numba kernel,
     :mod:`exact.one_handed.dp_kernel`; :func:`dp_distribution_reference` is the same DP in plain Python).
 
     ``first4=reversed`` is played as ``first4=kept`` (see :mod:`exact.one_handed.parity`). ``finish_cards``: the
     number of last cards played out per state instead of built as layers (:mod:`exact.one_handed.finish`);
-    ``None`` chooses it, ``0`` builds every layer.
+    ``None`` chooses it, ``0`` builds every layer. ``checkpoint``: see
+    :func:`exact.one_handed.dp_kernel.dp_kernel_distribution`.
     """
     return dp_kernel_distribution(deck.suits, deck.ranks, reverse=variant.rules.reverse,
                                   win_any=variant.rules.win_any, final_once=variant.rules.final_once,
-                                  progress=progress, stats=stats, finish_cards=finish_cards)
+                                  progress=progress, stats=stats, finish_cards=finish_cards,
+                                  checkpoint=checkpoint)
 
 
 def dp_distribution_reference(deck: Deck, variant: Variant, *, progress=None,

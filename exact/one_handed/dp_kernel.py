@@ -295,12 +295,16 @@ def canonical_key_kernel(row, undealt, suits: int, ranks: int, reverse: bool):
 
 
 def dp_kernel_distribution(suits: int, ranks: int, *, reverse: bool, win_any: bool, final_once: bool = False,
-                           progress=None, stats=None, finish_cards: int | None = None):
+                           progress=None, stats=None, finish_cards: int | None = None, checkpoint=None):
     """Score counts and wins over all orders (see :func:`exact.one_handed.dp.dp_distribution`).
 
     ``finish_cards``: build layers until this many cards are left, then play out every state's
     remaining orders (:mod:`exact.one_handed.finish`); ``None`` chooses it layer by layer (:func:`_finish_now`),
     ``0`` builds every layer.
+
+    ``checkpoint``: an :class:`exact.checkpoint.StepCheckpoint`; the layer of states is saved there
+    after each card dealt (its :meth:`~exact.checkpoint.StepCheckpoint.step`), and a saved layer is
+    resumed from the next card. The play-out of the last cards is one step: it is not saved part way.
     """
     n = suits * ranks
     if n > max_row_cards(suits, ranks) or n > 32:
@@ -317,7 +321,18 @@ def dp_kernel_distribution(suits: int, ranks: int, *, reverse: bool, win_any: bo
     vals[0, LIMBS] = 1
     wins = 0
     layer_sizes = [1]
-    for t in range(n):
+    start = 0
+    saved = checkpoint.load() if checkpoint is not None else None
+    if saved is not None:
+        state, arrays = saved
+        keys, vals = arrays["keys"], arrays["vals"]
+        start, wins, layer_sizes = int(state["t"]), int(state["wins"]), [int(x) for x in state["layer_sizes"]]
+        if stats is not None:
+            stats.transitions += int(state["transitions"])
+        if progress is not None:
+            progress(start, n, len(keys))
+    transitions_here = 0
+    for t in range(start, n):
         left = n - t
         if (left <= finish_cards) if not auto else _finish_now(left, len(keys)):
             break
@@ -325,10 +340,16 @@ def dp_kernel_distribution(suits: int, ranks: int, *, reverse: bool, win_any: bo
                                                              per_word, reverse, win_any, final_once)
         wins += limbs_to_int(emptied_now) * math.factorial(n - t - 1)
         layer_sizes.append(int(size))
+        transitions_here += int(transitions)
         if stats is not None:
             stats.transitions += int(transitions)
         if progress is not None:
             progress(t + 1, n, int(size))
+        if checkpoint is not None:
+            before = int(saved[0]["transitions"]) if saved is not None else 0
+            checkpoint.step(t + 1, n, lambda t=t, keys=keys, vals=vals, size=size, wins=wins, before=before: (
+                {"t": t + 1, "wins": wins, "layer_sizes": layer_sizes, "transitions": before + transitions_here},
+                {"keys": keys[:size], "vals": vals[:size]}))
     finish_cards = n - (len(layer_sizes) - 1)
     score_limbs, win_limbs, played = _finish_layer(keys, vals, len(keys), suits, ranks, bits, per_word,
                                                    reverse, win_any, final_once)

@@ -50,7 +50,6 @@ than 10 wins or losses), :func:`sim.stats.binomial_interval`.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import permutations
@@ -75,6 +74,7 @@ from exact.one_handed.finish import play_out_distribution
 from exact.one_handed.limits import choose_method
 from exact.one_handed.odds_phase import phase_table_bytes, position_phase_counts
 from exact.one_handed.parity import check_parity
+from sim import compiling as work_clock  # clocks that leave out kernel compilation
 
 #: cards left at most for the exact method (the phase engine: 16 fits below MAX_PHASE_TABLE_BYTES for 80
 #: of 80 random 52-card positions, 0.43-2.69 GiB estimated, benchmarks/bench_odds.py --estimate; minutes
@@ -430,7 +430,7 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
     k = deck.size - len(dealt)
     # final=once is counted by the search alone, whose cost grows k-fold per card
     auto_cards, max_cards = (AUTO_SEARCH_CARDS, MAX_SEARCH_CARDS) if final_once else (AUTO_EXACT_CARDS, MAX_EXACT_CARDS)
-    t0 = time.perf_counter()
+    t0 = work_clock.perf_counter()
     if method == "auto":
         method = "exact" if k <= auto_cards or (not dealt and _whole_deck_exact(deck, variant)) else "simulate"
     if method == "exact":
@@ -447,13 +447,13 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
                 used = "outcome"
         require(check_parity(score_counts, deck.size), "a score with the wrong parity")
         return OddsResult(deck, variant, dealt, "exact", tuple(score_counts), wins,
-                          seconds=time.perf_counter() - t0, engine=used)
+                          seconds=work_clock.perf_counter() - t0, engine=used)
     games = check_games(games)
     seed = check_seed(seed)
     score_counts, wins = _simulate(dealt, deck, variant, games, seed)
     ci, _ = binomial_interval(wins, games)
     return OddsResult(deck, variant, dealt, "simulated", tuple(score_counts), wins, ci95=tuple(ci), seed=seed,
-                      seconds=time.perf_counter() - t0)
+                      seconds=work_clock.perf_counter() - t0)
 
 
 def _whole_deck_exact(deck: Deck, variant: Variant) -> bool:

@@ -165,16 +165,17 @@ def phase_distribution_reference(deck: Deck, variant: Variant):
     return score_counts, wins
 
 
-def phase_distribution(deck, variant, *, progress=None, stats: dict | None = None):
+def phase_distribution(deck, variant, *, progress=None, stats: dict | None = None, checkpoint=None):
     """Score counts and wins over all ``(S*R)!`` orders (Python ints), by the dense phase kernel
     (:func:`exact.one_handed.phase_kernel.phase_counts`).
 
     ``reverse=on`` is the plain game on the transposed deck; ``first4=reversed`` has the same
-    distribution as ``first4=kept`` (:mod:`exact.one_handed.parity`)."""
+    distribution as ``first4=kept`` (:mod:`exact.one_handed.parity`). ``checkpoint``: see
+    :func:`exact.one_handed.phase_kernel.phase_counts`."""
     if variant.rules.final_once:
         raise UsageError(PHASE_FINAL_ONCE)
     suits, ranks = (deck.suits, deck.ranks) if not variant.rules.reverse else (deck.ranks, deck.suits)
-    counts, first = phase_counts(suits, ranks, progress=progress, stats=stats)
+    counts, first = phase_counts(suits, ranks, progress=progress, stats=stats, checkpoint=checkpoint)
     n = deck.size
     require(sum(counts) == math.factorial(n), "phase counts must add up to (S*R)!")
     if variant.rules.win_any:

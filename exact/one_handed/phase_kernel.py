@@ -219,9 +219,13 @@ def _top(n, A, arr, width, r3, n_end):
     return out, first
 
 
-def phase_counts(suits: int, ranks: int, *, progress=None, stats: dict | None = None):
+def phase_counts(suits: int, ranks: int, *, progress=None, stats: dict | None = None, checkpoint=None):
     """Score counts (Python ints, index = score) and first-return counts by set size of the plain
-    game on ``suits x ranks`` by the dense phase recursion."""
+    game on ``suits x ranks`` by the dense phase recursion.
+
+    ``checkpoint``: an :class:`exact.checkpoint.StepCheckpoint`; the tables are saved there between
+    two set sizes (its :meth:`~exact.checkpoint.StepCheckpoint.step`), and a saved state is resumed
+    from the next set size."""
     n = suits * ranks
     require(1 <= n <= MAX_PHASE_CARDS, f"the phase kernel counts in uint64: at most {MAX_PHASE_CARDS} cards")
     plan = PhasePlan(suits, ranks)
@@ -238,13 +242,26 @@ def phase_counts(suits: int, ranks: int, *, progress=None, stats: dict | None = 
     widths, s2s, r1s = (np.full(nw, x, dtype=np.int64) for x in (width, plan.S2, plan.R1))
     visited = 0
     max_k = int(arr.usize[1:].max()) if len(plan.reps) > 1 else 0
-    for k in range(max_k):
+    start = 0
+    saved = checkpoint.load() if checkpoint is not None else None
+    if saved is not None:
+        state, arrays = saved
+        require(arrays["A"].shape == A.shape and arrays["Bst"].shape == Bst.shape and arrays["ret"].shape == ret.shape,
+                "a phase checkpoint's tables have the plan's shapes")
+        A, Bst, ret = arrays["A"], arrays["Bst"], arrays["ret"]
+        start, visited = int(state["k"]), int(state["visited"])
+        if progress is not None:
+            progress(start, max_k, visited)
+    for k in range(start, max_k):
         # sets of size k are complete in every table: mark where a phase hands back to its parent
         mark_returns(k, A, ret, arr.usize, arr.a_off, arr.r_off, arr.usize, arr.n_mates2, widths, s2s, r1s, 1)
         visited += _layer(k, A, Bst, ret, canon, arr, layout)
         _fill(k, A, Bst, canon, tau, arr, layout)
         if progress is not None:
             progress(k + 1, max_k, visited)
+        if checkpoint is not None:
+            checkpoint.step(k + 1, max_k, lambda k=k: ({"k": k + 1, "visited": visited},
+                                                      {"A": A, "Bst": Bst, "ret": ret}))
     # the top window's pairs: card a's bit is a itself (its universe is the whole deck)
     ends, first = _top(n, A, arr, width, plan.R1 + 2, plan.n_end)
     counts = [0] * (n + 1)

@@ -20,12 +20,12 @@ import math
 import os
 import random
 import resource
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 
 from joblib import Parallel, delayed
 
+from sim import compiling as work_clock  # clocks that leave out kernel compilation
 from sim.backends import check_backend, dask_client
 from sim.checks import check_workers
 from sim.errors import UsageError
@@ -83,7 +83,7 @@ def run_job(suits: int, ranks: int, job: int, mode: str, primes) -> dict:
     """One job, as a task for any worker (plain values in, a JSON-ready record out)."""
     jobs = deck_jobs(suits, ranks)
     n = suits * ranks
-    t0 = time.thread_time()
+    t0 = work_clock.thread_time()
     plan = job_plan(jobs, job)
     lay = layout(n, ranks, mode)
     residues = solve_job(plan, lay, n, primes)
@@ -91,14 +91,7 @@ def run_job(suits: int, ranks: int, job: int, mode: str, primes) -> dict:
             "residues": {str(p): top + [never] for p, (top, never) in residues.items()},
             "windows": int(plan.windows.shape[0]), "pairs": int(plan.p_card.shape[0]), "kept": plan.kept,
             "work": job_work(plan, lay, n) * len(primes),
-            "table_bytes": table_bytes(plan, lay, n, len(primes)), "cpu_seconds": round(time.thread_time() - t0, 6)}
-
-
-def warm_up(mode: str) -> None:
-    """Compile the kernels (or load them from the cache) on a two-card deck, whose job takes no time:
-    the kernels' types do not depend on the deck, so the jobs timed after it are timed without
-    compilation."""
-    run_job(1, 2, 0, mode, word_primes(2))
+            "table_bytes": table_bytes(plan, lay, n, len(primes)), "cpu_seconds": round(work_clock.thread_time() - t0, 6)}
 
 
 def job_work(plan, lay, n: int) -> float:
@@ -345,7 +338,7 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
     for rec in done.values():
         left.measured(rec["job"], rec["cpu_seconds"], jobs.size(rec["job"]))
     say(reused, len(mine), left.seconds())
-    t0 = time.perf_counter()
+    t0 = work_clock.perf_counter()
 
     ran = [0]  # jobs finished in this run (each job of todo finishes once)
 
@@ -360,8 +353,6 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
     if todo and not merge_only:
         # largest jobs first: an even finish on many workers, and the memory peak met early
         todo.sort(key=lambda j: -jobs.size(j) * 1000 + j)
-        if backend != "dask":
-            warm_up(mode)  # a job's CPU seconds (the cost model's calibration) leave compilation out
         if backend == "dask":
             from distributed import as_completed
 
@@ -388,7 +379,7 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
              "job_cpu_seconds": round(sum(done[j]["cpu_seconds"] for j in mine if j in done), 3),
              "largest_job_table_bytes": max((done[j]["table_bytes"] for j in mine if j in done), default=0),
              "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
-             "jobs_wall_seconds": round(time.perf_counter() - t0, 3)}
+             "jobs_wall_seconds": round(work_clock.perf_counter() - t0, 3)}
     if shard is not None:
         return None
     ends, never = join(done, jobs, primes, n, mode)

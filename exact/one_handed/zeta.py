@@ -205,7 +205,8 @@ def zeta_checkpoint(checkpoint_dir, suits: int, ranks: int, mode: str = "all"):
 
 
 def zeta_distribution(deck, variant, *, primes=None, workers: int = 1, backend: str = "local", scheduler=None,
-                      checkpoint_dir=None, progress=None, stats: dict | None = None):
+                      checkpoint_dir=None, progress=None, stats: dict | None = None,
+                      checkpoint_seconds: float | None = None):
     """Score counts and wins over all ``(S*R)!`` orders (Python ints), by the zeta kernel: one pass
     per prime, joined by the Chinese remainder theorem (:func:`exact.one_handed.zeta_passes.zeta_counts`).
 
@@ -219,7 +220,8 @@ def zeta_distribution(deck, variant, *, primes=None, workers: int = 1, backend: 
     suits, ranks = (deck.suits, deck.ranks) if not variant.rules.reverse else (deck.ranks, deck.suits)
     checkpoint = zeta_checkpoint(checkpoint_dir, suits, ranks)
     counts, never = zeta_counts(suits, ranks, primes=primes, workers=workers, backend=backend, scheduler=scheduler,
-                                checkpoint=checkpoint, progress=progress, stats=stats)
+                                checkpoint=checkpoint, progress=progress, stats=stats,
+                                checkpoint_seconds=checkpoint_seconds)
     n = deck.size
     require(sum(counts) == math.factorial(n), "zeta counts must add up to (S*R)!")
     wins = math.factorial(n) - never if variant.rules.win_any else counts[0]

@@ -277,10 +277,13 @@ def _step_b(s, p, w_lo, w_hi, bp_base, bc_base, cur, prev, A, Bp, Bc, z, sym):
 
 
 def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = None, progress=None,
-              stats: dict | None = None):
+              stats: dict | None = None, checkpoint=None):
     """One pass modulo ``prime``: (the top's ``end`` values mod p, never-returning orders mod p); the
     ``end`` values are the counts by score, or the core mode's five sums (the plan's mode:
-    :func:`exact.one_handed.zeta_plan.end_slots`)."""
+    :func:`exact.one_handed.zeta_plan.end_slots`).
+
+    ``checkpoint``: an :class:`exact.checkpoint.StepCheckpoint`; the tables of the last set size and
+    the sums so far are saved there after each set size, and a saved state is resumed from the next."""
     require(2 < prime < 2**31, "the zeta kernel needs a prime below 2**31 (products in 64 bits)")
     plan = plan if plan is not None else ZetaPlan(suits, ranks)
     z, sym = plan.arrays(), plan.groups.arrays()
@@ -299,7 +302,19 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
     prev_boff = np.zeros(1, dtype=np.int64)
     points = 0
     peak = 0
+    start = 0
+    saved = checkpoint.load() if checkpoint is not None else None
+    if saved is not None:
+        state, arrays = saved
+        start, ends, never = int(state["s"]), [int(e) for e in state["ends"]], int(state["never"])
+        points, peak = int(state["points"]), int(state["peak"])
+        prev_masks, prev_off, prev_boff = arrays["prev_masks"], arrays["prev_off"], arrays["prev_boff"]
+        Bp = [arrays[f"B{i}"] for i in range(nw)]
+        if progress is not None:
+            progress(start, n + 1, points)
     for s, masks, off in plan.layers():
+        if s < start:
+            continue  # done before the saved state
         A = np.zeros((len(masks), half, width), dtype=np.uint32)
         held = A.nbytes + sum(b.nbytes for b in Bp)
         peak = max(peak, held)
@@ -336,6 +351,11 @@ def zeta_pass(suits: int, ranks: int, prime: int, *, plan: ZetaPlan | None = Non
         del Bc
         if progress is not None:
             progress(s + 1, n + 1, points)
+        if checkpoint is not None:
+            checkpoint.step(s + 1, n + 1, lambda s=s: (
+                {"s": s + 1, "ends": ends, "never": never, "points": points, "peak": peak},
+                {"prev_masks": prev_masks, "prev_off": prev_off, "prev_boff": prev_boff,
+                 **{f"B{i}": b for i, b in enumerate(Bp)}}))
     if stats is not None:
         stats.update(windows=len(plan.reps), orbit_points=points, peak_table_bytes=peak)
     return ends, never

@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import time
 
 from joblib import Parallel, delayed
 
+from sim import compiling as work_clock  # clocks that leave out kernel compilation
 from sim.backends import check_backend, dask_client
 from sim.checks import check_workers
 from sim.deck import Deck
@@ -41,11 +41,12 @@ def _plan(suits: int, ranks: int, mode: str = "all"):
     return _PLANS[key]
 
 
-def _pass_task(suits: int, ranks: int, prime: int, progress=None, mode: str = "all"):
+def _pass_task(suits: int, ranks: int, prime: int, progress=None, checkpoint=None, mode: str = "all"):
     """One pass, as a task for a worker (a thread or a Dask worker): plain ints in, plain ints out."""
-    t0 = time.thread_time()  # this thread's CPU: passes on parallel threads are timed apart
-    ends, never = zeta_pass(suits, ranks, prime, plan=_plan(suits, ranks, mode), progress=progress)
-    return prime, [int(e) for e in ends], int(never), time.thread_time() - t0
+    t0 = work_clock.thread_time()  # this thread's CPU: passes on parallel threads are timed apart
+    ends, never = zeta_pass(suits, ranks, prime, plan=_plan(suits, ranks, mode), progress=progress,
+                            checkpoint=checkpoint)
+    return prime, [int(e) for e in ends], int(never), work_clock.thread_time() - t0
 
 
 def _load_checkpoint(path, key: dict) -> dict:
@@ -71,11 +72,14 @@ def _save_checkpoint(path, key: dict, passes: dict) -> None:
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".passes-", suffix=".json")
     with os.fdopen(fd, "w") as fh:
         json.dump(data, fh)
+        fh.flush()
+        os.fsync(fh.fileno())  # on disk before it replaces the old file: a crash leaves one or the other
     os.replace(tmp, path)
 
 
 def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backend: str = "local", scheduler=None,
-                checkpoint=None, progress=None, stats: dict | None = None, mode: str = "all"):
+                checkpoint=None, progress=None, stats: dict | None = None, checkpoint_seconds: float | None = None,
+                mode: str = "all"):
     """Score counts and never-returning orders (Python ints) of the plain game on ``suits x ranks``:
     one zeta pass per prime, joined and checked (see the module docstring). ``mode="core"``: the
     core mode's five sums (:func:`exact.one_handed.zeta_plan.end_slots`) instead of the counts.
@@ -83,7 +87,11 @@ def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backen
     ``primes``: the pool to draw from (default the largest primes below 2**31; tests force small ones).
     ``progress(done, total, work)``: ``done`` of ``total`` steps, a step being one set size of one pass
     (``total = passes * (n + 1)``; ``done`` starts at the passes already stored), ``work`` the orbit
-    points of the pass under way. Parallel passes report when each ends."""
+    points of the pass under way. Parallel passes report when each ends.
+
+    ``checkpoint``: the JSON file of finished passes (see the module docstring). One pass at a time
+    on local threads also keeps the pass under way beside it, after each set size (at most every
+    ``checkpoint_seconds``; :mod:`exact.checkpoint`), and resumes it from there."""
     workers = check_workers(workers)
     n = suits * ranks
     use = primes_for(n, primes)
@@ -125,8 +133,17 @@ def zeta_counts(suits: int, ranks: int, *, primes=None, workers: int = 1, backen
     else:
         for p in todo:
             base = len(done) * steps
+            partial = None
+            if checkpoint is not None:
+                from exact.checkpoint import in_folder
+
+                partial = in_folder(os.path.dirname(os.path.abspath(checkpoint)), {**key, "engine": "zeta-pass",
+                                    "engine_version": ZETA_ENGINE_VERSION, "prime": p}, seconds=checkpoint_seconds,
+                                    what=f"set sizes of pass {len(done) + 1} of {len(use)} ({len(done)} passes done)")
             finished(_pass_task(suits, ranks, p, progress=lambda s, _t, points, base=base: say(base + s, total, points),
-                                mode=mode))
+                                checkpoint=partial, mode=mode))
+            if partial is not None:
+                partial.discard()
     if mode == "all":
         counts, never = join({p: done[p][:2] for p in use}, n)
     else:

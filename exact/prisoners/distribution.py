@@ -43,6 +43,7 @@ from sim.variant import Variant
 
 from exact.invariants import require
 from exact.result import ExactResult
+from sim import compiling as work_clock  # clocks that leave out kernel compilation
 
 #: Largest deck played order by order (10! = 3,628,800 orders).
 MAX_ENUMERATE_CARDS = 10
@@ -118,8 +119,17 @@ def _settle_state(piles: list, top_of_moved, adjacent) -> None:
             return
 
 
-def dp_score_counts(deck: Deck, variant: Variant, *, stats: dict | None = None, progress=None) -> list[int]:
-    """Piles-left counts over every deck order by the forward DP described in the module docstring."""
+def _tuples(value):
+    """A key read back from JSON: its lists as tuples again."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def dp_score_counts(deck: Deck, variant: Variant, *, stats: dict | None = None, progress=None,
+                    checkpoint=None) -> list[int]:
+    """Piles-left counts over every deck order by the forward DP described in the module docstring.
+
+    ``checkpoint``: an :class:`exact.checkpoint.StepCheckpoint`; the layer of states is saved there
+    after each card dealt, and a saved layer is resumed from the next card."""
     ranks, n = deck.ranks, deck.size
     wrap = variant.rules.wrap
     reverse = variant.rules.reverse_piles
@@ -146,7 +156,15 @@ def dp_score_counts(deck: Deck, variant: Variant, *, stats: dict | None = None, 
 
     layer = {key([], [deck.suits] * ranks): 1}
     layer_sizes = [1]
-    for dealt in range(n):
+    start = 0
+    saved = checkpoint.load() if checkpoint is not None else None
+    if saved is not None:
+        state, _ = saved
+        start, layer_sizes = int(state["dealt"]), [int(x) for x in state["layer_sizes"]]
+        layer = {_tuples(k): int(c) for k, c in state["layer"]}
+        if progress is not None:
+            progress(start, n, len(layer))
+    for dealt in range(start, n):
         nxt: dict = defaultdict(int)
         for k, count in layer.items():
             piles0, remaining = unpack(k)
@@ -162,6 +180,9 @@ def dp_score_counts(deck: Deck, variant: Variant, *, stats: dict | None = None, 
         layer_sizes.append(len(layer))
         if progress is not None:
             progress(dealt + 1, n, len(layer))
+        if checkpoint is not None:
+            checkpoint.step(dealt + 1, n, lambda dealt=dealt, layer=layer: (
+                {"dealt": dealt + 1, "layer_sizes": layer_sizes, "layer": [[k, c] for k, c in layer.items()]}, {}))
     counts = [0] * (n + 1)
     for (piles, _), count in layer.items():
         counts[len(piles)] += count
@@ -171,7 +192,7 @@ def dp_score_counts(deck: Deck, variant: Variant, *, stats: dict | None = None, 
 
 
 def exact_distribution(deck: Deck, variant: Variant | str | None = None, *, method: str = "auto",
-                       progress=None):
+                       progress=None, checkpoint_dir=None, checkpoint_seconds: float | None = None):
     """Exact distribution of piles left under the published policy, over all ``(S*R)!`` orders.
 
     Parameters
@@ -181,6 +202,9 @@ def exact_distribution(deck: Deck, variant: Variant | str | None = None, *, meth
     method : ``"enumerate"`` (every order, up to :data:`MAX_ENUMERATE_CARDS` cards), ``"dp"`` (up to
         :data:`MAX_DP_CARDS`), or ``"auto"`` (the DP)
     progress : optional callable ``progress(done, total, states)`` after each dealt card (DP only)
+    checkpoint_dir : DP only: a folder where the layer of states is kept between two cards (a file per
+        deck and variant, :mod:`exact.checkpoint`, at most every ``checkpoint_seconds``); a run given it
+        again resumes from the next card. Enumeration is not checkpointed (at most 12 cards: seconds).
 
     Returns
     -------
@@ -203,12 +227,20 @@ def exact_distribution(deck: Deck, variant: Variant | str | None = None, *, meth
         raise UsageError(f"deck {deck} has {deck.size} cards; exact method {method} for prisoners handles "
                          f"at most {limit}: use simulate for larger decks")
     stats: dict = {"started": provenance.now()}
-    t0 = time.perf_counter()
+    t0 = work_clock.perf_counter()
     if method == "enumerate":
         counts = enumerate_score_counts(deck, variant)
     else:
-        counts = dp_score_counts(deck, variant, stats=stats, progress=progress)
-    stats.update(finished=provenance.now(), seconds=time.perf_counter() - t0)
+        checkpoint = None
+        if checkpoint_dir is not None:
+            from exact.checkpoint import in_folder
+
+            checkpoint = in_folder(checkpoint_dir, {"engine": "prisoners-dp", "suits": deck.suits, "ranks": deck.ranks,
+                                                    "variant": str(variant)}, seconds=checkpoint_seconds, what="cards")
+        counts = dp_score_counts(deck, variant, stats=stats, progress=progress, checkpoint=checkpoint)
+        if checkpoint is not None:
+            checkpoint.discard()
+    stats.update(finished=provenance.now(), seconds=work_clock.perf_counter() - t0)
     return make_result(deck, variant, method, counts, stats)
 
 

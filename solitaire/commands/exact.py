@@ -38,8 +38,13 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
               help="Dask scheduler address (e.g. tcp://10.0.0.5:8786), with --backend dask; without it "
                    "a local cluster of --workers processes.")
 @click.option("--checkpoint-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="zeta: keep finished passes in DIR (a JSON file per deck shape); word: finished jobs "
-                   "(a journal per deck shape and shard); the same command run again resumes there.")
+              help="Keep what is done in DIR, and resume there when the same command is run again: dp its "
+                   "states after each card, phase its tables after each set size, zeta its finished passes and "
+                   "the pass under way after each set size (written at most every 10 s, and on Ctrl-C or "
+                   "SIGTERM, which stop at the next step), word its finished jobs (a journal per deck shape and "
+                   "shard; a stop is at once). With --out and no --checkpoint-dir, the store's journal folder "
+                   "(FILE.journal) keeps them, removed once the result is stored. enumerate (at most 13 cards) "
+                   "keeps nothing.")
 @click.option("--shard", default=None, metavar="I/N",
               help="word: run only the jobs j with j % N == I into their own journal in --checkpoint-dir and "
                    "stop (a batch job array runs I = 0 .. N-1 on machines that share nothing); then --merge.")
@@ -72,15 +77,14 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
     if method not in record.exact_methods:
         raise UsageError(f"--method {method} is not a method of the exact {game} engine: choose one of "
                          f"{', '.join(record.exact_methods)}")
-    kwargs = {}
-    if "zeta" in record.exact_methods:  # its passes: threads, a Dask cluster, a checkpoint folder
+    kwargs = {"checkpoint_dir": checkpoint_dir}
+    if "zeta" in record.exact_methods:  # its passes: threads, a Dask cluster
         from sim.backends import check_backend
 
         check_backend(backend, scheduler)
-        kwargs = dict(workers=check_workers(workers), backend=backend, scheduler=scheduler,
-                      checkpoint_dir=checkpoint_dir)
-    elif (workers, backend, scheduler, checkpoint_dir) != (1, "local", None, None):
-        raise UsageError(f"--workers, --backend, --scheduler and --checkpoint-dir are for the zeta method, "
+        kwargs.update(workers=check_workers(workers), backend=backend, scheduler=scheduler)
+    elif (workers, backend, scheduler) != (1, "local", None):
+        raise UsageError(f"--workers, --backend and --scheduler are for the zeta and word methods, "
                          f"which the exact {game} engine does not have")
     word_flags = (shard is not None, merge_only, show_plan)
     if any(word_flags) and method != "word":
@@ -120,12 +124,16 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
                 raise UsageError("--merge joins the journals of --checkpoint-dir: give it")
             kwargs["merge_only"] = True
     store = open_store(out)  # a bad store is refused before any work
+    resolved = _resolved_method(game, deck, variant, method)
     if store is None:
-        _show(_compute(exact_distribution, deck, variant, method, kwargs), record, None, out, as_json)
+        _show(_compute(exact_distribution, deck, variant, method, kwargs, resolved), record, None, out, as_json)
         return
     # one process at a time counts a deck: a second one asking for it waits, then is served the record
     identity = {"kind": "exact", "game": game, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks,
                 "method": method}
+    from sim import interrupts
+
+    own_folder = None
     with store.run_lock(identity, on_wait=lambda message: click.echo(f"solitaire: {message}", err=True)):
         found = store.find(kind="exact", suits=deck.suits, ranks=deck.ranks, variant=str(variant))
         # any of this engine's methods serves --method auto (not a best-play count: `solve --all` stores
@@ -140,25 +148,84 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
                        + ("" if method == "auto" else f" (method {method})") + ": shown from there", err=True)
             _show(ExactResult.from_record(stored), record, None, out, as_json)
             return
-        result = _compute(exact_distribution, deck, variant, method, kwargs)
-        name = store.save(result)
+        if kwargs.get("checkpoint_dir") is None and store.journal.is_dir():
+            # the store's journal keeps what is done (removed once the result is stored)
+            from sim.store import run_key
+
+            own_folder = store.journal / f"{run_key(identity)}.exact"
+            kwargs["checkpoint_dir"] = str(own_folder)
+        with _stopping(resolved, kwargs):
+            result = _compute(exact_distribution, deck, variant, method, kwargs, resolved, stop=False)
+            name = store.save(result)
+            interrupts.forget()  # a signal after the last step: the result is stored, shown below
+        if own_folder is not None:
+            import shutil
+
+            shutil.rmtree(own_folder, ignore_errors=True)
+    if own_folder is not None:
+        with contextlib.suppress(OSError):
+            store.journal.rmdir()  # left by the interrupted run; only when empty
     _show(result, record, name, out, as_json)
 
 
-def _compute(exact_distribution, deck, variant, method, kwargs):
-    """The exact result, with a progress bar on stderr once it runs a few seconds."""
+#: the methods that save their state between two steps and stop at the next step on a signal (zeta
+#: when it runs one pass at a time here); the others (word; zeta on several workers) write each
+#: finished job or pass as it ends and stop at once
+_STEPPED = ("phase", "dp", "zeta")
+
+
+def _resolved_method(game, deck, variant, method):
+    """The method ``auto`` stands for (what a signal will keep depends on it)."""
+    if game == "one-handed":
+        from exact.one_handed.limits import choose_method
+
+        return choose_method(deck, method, variant)
+    return "dp" if method == "auto" else method
+
+
+@contextlib.contextmanager
+def _stopping(method, kwargs):
+    """How SIGINT and SIGTERM stop the count (:mod:`sim.interrupts`): at the next step, its state
+    saved, for the stepped methods with a checkpoint folder; else at once, saying what is kept."""
+    from sim import interrupts
+
+    folder = kwargs.get("checkpoint_dir")
+    if kwargs.get("workers", 1) > 1 or kwargs.get("backend", "local") != "local":
+        method = f"{method} on several workers"
+
+    if folder is None:
+        with interrupts.keeping(": nothing was kept (--out FILE or --checkpoint-dir DIR keep the work done, and "
+                                "the same command run again resumes)"):
+            yield
+    elif method in _STEPPED:
+        with interrupts.deferred():
+            yield
+    else:
+        unit = "jobs" if method.startswith("word") else "passes"
+        with interrupts.keeping(f": the finished {unit} are kept in {folder}; run the same command to resume"):
+            yield
+
+
+def _compute(exact_distribution, deck, variant, method, kwargs, resolved, stop=True):
+    """The exact result, with a progress bar on stderr once it runs a few seconds (``stop``: within
+    :func:`_stopping`, else the caller holds it)."""
+    from sim import interrupts
     from sim.progress import progress_bar
 
-    if method == "word":  # jobs done of the jobs to run, and the CPU they are estimated to need
-        with _job_progress("exact") as progress:
-            return exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
-    with progress_bar(None, desc="exact", unit="step") as bar:
-        def progress(done, total, work):
-            bar.total = total
-            bar.set_postfix_str(f"{work:.3g}", refresh=False)
-            bar.update(done - bar.n)
+    with _stopping(resolved, kwargs) if stop else contextlib.nullcontext():
+        if method == "word":  # jobs done of the jobs to run, and the CPU they are estimated to need
+            with _job_progress("exact") as progress:
+                result = exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
+        else:
+            with progress_bar(None, desc="exact", unit="step") as bar:
+                def progress(done, total, work):
+                    bar.total = total
+                    bar.set_postfix_str(f"{work:.3g}", refresh=False)
+                    bar.update(done - bar.n)
 
-        return exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
+                result = exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
+        interrupts.forget()  # a signal after the last step: the result is complete, shown below
+        return result
 
 
 def _show(result, record, name, out, as_json) -> None:
@@ -241,7 +308,7 @@ def _run_core(deck, variant, built, merge_only, kwargs, as_json, method: str = "
     if method == "word":
         from exact.one_handed.word_run import word_counts
 
-        with _job_progress("exact") as progress:
+        with _stopping("word", kwargs), _job_progress("exact") as progress:
             res = word_counts(*built, mode="core", merge_only=merge_only, progress=progress, **kwargs)
         orders, never, (e0, _, _, mo, me) = res.orders, res.never, res.ends
     else:
@@ -251,7 +318,7 @@ def _run_core(deck, variant, built, merge_only, kwargs, as_json, method: str = "
 
         extra = dict(kwargs)
         extra["checkpoint"] = zeta_checkpoint(extra.pop("checkpoint_dir", None), *built, mode="core")
-        with progress_bar(None, desc="exact", unit="step") as bar:
+        with _stopping("zeta", kwargs), progress_bar(None, desc="exact", unit="step") as bar:
             def progress(done, total, _work):
                 bar.total = total
                 bar.update(done - bar.n)
@@ -274,7 +341,7 @@ def _run_core(deck, variant, built, merge_only, kwargs, as_json, method: str = "
 def _run_shard(built, shard, mode, kwargs, as_json) -> None:
     from exact.one_handed.word_run import journal_name, word_counts
 
-    with _job_progress(f"shard {shard[0]}/{shard[1]}") as progress:  # word_counts refuses a shard without a folder
+    with _stopping("word", kwargs), _job_progress(f"shard {shard[0]}/{shard[1]}") as progress:  # word_counts refuses a shard without a folder
         word_counts(*built, mode=mode, shard=shard, progress=progress, **kwargs)
     path = f"{kwargs['checkpoint_dir']}/{journal_name(*built, mode, shard)}"
     if as_json:

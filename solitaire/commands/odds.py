@@ -25,7 +25,7 @@ MAX_ODDS_GAMES = 10**9
 @click.option("--method", type=click.Choice(["auto", "exact", "simulate"]), default="auto", show_default=True,
               help="auto: exact (fractions) with at most 13 cards to come, or before the first card of a "
                    "deck of up to 16 cards; simulated with a 95% interval beyond. exact: up to 16 cards to come "
-                   "(minutes; where the tables fit in memory). final=once: the search alone, auto exact to 11 "
+                   "(minutes; where the tables fit in memory; not checkpointed: Ctrl-C keeps nothing). final=once: the search alone, auto exact to 11 "
                    "cards to come, exact to 13.")
 @click.option("--engine", type=click.Choice(["auto", "phase", "search"]), default="auto", show_default=True,
               help="The exact engine from a position: phase (the phase recursion over the sets of cards to come) "
@@ -95,8 +95,11 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
         if figure is not None:
             click.echo(f"figure: {figure}")
         return
-    result = odds(dealt or "", deck, variant, method=method, games=1_000_000 if games is None else games, seed=seed,
-                  engine=engine, workers=workers)
+    from sim import interrupts
+
+    with interrupts.keeping(": the odds from a position are not checkpointed: nothing was kept"):
+        result = odds(dealt or "", deck, variant, method=method, games=1_000_000 if games is None else games,
+                      seed=seed, engine=engine, workers=workers)
     if as_json:
         emit_json(result.to_dict())
         return

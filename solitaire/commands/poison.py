@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import click
 
+from sim import interrupts
+
 from exact.hand.limits import MAX_GRAPH_CARDS
 
 from ..options import (checkpoint_seconds_option, deck_options, emit_json, json_option, make_deck_variant,
@@ -71,7 +73,9 @@ def graph_progress(notify, *, after: float = GRAPH_PROGRESS_AFTER, every: float 
               help="Deck orders played at most to decide one run (beyond it: undecided).")
 @click.option("--all", "whole_deck", is_flag=True,
               help=f"Analyse the whole deck-order graph exactly (small decks, at most {MAX_GRAPH_CARDS} "
-                   "cards) instead of random decks; give --decks as well to classify random decks too.")
+                   "cards) instead of random decks; give --decks as well to classify random decks too. Not "
+                   "checkpointed: Ctrl-C stops it at once and keeps nothing of it, and the same command starts "
+                   "it again (the 12-card decks take up to about 10 CPU-minutes).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store to save the results to: the run classification and, with --all, the "
                    "whole-graph result (`solitaire report` shows them). The classification checkpoints there as "
@@ -132,8 +136,10 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
                    notify=notify)
     graph = None
     graph_report = graph_progress(notify) if progress else None
+    not_kept = interrupts.keeping(": the whole-graph analysis is not checkpointed: nothing of it was kept")
     if whole_deck and store is None:
-        graph = analyse_deck(deck, variant, progress=graph_report)  # refuses large decks at once
+        with not_kept:
+            graph = analyse_deck(deck, variant, progress=graph_report)  # refuses large decks at once
     elif whole_deck:
         identity = {"kind": HandGraphResult.kind, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks}
         with store.run_lock(identity, on_wait=notify):  # a second process asking for it waits, then is served
@@ -143,7 +149,8 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
                        "from there")
                 graph = HandGraphResult.from_record(found[-1][1])
             else:
-                graph = analyse_deck(deck, variant, progress=graph_report)  # refuses large decks at once
+                with not_kept:
+                    graph = analyse_deck(deck, variant, progress=graph_report)  # refuses large decks at once
                 store.save(graph)
     result = None
     if decks is not None and store is not None:

@@ -110,11 +110,11 @@ def test_interrupted_passes_resume_from_the_checkpoint(tmp_path, monkeypatch):
     real = zeta_passes._pass_task
     calls = []
 
-    def dies_on_the_third(suits, ranks, prime, progress=None, mode="all"):
+    def dies_on_the_third(suits, ranks, prime, progress=None, checkpoint=None, mode="all"):
         calls.append(prime)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return real(suits, ranks, prime, progress, mode=mode)
+        return real(suits, ranks, prime, progress, checkpoint, mode=mode)
 
     monkeypatch.setattr(zeta_passes, "_pass_task", dies_on_the_third)
     with pytest.raises(KeyboardInterrupt):
