@@ -127,16 +127,20 @@ def check_budget(name: str, budget, *, unit: str) -> int:
 
 def writable_file(path, *, option: str = "--out") -> None:
     """Refuse, before any work, a file that could not be created or replaced at ``path``: its
-    folder (or the nearest folder above it that exists) must be a folder we may write in. Nothing is
-    created."""
+    folder must exist (a misspelt path never creates a chain of folders) and be a folder we may write
+    in. Nothing is created."""
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"{path} is a folder: give {option} a file name such as {path / 'solitaire.h5'}")
     parent = path.parent if str(path.parent) else Path(".")
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
-    if not parent.is_dir():
-        raise UsageError(f"cannot write {path}: {parent} is a file, not a folder: choose another {option}")
+    existing = parent
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        raise UsageError(f"cannot write {path}: {existing} is a file, not a folder: choose another {option}")
+    if existing != parent:
+        raise UsageError(f"cannot write {path}: there is no folder {parent}: create it first, or choose another "
+                         f"{option}")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise UsageError(f"cannot write {path}: no permission to write in {parent}: choose another {option}")
 

@@ -127,8 +127,9 @@ def store_options(f):
                      help=f"Write the result (and checkpoints) to the results store. Default: yes with --out, "
                           f"and for runs of at least {LONG_RUN_GAMES:,} games (to {RUNS_STORE}).")(f)
     f = click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-                     help=f"Results store (HDF5) to write to [default: {RUNS_STORE}; the project's store "
-                          f"{DEFAULT_STORE} only when named].")(f)
+                     help=f"Results store (HDF5) to write to [default: {RUNS_STORE}, relative to the current "
+                          f"folder; the project's store {DEFAULT_STORE} only when named]. Its folder must exist: "
+                          "a missing one is refused (exit 2), never created.")(f)
     return f
 
 

@@ -117,7 +117,11 @@ class Journal:
         its lock all the same, and finds the run stored.)"""
         journal_created = not self.journal.exists()
         if _writable_dir(self.journal):
-            self.journal.mkdir(parents=True, exist_ok=True)
+            try:
+                self.journal.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a place that passes the access check but takes no folder (/proc)
+                raise StoreError(f"cannot write the results store {self.path} ({_short(exc)}): choose another "
+                                 "--out") from None
         if not self.journal.is_dir():  # a read-only location: nothing will be written there either
             yield
             return

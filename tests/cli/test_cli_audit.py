@@ -109,6 +109,27 @@ BAD_INVOCATIONS = [
     (["report", "--no-compute", "--out", "good.h5", "--dir", "afile/sub"], "afile"),
     (["report", "--seed", "-1", "--dir", "newdir"], "seed"),
     (["nonsense"], "nonsense"),
+    # a store that cannot be created: its journal folder is refused in one line (as root, /proc passes the
+    # access check and then takes no folder; otherwise the access check refuses it)
+    (["simulate", "--games", "1000", "--out", "/proc/x.h5"], "cannot write"),
+    (["sweep", "--suits", "3", "--ranks", "4", "--games", "1000", "--out", "/proc/x.h5"], "cannot write"),
+    (["solve", "--decks", "2", "--out", "/proc/x.h5"], "cannot write"),
+    (["exact", "--suits", "2", "--ranks", "3", "--out", "/proc/x.h5"], "cannot write"),
+    (["poison", "--suits", "2", "--ranks", "2", "--decks", "10", "--out", "/proc/x.h5"], "cannot write"),
+    (["validate", "--max-cards", "4", "--games", "1000", "--out", "/proc/x.h5"], "cannot write"),
+    # a missing folder is refused, never created (a typo must not make folders anywhere)
+    (["simulate", "--games", "1000", "--out", "no/such/dir/x.h5"], "no folder"),
+    (["sweep", "--suits", "3", "--ranks", "4", "--games", "100", "--out", "no/x.h5"], "no folder"),
+    (["solve", "--decks", "2", "--out", "no/x.h5"], "no folder"),
+    (["exact", "--suits", "2", "--ranks", "3", "--out", "no/x.h5"], "no folder"),
+    (["poison", "--suits", "2", "--ranks", "2", "--decks", "10", "--out", "no/x.h5"], "no folder"),
+    (["validate", "--max-cards", "4", "--games", "1000", "--out", "no/x.h5"], "no folder"),
+    # default paths are relative to the current folder; outside a checkout (no results/ here):
+    (["simulate", "--games", "10000000"], "no folder results"),
+    (["runs"], "no results store"),
+    (["runs", "--out", "missing.h5"], "no results store"),
+    (["report"], "checkout"),
+    (["report", "--no-compute"], "checkout"),
 ]
 
 
