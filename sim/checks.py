@@ -145,6 +145,23 @@ def writable_file(path, *, option: str = "--out") -> None:
         raise UsageError(f"cannot write {path}: no permission to write in {parent}: choose another {option}")
 
 
+#: The figure formats ``--figure`` writes (by the file's extension).
+FIGURE_FORMATS = (".png", ".svg", ".pdf")
+
+
+def figure_file(path, *, option: str = "--figure") -> None:
+    """Refuse, before any work, a figure that could not be drawn at ``path``: no name, an extension
+    that is not a figure format, or a place where the file could not be written. Nothing is created."""
+    text = str(path).strip()
+    if not text:
+        raise UsageError(f"{option} needs a file name, such as figure.png")
+    suffix = Path(text).suffix.lower()
+    if suffix not in FIGURE_FORMATS:
+        raise UsageError(f"cannot draw {path}: a figure is a {', '.join(FIGURE_FORMATS[:-1])} or "
+                         f"{FIGURE_FORMATS[-1]} file: choose another {option}")
+    writable_file(path, option=option)
+
+
 def writable_folder(path, *, option: str = "--dir") -> None:
     """Refuse, before any work, a folder that could not be created or written at ``path`` (nothing
     is created)."""

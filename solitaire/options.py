@@ -11,6 +11,7 @@ from sim import GAMES, Deck, Variant
 from sim.cards import parse_cards
 from sim.errors import UsageError
 from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS
+from sim.fractions_text import text_int
 from sim.rng import seeds_to_json
 from sim.store import DEFAULT_PATH, RUNS_PATH, ResultsStore
 
@@ -60,7 +61,7 @@ class SeedType(click.ParamType):
             if not text.isdigit() or not text.isascii():
                 self.fail(f"{value!r} is not a non-negative integer (a seed is digits, e.g. 42, or the quoted "
                           "string --json prints for a large one)", param, ctx)
-            seed = int(text)
+            seed = text_int(text)  # any size: int() refuses more than 4,300 digits
         if seed < 0:
             self.fail(f"{seed} is negative: a seed is a non-negative integer", param, ctx)
         return seed

@@ -39,7 +39,7 @@ MAX_ODDS_GAMES = 10**9
               help="Threads of the exact phase engine (default: all cores); the same counts whatever the number. "
                    "A simulated position runs on one core.")
 @seed_option
-@click.option("--figure", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg",
+@click.option("--figure", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg|pdf",
               help="With --each: draw the chance of winning after every card.")
 @json_option
 def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine, games, workers, seed, figure,
@@ -67,9 +67,9 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
     if figure is not None and each_order is None:
         raise UsageError("--figure draws the odds after every card: give --each ORDER")
     if figure is not None:
-        from sim.checks import writable_file
+        from sim.checks import figure_file
 
-        writable_file(figure, option="--figure")  # refused before the odds are computed
+        figure_file(figure)  # refused before the odds are computed: no name, not a figure format, no folder
     if each_order is not None:
         results = odds_each(each_order, deck, variant, method=method, games=100_000 if games is None else games,
                             seed=seed, engine=engine, workers=workers, progress=False)

@@ -130,6 +130,13 @@ BAD_INVOCATIONS = [
     (["runs", "--out", "missing.h5"], "no results store"),
     (["report"], "checkout"),
     (["report", "--no-compute"], "checkout"),
+    # figures: a name, a figure format and an existing folder, checked before the game is played
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--figure", "out.txt"], "figure"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--figure", "no/such/x.png"], "no folder"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--figure", ""], "figure.png"),
+    (["odds", "--each", "0,1,2,3", "--suits", "1", "--ranks", "4", "--figure", "out.txt"], "figure"),
+    (["odds", "--each", "0,1,2,3", "--suits", "1", "--ranks", "4", "--figure", "no/x.png"], "no folder"),
+    (["odds", "--each", "0,1,2,3", "--suits", "1", "--ranks", "4", "--figure", ""], "figure.png"),
 ]
 
 
@@ -202,3 +209,12 @@ def test_every_option_has_help_and_variant_lists_the_commands_own_keys():
         [variant] = [p for p in commands[name].params if p.name == "variants"]
         others = {key for g, params in GAMES.items() if g != game for key in params} - set(GAMES[game])
         assert all(f" {key}=" not in variant.help for key in others), (name, variant.help)
+
+
+def test_a_seed_of_any_size_is_read_and_printed(cli_run, audit_dir):
+    """Python's int() and str() refuse more than 4,300 digits; a seed may be any size."""
+    seed = "7" * 5000
+    code, out, err = cli_run("play", "--suits", "1", "--ranks", "4", "--seed", seed)
+    assert code == 0 and err == "" and f"seed {seed}" in out
+    code, out, err = cli_run("simulate", "--suits", "2", "--ranks", "3", "--games", "100", "--seed", seed, "--json")
+    assert code == 0 and f'"seed": "{seed}"' in out
