@@ -5,8 +5,8 @@ Crash safety: every change is a *transaction* that writes a complete new file ne
 (``<file>.tmp``: a copy of the old file, changed), closes and fsyncs it, and then
 ``os.replace``-s it over the store (atomic on POSIX and Windows). A process killed at any moment
 leaves either the old file or the new one, never a half-written store; a stale ``.tmp`` is never
-read and is removed by the next transaction. Writers take an advisory lock (``<file>.lock``) so two
-processes never lose each other's updates; readers need no lock. A file that cannot be read, is
+read and is removed by the next transaction. Writers take an advisory lock (``<file>.lock``, removed
+with the lock) so two processes never lose each other's updates; readers need no lock. A file that cannot be read, is
 not ours or has another schema version is refused with :class:`StoreError` and never overwritten.
 A write that fails (disk full, no permission) leaves the old file (and the last checkpoint) as it
 was and raises :class:`StoreWriteError`, one line; before a write the free space is checked against
@@ -65,13 +65,15 @@ class Transactions:
         import h5py
 
         tmp = self.path.with_name(self.path.name + ".tmp")
+        lock = self.path.with_name(self.path.name + ".lock")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path.with_name(self.path.name + ".lock"), "a"):
-                pass
+            if not lock.exists():
+                with open(lock, "a"):  # a place that takes no file is refused here, in one line
+                    pass
         except OSError as exc:
             raise StoreWriteError(f"cannot write the results store {self.path} ({_short(exc)}): choose another --out") from None
-        with _locked(self.path.with_name(self.path.name + ".lock")):
+        with _locked(lock):  # the lock file is removed with the lock
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()  # left by a writer that was killed: never part of the store
             self._need_space(self.path.parent, 2 * (self.path.stat().st_size if self.path.exists() else 0))
