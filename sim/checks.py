@@ -64,8 +64,9 @@ def non_negative_int(name: str, value) -> int:
 
 
 def non_negative_number(name: str, value) -> float:
-    """``value`` as a finite float ``>= 0`` (a NaN or an infinity is refused)."""
-    if (isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value)
+    """``value`` as a float ``>= 0``, infinity included (a time between checkpoints: ``inf`` is never
+    on a timer, only when the run stops); a NaN is refused."""
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value)
             or value < 0):
         raise UsageError(f"{name} must be a non-negative number, got {value!r}")
     return float(value)
@@ -109,12 +110,19 @@ def check_seed(seed) -> int:
     return int(seed)
 
 
+#: The most parallel workers a run takes (threads, or Dask worker processes of a local cluster).
+MAX_WORKERS = 4096
+
+
 def check_workers(workers) -> int:
-    """Parallel workers: a positive int; None is every core."""
+    """Parallel workers: a positive int, at most :data:`MAX_WORKERS`; None is every core."""
     if workers is None:
         return os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
         raise UsageError(f"workers must be a positive integer, got {workers!r}")
+    if workers > MAX_WORKERS:
+        raise UsageError(f"workers must be at most {MAX_WORKERS:,} (this machine has {os.cpu_count() or 1} "
+                         f"cores), got {workers:,}")
     return int(workers)
 
 

@@ -16,14 +16,40 @@ from sim.rng import seeds_to_json
 from sim.store import DEFAULT_PATH, RUNS_PATH, ResultsStore
 
 
+class _AsciiDigits:
+    """Click's number types, but for ASCII text only: Python's int() also reads other scripts' digits
+    (a full-width "５" as 5), which a typo should not pass as."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.isascii():
+            self.fail(f"{value!r} is not a number written with the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class AsciiInt(_AsciiDigits, click.types.IntParamType):
+    pass
+
+
+class AsciiFloat(_AsciiDigits, click.types.FloatParamType):
+    pass
+
+
+class int_range(_AsciiDigits, click.IntRange):  # noqa: N801  (used as click.IntRange is)
+    """``click.IntRange``, ASCII digits only."""
+
+
+#: The integer and number types of every option.
+INT, FLOAT = AsciiInt(), AsciiFloat()
+
+
 def game_option(default="one-handed"):
     return click.option("--game", type=click.Choice(list(GAMES)), default=default, show_default=True,
                         help="Which game.")
 
 
 def deck_options(f):
-    f = click.option("--ranks", type=int, default=13, show_default=True, help="Ranks per suit (R).")(f)
-    f = click.option("--suits", type=int, default=4, show_default=True, help="Number of suits (S).")(f)
+    f = click.option("--ranks", type=INT, default=13, show_default=True, help="Ranks per suit (R).")(f)
+    f = click.option("--suits", type=INT, default=4, show_default=True, help="Number of suits (S).")(f)
     return f
 
 
@@ -78,7 +104,7 @@ def seed_option(f):
 
 
 def workers_option(f):
-    return click.option("--workers", type=int, default=None, help="Parallel workers (default: all cores).")(f)
+    return click.option("--workers", type=INT, default=None, help="Parallel workers (default: all cores).")(f)
 
 
 def make_deck_variant(game: str, suits: int, ranks: int, variants) -> tuple[Deck, Variant]:
@@ -155,7 +181,7 @@ def resume_option(when: str, what: str):
 
 def checkpoint_seconds_option(when: str):
     """``--checkpoint-seconds`` (the least time between two checkpoints ``when`` there is a store)."""
-    return click.option("--checkpoint-seconds", type=float, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
+    return click.option("--checkpoint-seconds", type=FLOAT, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
                         help=f"{when}: least time between two checkpoints.")
 
 

@@ -5,6 +5,7 @@ import click
 
 from sim.errors import UsageError
 
+from ..options import INT
 from ..options import deck_options, emit_json, json_option, seed_option, variant_option
 
 #: Most games one position's simulation may have (about 20 minutes of one core at a million games
@@ -31,11 +32,11 @@ MAX_ODDS_GAMES = 10**9
               help="The exact engine from a position: phase (the phase recursion over the sets of cards to come) "
                    "or search (a memoised search over dealt prefixes); auto takes phase from 12 cards to come "
                    "(search for final=once, which phase does not count). Both give the same counts.")
-@click.option("--games", type=int, default=None,
+@click.option("--games", type=INT, default=None,
               help="Games per simulated position [default: 1,000,000; with --each 100,000; at most "
                    f"{MAX_ODDS_GAMES:,}, about 20 minutes of one core, since a position's simulation keeps "
                    "nothing if stopped].")
-@click.option("--workers", type=int, default=None,
+@click.option("--workers", type=INT, default=None,
               help="Threads of the exact phase engine (default: all cores); the same counts whatever the number. "
                    "A simulated position runs on one core.")
 @seed_option

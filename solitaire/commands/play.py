@@ -12,6 +12,7 @@ from sim.games import get_game
 from sim.trace import play
 
 from ..figures import game_sizes
+from ..options import INT
 from ..options import deck_options, emit_json, json_option, make_deck_variant, parse_order, seed_option, variant_option
 
 
@@ -27,7 +28,7 @@ from ..options import deck_options, emit_json, json_option, make_deck_variant, p
 @click.option("--choices", default=None, metavar="CARDS;CARDS;...",
               help="Hand Solitaire: the leftover orders to follow after each iteration, separated by ';' "
                    "(e.g. a witness of `solitaire poison`); then shuffles from --seed.")
-@click.option("--cap", type=int, default=100, show_default=True, help="Hand Solitaire: iterations played at most.")
+@click.option("--cap", type=INT, default=100, show_default=True, help="Hand Solitaire: iterations played at most.")
 @click.option("--line", default=None, metavar="MOVES",
               help="Prisoner's Patience: deal every card, then make these moves (\"7C>8D 5S>6H\": the top card "
                    "of the moved pile > the top card it goes onto), e.g. a line printed by `solitaire solve`.")

@@ -130,6 +130,14 @@ BAD_INVOCATIONS = [
     (["runs", "--out", "missing.h5"], "no results store"),
     (["report"], "checkout"),
     (["report", "--no-compute"], "checkout"),
+    # numbers: ASCII digits only (int() reads a full-width digit), and no absurd worker count
+    (["simulate", "--suits", "５", "--games", "100"], "digits 0-9"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--cap", "５"], "digits 0-9"),
+    (["validate", "--max-cards", "５"], "digits 0-9"),
+    (["sweep", "--suits", "3", "--ranks", "4", "--games", "１００"], "digits 0-9"),
+    (["simulate", "--checkpoint-seconds", "５", "--games", "10"], "digits 0-9"),
+    (["simulate", "--games", "1000", "--workers", "100000000000000000000"], "workers"),
+    (["sweep", "--suits", "3", "--ranks", "4", "--workers", str(10**6)], "workers"),
     # figures: a name, a figure format and an existing folder, checked before the game is played
     (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--figure", "out.txt"], "figure"),
     (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--figure", "no/such/x.png"], "no folder"),
@@ -218,3 +226,10 @@ def test_a_seed_of_any_size_is_read_and_printed(cli_run, audit_dir):
     assert code == 0 and err == "" and f"seed {seed}" in out
     code, out, err = cli_run("simulate", "--suits", "2", "--ranks", "3", "--games", "100", "--seed", seed, "--json")
     assert code == 0 and f'"seed": "{seed}"' in out
+
+
+def test_checkpoint_seconds_may_be_infinite(cli_run, audit_dir):
+    """``inf``: no checkpoint on a timer, only when the run stops."""
+    code, out, err = cli_run("simulate", "--suits", "2", "--ranks", "3", "--games", "1000", "--seed", "1",
+                             "--out", "new.h5", "--checkpoint-seconds", "inf", "--no-progress")
+    assert code == 0 and err == "" and (audit_dir / "new.h5").exists()
