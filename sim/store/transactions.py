@@ -30,16 +30,21 @@ from .layout import _CHECKPOINTS, _RESULTS, FORMAT, SCHEMA_VERSION, _write_resul
 
 #: A store is rewritten compactly once it exceeds twice its compacted size plus this (bytes).
 _COMPACT_SLACK = 1 << 20
-#: Free space kept beyond what a write needs (bytes): below it, writes are refused up front.
-_SPACE_MARGIN = 16 << 20
+#: Free space kept beyond what a write needs: a quarter of the write, and at least this (bytes), so
+#: that a small store fits on a small disk; below it, writes are refused up front.
+_SPACE_MARGIN = 64 << 10
+
+
+def _margin(size: int) -> int:
+    return max(_SPACE_MARGIN, size // 4)
 
 
 class Transactions:
     """The writing half of :class:`sim.store.ResultsStore` (uses its checked reader)."""
 
     def _write_failed(self, exc: BaseException, what: str = "the results store") -> StoreWriteError:
-        return StoreWriteError(f"cannot write {what} {self.path} ({_short(exc)}); nothing was changed, the last "
-                               "checkpoint is kept: free space or fix permissions, then run the same command")
+        return StoreWriteError(f"cannot write {what} {self.path} ({_short(exc)}); nothing was changed (a checkpoint "
+                               "already written is kept): free space or fix permissions, then run the same command")
 
     def _need_space(self, folder: Path, size: int) -> None:
         """Refuse a write of about ``size`` bytes to a disk without room for it (with a margin)."""
@@ -47,10 +52,10 @@ class Transactions:
             free = shutil.disk_usage(folder).free
         except OSError:
             return
-        if free < size + _SPACE_MARGIN:
+        if free < size + _margin(size):
             raise StoreWriteError(f"cannot write the results store {self.path}: {free:,} bytes free on its disk, "
-                                  f"a write needs about {size + _SPACE_MARGIN:,}; nothing was changed, the last "
-                                  "checkpoint is kept: free space, then run the same command")
+                                  f"a write needs about {size + _margin(size):,}; nothing was changed (a checkpoint "
+                                  "already written is kept): free space, then run the same command")
 
     @contextlib.contextmanager
     def transaction(self):

@@ -67,3 +67,24 @@ def test_the_lock_stays_exclusive_though_its_file_goes_with_it(tmp_path):
     for t in threads:
         t.join()
     assert overlaps == [] and not lock.exists()
+
+
+def test_a_small_store_fits_on_a_small_disk(tmp_path, monkeypatch):
+    """The free-space margin is sized from the write, not a fixed 16 MiB: a store of a few KB is written
+    on a disk with 3 MiB free, and refused (one line, nothing changed) only where it cannot fit."""
+    import collections
+
+    import sim.store.transactions as transactions
+    from sim.store import StoreWriteError
+
+    usage = collections.namedtuple("usage", "total used free")
+    free = {"bytes": 3 << 20}
+    monkeypatch.setattr(transactions.shutil, "disk_usage", lambda path: usage(4 << 20, 0, free["bytes"]))
+    result = simulate(Deck(2, 3), seed=3, out=tmp_path / "s.h5", **RUN)
+    assert ResultsStore(tmp_path / "s.h5").list()[0]["wins"] == result.wins
+    free["bytes"] = 10_000
+    before = (tmp_path / "s.h5").read_bytes()
+    with pytest.raises(StoreWriteError, match="bytes free"):
+        simulate(Deck(2, 3), seed=4, out=tmp_path / "s.h5", **RUN)
+    assert (tmp_path / "s.h5").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.h5"]
