@@ -60,11 +60,14 @@ def validate_command(game, max_cards, variant_filter, games, coverage, coverage_
     if as_json:
         emit_json(report.to_dict())
     else:
-        click.echo(f"{'deck':>5}  {'variant':<45} {'test':<12} {'p-value':>10}  verdict  detail")
+        # as wide as the longest variant (final=once makes them longer than the others)
+        width = max([len("variant")] + [len(str(c.variant or "all cases")) for c in report.checks])
+        test_width = max([len("test")] + [len(c.test) for c in report.checks])
+        click.echo(f"{'deck':>5}  {'variant':<{width}} {'test':<{test_width}} {'p-value':>10}  verdict  detail")
         for c in report.checks:
             verdict = "FAIL" if c.rejected else "ok" if c.tested else "shown"
-            click.echo(f"{'all' if c.deck is None else str(c.deck):>5}  {str(c.variant or 'all cases'):<45} "
-                       f"{c.test:<12} {c.p_value:>10.3g}  {verdict:<7}  {c.detail}")
+            click.echo(f"{'all' if c.deck is None else str(c.deck):>5}  {str(c.variant or 'all cases'):<{width}} "
+                       f"{c.test:<{test_width}} {c.p_value:>10.3g}  {verdict:<7}  {c.detail}")
         n_failed = sum(c.rejected for c in report.checks)
         n_tested = sum(c.tested for c in report.checks)
         click.echo(f"{n_tested} tested comparisons, Holm-corrected at alpha={alpha}, seed {seed}: "
