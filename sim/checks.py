@@ -133,10 +133,11 @@ def check_budget(name: str, budget, *, unit: str) -> int:
     return int(budget)
 
 
-def writable_file(path, *, option: str = "--out") -> None:
+def writable_file(path, *, option: str = "--out", missing_folder_ok: bool = False) -> None:
     """Refuse, before any work, a file that could not be created or replaced at ``path``: its
-    folder must exist (a misspelt path never creates a chain of folders) and be a folder we may write
-    in. Nothing is created."""
+    folder must exist (a misspelt path on the command line never creates a chain of folders; with
+    ``missing_folder_ok``, as the library's stores allow, the nearest folder above it that exists is
+    checked instead) and be a folder we may write in. Nothing is created."""
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"{path} is a folder: give {option} a file name such as {path / 'solitaire.h5'}")
@@ -146,11 +147,11 @@ def writable_file(path, *, option: str = "--out") -> None:
         existing = existing.parent
     if existing.exists() and not existing.is_dir():
         raise UsageError(f"cannot write {path}: {existing} is a file, not a folder: choose another {option}")
-    if existing != parent:
+    if existing != parent and not missing_folder_ok:
         raise UsageError(f"cannot write {path}: there is no folder {parent}: create it first, or choose another "
                          f"{option}")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise UsageError(f"cannot write {path}: no permission to write in {parent}: choose another {option}")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write {path}: no permission to write in {existing}: choose another {option}")
 
 
 #: The figure formats ``--figure`` writes (by the file's extension).

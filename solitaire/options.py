@@ -9,6 +9,7 @@ import click
 
 from sim import GAMES, Deck, Variant
 from sim.cards import parse_cards
+from sim.checks import check_games, writable_file
 from sim.errors import UsageError
 from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS
 from sim.fractions_text import text_int
@@ -166,9 +167,11 @@ def store_path(out, store, games: int):
         if out is not None:
             raise click.UsageError("--out and --no-store contradict each other: give one")
         return None
-    if out is not None:
-        return out
-    return RUNS_STORE if (store or games >= LONG_RUN_GAMES) else None
+    check_games(games)  # a bad --games is named first
+    path = out if out is not None else RUNS_STORE if (store or games >= LONG_RUN_GAMES) else None
+    if path is not None:
+        writable_file(path)  # its folder must exist: a misspelt path never creates folders
+    return path
 
 
 def resume_option(when: str, what: str):
@@ -205,7 +208,7 @@ def open_store(out, *, must_exist: bool = False, write: bool = True):
     store = ResultsStore(out)
     if must_exist and not store.exists():
         raise UsageError(f"no results store at {store.path}: check the name (`solitaire runs --out FILE` lists one)")
-    return store.check_writable() if write else store.check()
+    return store.check_writable(missing_folder_ok=False) if write else store.check()
 
 
 def yes_option(f):

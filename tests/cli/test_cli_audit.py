@@ -19,7 +19,8 @@ BAD_INVOCATIONS = [
     (["simulate", "--ranks", "-2"], "ranks"),
     (["simulate", "--games", "-5"], "games"),
     (["simulate", "--games", "lots"], "games"),
-    (["simulate", "--games", str(10**15)], "games"),
+    (["simulate", "--games", str(10**15), "--no-store"], "games"),  # stored by default: its folder is checked first
+    (["simulate", "--games", str(10**15), "--out", "new.h5"], "games"),
     (["simulate", "--variant", "colour=red"], "colour"),
     (["simulate", "--variant", "win"], "win"),
     (["simulate", "--game", "klondike"], "klondike"),
