@@ -64,8 +64,9 @@ def non_negative_int(name: str, value) -> int:
 
 
 def non_negative_number(name: str, value) -> float:
-    """``value`` as a finite float ``>= 0`` (a NaN or an infinity is refused)."""
-    if (isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value)
+    """``value`` as a float ``>= 0``, infinity included (a time between checkpoints: ``inf`` is never
+    on a timer, only when the run stops); a NaN is refused."""
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value)
             or value < 0):
         raise UsageError(f"{name} must be a non-negative number, got {value!r}")
     return float(value)
@@ -109,12 +110,19 @@ def check_seed(seed) -> int:
     return int(seed)
 
 
+#: The most parallel workers a run takes (threads, or Dask worker processes of a local cluster).
+MAX_WORKERS = 4096
+
+
 def check_workers(workers) -> int:
-    """Parallel workers: a positive int; None is every core."""
+    """Parallel workers: a positive int, at most :data:`MAX_WORKERS`; None is every core."""
     if workers is None:
         return os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or workers < 1:
         raise UsageError(f"workers must be a positive integer, got {workers!r}")
+    if workers > MAX_WORKERS:
+        raise UsageError(f"workers must be at most {MAX_WORKERS:,} (this machine has {os.cpu_count() or 1} "
+                         f"cores), got {workers:,}")
     return int(workers)
 
 
@@ -125,20 +133,42 @@ def check_budget(name: str, budget, *, unit: str) -> int:
     return int(budget)
 
 
-def writable_file(path, *, option: str = "--out") -> None:
+def writable_file(path, *, option: str = "--out", missing_folder_ok: bool = False) -> None:
     """Refuse, before any work, a file that could not be created or replaced at ``path``: its
-    folder (or the nearest folder above it that exists) must be a folder we may write in. Nothing is
-    created."""
+    folder must exist (a misspelt path on the command line never creates a chain of folders; with
+    ``missing_folder_ok``, as the library's stores allow, the nearest folder above it that exists is
+    checked instead) and be a folder we may write in. Nothing is created."""
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"{path} is a folder: give {option} a file name such as {path / 'solitaire.h5'}")
     parent = path.parent if str(path.parent) else Path(".")
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
-    if not parent.is_dir():
-        raise UsageError(f"cannot write {path}: {parent} is a file, not a folder: choose another {option}")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise UsageError(f"cannot write {path}: no permission to write in {parent}: choose another {option}")
+    existing = parent
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        raise UsageError(f"cannot write {path}: {existing} is a file, not a folder: choose another {option}")
+    if existing != parent and not missing_folder_ok:
+        raise UsageError(f"cannot write {path}: there is no folder {parent}: create it first, or choose another "
+                         f"{option}")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write {path}: no permission to write in {existing}: choose another {option}")
+
+
+#: The figure formats ``--figure`` writes (by the file's extension).
+FIGURE_FORMATS = (".png", ".svg", ".pdf")
+
+
+def figure_file(path, *, option: str = "--figure") -> None:
+    """Refuse, before any work, a figure that could not be drawn at ``path``: no name, an extension
+    that is not a figure format, or a place where the file could not be written. Nothing is created."""
+    text = str(path).strip()
+    if not text:
+        raise UsageError(f"{option} needs a file name, such as figure.png")
+    suffix = Path(text).suffix.lower()
+    if suffix not in FIGURE_FORMATS:
+        raise UsageError(f"cannot draw {path}: a figure is a {', '.join(FIGURE_FORMATS[:-1])} or "
+                         f"{FIGURE_FORMATS[-1]} file: choose another {option}")
+    writable_file(path, option=option)
 
 
 def writable_folder(path, *, option: str = "--dir") -> None:

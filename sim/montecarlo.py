@@ -23,7 +23,7 @@ from .backends import BACKENDS, check_backend, play_chunk, run_chunks, shared_sc
 from .checks import check_games, check_seed, check_workers, non_negative_number, positive_int
 from .deck import Deck
 from .errors import UsageError
-from .games import get_game
+from .games import REGISTRY, get_game
 from .hand_stats import iteration_statistics
 from .progress import progress_bar
 from .stats import binomial_interval, mean_and_se
@@ -178,6 +178,26 @@ def run_identity(deck: Deck, variant: Variant, *, seed, games: int, chunk_games:
             "seed": seed, "games": games, "chunk_games": chunk_games, "options": options,
             "package_version": provenance.package_version(),
             "engine_version": get_game(variant.game).engine_version}
+
+
+def stored_engine_version(record: dict) -> int | None:
+    """The engine version a stored simulation was played with, or None where it cannot be told.
+
+    Records do not carry it as a field: it is part of the run's identity, whose hash is the
+    record's ``provenance["run_key"]``, so the identity is rebuilt from the record and hashed with
+    each version up to the game's current one until it matches."""
+    prov = record.get("provenance", {})
+    key = prov.get("run_key")
+    if record.get("kind", "simulation") != "simulation" or key is None or record.get("game") not in REGISTRY:
+        return None
+    identity = {"game": record["game"], "variant": record["variant"], "suits": record["suits"],
+                "ranks": record["ranks"], "seed": record["seed"], "games": record["games"],
+                "chunk_games": prov.get("chunk_games", record.get("chunk_games")),
+                "options": prov.get("options", {}), "package_version": prov.get("package_version")}
+    for version in range(get_game(record["game"]).engine_version, 0, -1):
+        if run_key({**identity, "engine_version": version}) == key:
+            return version
+    return None
 
 
 def simulate(deck: Deck | None = None, variant: Variant | str | None = None, *, games: int = 1_000_000,

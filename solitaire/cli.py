@@ -163,6 +163,18 @@ def _compiling_notice() -> None:
 
 def main(argv=None) -> int:
     """Entry point: runs the CLI and maps user errors to one line and exit status 2."""
+    if not hasattr(sys, "set_int_max_str_digits"):
+        return _main(argv)
+    # a seed may be any size and exact counts run to thousands of digits: both are read and printed
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return _main(argv)
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
+def _main(argv) -> int:
     from sim import compiling
 
     compiling.announce_with(_compiling_notice)

@@ -214,8 +214,9 @@ def _save(fig, path, *, svg: bool = False) -> None:
     plt = _pyplot()
     try:
         fig.savefig(path, dpi=PRINT_DPI)
-        if svg:
-            fig.savefig(Path(path).with_suffix(".svg"))
+        if svg:  # no date, fixed element ids: the same figure is the same file (a rerun leaves git clean)
+            with plt.rc_context({"svg.hashsalt": "solitaire-odds"}):
+                fig.savefig(Path(path).with_suffix(".svg"), metadata={"Date": None})
     except OSError as exc:
         raise WriteError(f"cannot write the figure {path} ({exc.strerror or exc}): free space or choose another "
                          "file") from None

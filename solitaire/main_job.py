@@ -11,6 +11,7 @@ import importlib.util
 
 from exact import ExactResult, exact_distribution
 from sim import Deck, Variant, simulate
+from sim.montecarlo import DEFAULT_CHUNK_GAMES, run_identity
 from sim.games import REGISTRY
 from sim.store import run_key
 
@@ -44,15 +45,28 @@ def _have_game(game: str) -> bool:
     return game in REGISTRY and importlib.util.find_spec(REGISTRY[game].runner.partition(":")[0]) is not None
 
 
+def missing_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEED,
+                     standard_seed: int = STANDARD_SEED) -> list[str]:
+    """What :func:`compute_defaults` would compute on ``store`` (one line each), computing nothing:
+    empty when the store holds the whole main job (a report then only renders it)."""
+    missing: list[str] = []
+    compute_defaults(store, plan=plan, seed=seed, standard_seed=standard_seed, missing=missing)
+    return missing
+
+
 def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEED,
                      standard_seed: int = STANDARD_SEED, workers: int | None = None,
-                     progress: bool | None = None, say=print) -> None:
+                     progress: bool | None = None, say=print, missing: list | None = None) -> None:
     """Fill ``store`` with the main job's computations, skipping what it already holds.
 
     ``standard_seed`` seeds the standard-deck One-Handed runs (plain and the other rule readings),
-    ``seed`` everything else.
+    ``seed`` everything else. With a list ``missing``, nothing is computed: a line per computation
+    the store lacks is appended to it instead (:func:`missing_defaults`).
     """
     plan = {**DEFAULT_PLAN, **(plan or {})}
+    if missing is not None:
+        def say(message):  # noqa: F811  (a plan says nothing)
+            pass
     one_handed = Variant.make("one-handed")
 
     say(f"exact distributions of every deck up to {plan['exact_max_cards']} cards")
@@ -61,9 +75,18 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
     for cards in range(1, plan["exact_max_cards"] + 1):
         for s in range(1, cards + 1):
             if cards % s == 0 and (s, cards // s) not in have:
+                if missing is not None:
+                    missing.append(f"exact {s}x{cards // s}")
+                    continue
                 store.save(exact_distribution(Deck(s, cards // s), one_handed))
 
     def run(deck, variant, games, options=None, seed=seed):
+        if missing is not None:
+            identity = run_identity(deck, variant, seed=seed, games=games, chunk_games=DEFAULT_CHUNK_GAMES,
+                                    options=dict(options or {}))
+            if store.find_run(identity) is None:
+                missing.append(f"simulation {variant} {deck}, {games:,} games, seed {seed}")
+            return None
         return simulate(deck, variant, games=games, seed=seed, workers=workers, progress=progress,
                         out=store, reuse=True, options=options)
 
@@ -74,7 +97,7 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
         run(STANDARD, Variant.make("one-handed", **spec), plan["reading_games"], seed=standard_seed)
 
     sw = plan["sweep"]
-    if not store.find(kind="sweep", games=sw["games"], seed=seed):
+    if not store.find(kind="sweep", games=sw["games"], seed=seed) and _plan(missing, "sweep"):
         say(f"sweep {min(sw['suits'])}-{max(sw['suits'])} suits x {min(sw['ranks'])}-{max(sw['ranks'])} ranks, "
             f"{sw['games']:,} games a cell")
         result = sweep(list(sw["suits"]), list(sw["ranks"]), variant=one_handed, games=sw["games"], seed=seed,
@@ -89,7 +112,8 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
         store.save(result)
 
     va = plan["validate"]
-    if not store.find(kind="validation", game="one-handed,prisoners", games=va["games"], seed=seed):
+    if (not store.find(kind="validation", game="one-handed,prisoners", games=va["games"], seed=seed)
+            and _plan(missing, "validation")):
         say(f"validation against exact values (decks up to {va['max_cards']} cards, every variant of "
             "One-Handed and Prisoner's Patience)")
 
@@ -109,7 +133,8 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
 
         for spec in ({"rank_resets": "published"}, {"step7": "off"}):
             variant = Variant.make("hand", **spec)
-            if not store.find(kind="poison", variant=str(variant), decks=plan["poison_decks"], seed=seed):
+            if (not store.find(kind="poison", variant=str(variant), decks=plan["poison_decks"], seed=seed)
+                    and _plan(missing, f"poison {variant}")):
                 say(f"poison sets: {plan['poison_decks']:,} decks of {variant}")
                 # checkpointed in the store's journal, so a stopped report resumes the classification
                 classify_runs_stored(store, STANDARD, variant, decks=plan["poison_decks"], seed=seed, cap=DEFAULT_CAP,
@@ -118,6 +143,14 @@ def compute_defaults(store, *, plan: dict | None = None, seed: int = DEFAULT_SEE
         say(f"Prisoner's Patience, {plan['prisoners_games']:,} games per move policy")
         for moves in ("published", "physical"):
             run(STANDARD, Variant.make("prisoners", moves=moves), plan["prisoners_games"])
+
+
+def _plan(missing: list | None, what: str) -> bool:
+    """Whether to compute ``what``: yes, unless only planning (then it is noted as missing)."""
+    if missing is None:
+        return True
+    missing.append(what)
+    return False
 
 
 def _stored_exact(store, deck: Deck, variant: Variant):

@@ -9,10 +9,38 @@ import click
 
 from sim import GAMES, Deck, Variant
 from sim.cards import parse_cards
+from sim.checks import check_games, writable_file
 from sim.errors import UsageError
 from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS
+from sim.fractions_text import text_int
 from sim.rng import seeds_to_json
 from sim.store import DEFAULT_PATH, RUNS_PATH, ResultsStore
+
+
+class _AsciiDigits:
+    """Click's number types, but for ASCII text only: Python's int() also reads other scripts' digits
+    (a full-width "５" as 5), which a typo should not pass as."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.isascii():
+            self.fail(f"{value!r} is not a number written with the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class AsciiInt(_AsciiDigits, click.types.IntParamType):
+    pass
+
+
+class AsciiFloat(_AsciiDigits, click.types.FloatParamType):
+    pass
+
+
+class int_range(_AsciiDigits, click.IntRange):  # noqa: N801  (used as click.IntRange is)
+    """``click.IntRange``, ASCII digits only."""
+
+
+#: The integer and number types of every option.
+INT, FLOAT = AsciiInt(), AsciiFloat()
 
 
 def game_option(default="one-handed"):
@@ -21,8 +49,8 @@ def game_option(default="one-handed"):
 
 
 def deck_options(f):
-    f = click.option("--ranks", type=int, default=13, show_default=True, help="Ranks per suit (R).")(f)
-    f = click.option("--suits", type=int, default=4, show_default=True, help="Number of suits (S).")(f)
+    f = click.option("--ranks", type=INT, default=13, show_default=True, help="Ranks per suit (R).")(f)
+    f = click.option("--suits", type=INT, default=4, show_default=True, help="Number of suits (S).")(f)
     return f
 
 
@@ -60,7 +88,7 @@ class SeedType(click.ParamType):
             if not text.isdigit() or not text.isascii():
                 self.fail(f"{value!r} is not a non-negative integer (a seed is digits, e.g. 42, or the quoted "
                           "string --json prints for a large one)", param, ctx)
-            seed = int(text)
+            seed = text_int(text)  # any size: int() refuses more than 4,300 digits
         if seed < 0:
             self.fail(f"{seed} is negative: a seed is a non-negative integer", param, ctx)
         return seed
@@ -77,7 +105,7 @@ def seed_option(f):
 
 
 def workers_option(f):
-    return click.option("--workers", type=int, default=None, help="Parallel workers (default: all cores).")(f)
+    return click.option("--workers", type=INT, default=None, help="Parallel workers (default: all cores).")(f)
 
 
 def make_deck_variant(game: str, suits: int, ranks: int, variants) -> tuple[Deck, Variant]:
@@ -127,8 +155,9 @@ def store_options(f):
                      help=f"Write the result (and checkpoints) to the results store. Default: yes with --out, "
                           f"and for runs of at least {LONG_RUN_GAMES:,} games (to {RUNS_STORE}).")(f)
     f = click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-                     help=f"Results store (HDF5) to write to [default: {RUNS_STORE}; the project's store "
-                          f"{DEFAULT_STORE} only when named].")(f)
+                     help=f"Results store (HDF5) to write to [default: {RUNS_STORE}, relative to the current "
+                          f"folder; the project's store {DEFAULT_STORE} only when named]. Its folder must exist: "
+                          "a missing one is refused (exit 2), never created.")(f)
     return f
 
 
@@ -138,9 +167,11 @@ def store_path(out, store, games: int):
         if out is not None:
             raise click.UsageError("--out and --no-store contradict each other: give one")
         return None
-    if out is not None:
-        return out
-    return RUNS_STORE if (store or games >= LONG_RUN_GAMES) else None
+    check_games(games)  # a bad --games is named first
+    path = out if out is not None else RUNS_STORE if (store or games >= LONG_RUN_GAMES) else None
+    if path is not None:
+        writable_file(path)  # its folder must exist: a misspelt path never creates folders
+    return path
 
 
 def resume_option(when: str, what: str):
@@ -153,7 +184,7 @@ def resume_option(when: str, what: str):
 
 def checkpoint_seconds_option(when: str):
     """``--checkpoint-seconds`` (the least time between two checkpoints ``when`` there is a store)."""
-    return click.option("--checkpoint-seconds", type=float, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
+    return click.option("--checkpoint-seconds", type=FLOAT, default=DEFAULT_CHECKPOINT_SECONDS, show_default=True,
                         help=f"{when}: least time between two checkpoints.")
 
 
@@ -177,7 +208,7 @@ def open_store(out, *, must_exist: bool = False, write: bool = True):
     store = ResultsStore(out)
     if must_exist and not store.exists():
         raise UsageError(f"no results store at {store.path}: check the name (`solitaire runs --out FILE` lists one)")
-    return store.check_writable() if write else store.check()
+    return store.check_writable(missing_folder_ok=False) if write else store.check()
 
 
 def yes_option(f):

@@ -65,8 +65,8 @@ def _pct_sig(x: float, digits: int = 4) -> str:
 
 def best_simulation(store, deck: Deck, variant: Variant) -> dict | None:
     """The stored simulation of this deck and variant with the most games."""
-    found = [r for _, r in store.find(kind="simulation", game=variant.game, suits=deck.suits,
-                                      ranks=deck.ranks, variant=str(variant))]
+    found = current_simulations([r for _, r in store.find(kind="simulation", game=variant.game, suits=deck.suits,
+                                                         ranks=deck.ranks, variant=str(variant))])
     return max(found, key=lambda r: r["games"], default=None)
 
 
@@ -262,8 +262,27 @@ def _validation_section(store, lines: list[str]) -> None:
         lines += [f"Interval coverage, {pooled[0]['detail']}; one-sided p = {pooled[0]['p_value']:.3g}.", ""]
 
 
+def current_simulations(records: list[dict]) -> list[dict]:
+    """One record per computation: runs of an older engine version of their game are left out
+    (their counts come from a kernel no longer played; ``scripts/migrate_store.py --drop-superseded``
+    removes them), and of several runs of the same deck, variant, seed, games and options the
+    newest is kept."""
+    from sim.games import get_game
+    from sim.montecarlo import stored_engine_version
+
+    newest: dict = {}
+    for r in records:
+        version = stored_engine_version(r)
+        if version is not None and version < get_game(r["game"]).engine_version:
+            continue
+        key = (r["game"], r["variant"], r["suits"], r["ranks"], str(r.get("seed")), r["games"],
+               repr(sorted(r.get("provenance", {}).get("options", {}).items())))
+        newest[key] = r  # records come oldest first
+    return list(newest.values())
+
+
 def _hand_section(store, out: Path, lines: list[str]) -> None:
-    found = [r for _, r in store.find(kind="simulation", game="hand")]
+    found = current_simulations([r for _, r in store.find(kind="simulation", game="hand")])
     if not found:
         return
     lines += ["## Hand Solitaire", "",
@@ -346,7 +365,7 @@ def hand_graph_section(path: Path | str, *, min_cards: int = 12) -> list[str]:
 
 
 def _prisoners_section(store, lines: list[str]) -> None:
-    found = [r for _, r in store.find(kind="simulation", game="prisoners")]
+    found = current_simulations([r for _, r in store.find(kind="simulation", game="prisoners")])
     best = [r for _, r in store.find(kind="best_play", game="prisoners")]
     if not found and not best:
         return
@@ -394,6 +413,17 @@ def write_report(store, out: Path | str = "results") -> Path:
                          "kept: free space or choose another --dir") from None
 
 
+def _same_but_stamp(readme: Path, text: str) -> bool:
+    """Whether ``readme`` holds ``text`` but for its first paragraph (when and from which commit it was
+    written)."""
+    try:
+        old = readme.read_text()
+    except (OSError, UnicodeDecodeError):
+        return False
+    body = lambda t: t.split("\n\n", 2)[2:]  # noqa: E731  (after the title and the stamp)
+    return body(old) == body(text) and old.split("\n\n", 1)[0] == text.split("\n\n", 1)[0]
+
+
 def _write_report(store, out: Path) -> Path:
     _NOTES.clear()
     lines = ["# Results", "",
@@ -418,9 +448,12 @@ def _write_report(store, out: Path) -> Path:
     _prisoners_section(store, lines)
     lines += _notes_section()
     readme = out / "README.md"
+    text = "\n".join(lines) + "\n"
+    if _same_but_stamp(readme, text):
+        return readme  # nothing new in the store: the README keeps its stamp (a rerun leaves git clean)
     tmp = readme.with_suffix(".md.tmp")
     try:
-        tmp.write_text("\n".join(lines) + "\n")
+        tmp.write_text(text)
         tmp.replace(readme)
     finally:
         tmp.unlink(missing_ok=True)

@@ -111,29 +111,26 @@ class Journal:
         asking for the same run waits here (``on_wait(message)`` is called once if it has to), and
         then finds the run stored or its checkpoint.
 
-        The lock file (and the journal folder) that this call created are removed afterwards, so a
-        run refused inside the block (a deck too large for a method) leaves no file behind, and a
-        finished one leaves the store alone. (A process that was waiting on the removed file holds
-        its lock all the same, and finds the run stored.)"""
-        journal_created = not self.journal.exists()
+        The lock file is removed with the lock, and the journal folder once it is empty (no run
+        under way), so a run refused inside the block (a deck too large for a method) leaves no file
+        behind, and a finished one, resumed or not, leaves the store alone."""
         if _writable_dir(self.journal):
-            self.journal.mkdir(parents=True, exist_ok=True)
+            try:
+                self.journal.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a place that passes the access check but takes no folder (/proc)
+                raise StoreError(f"cannot write the results store {self.path} ({_short(exc)}): choose another "
+                                 "--out") from None
         if not self.journal.is_dir():  # a read-only location: nothing will be written there either
             yield
             return
         lock = self.journal / f"{run_key(identity)}.lock"
-        lock_created = not lock.exists()
         try:
             with _locked(lock, on_wait=lambda: on_wait and on_wait(
                     f"this run is under way in another process (lock {lock}): waiting for it to finish")):
-                yield
+                yield  # the lock file goes with the lock
         finally:
-            if lock_created:
-                with contextlib.suppress(OSError):
-                    lock.unlink()
-            if journal_created:
-                with contextlib.suppress(OSError):
-                    self.journal.rmdir()  # only when empty: a checkpoint left for a resume stays
+            with contextlib.suppress(OSError):
+                self.journal.rmdir()  # only when empty: a checkpoint left for a resume stays
 
     def write_checkpoint(self, checkpoint: Checkpoint) -> None:
         """Record a run's progress in its journal file (replacing its previous checkpoint): the

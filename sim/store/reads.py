@@ -80,10 +80,11 @@ class Reading:
             pass
         return self
 
-    def check_writable(self) -> "Reading":
+    def check_writable(self, *, missing_folder_ok: bool = True) -> "Reading":
         """:meth:`check`, and refuse a location where the store could not be written (its folder
-        is a file, or not writable); nothing is created."""
-        writable_file(self.path)
+        is a file, or not writable; with ``missing_folder_ok=False``, the command line's rule, also a
+        missing folder); nothing is created."""
+        writable_file(self.path, missing_folder_ok=missing_folder_ok)
         return self.check()
 
     def _records(self, kind: str | None = None, wanted: dict | None = None) -> list[tuple[str, dict]]:

@@ -5,8 +5,8 @@ Crash safety: every change is a *transaction* that writes a complete new file ne
 (``<file>.tmp``: a copy of the old file, changed), closes and fsyncs it, and then
 ``os.replace``-s it over the store (atomic on POSIX and Windows). A process killed at any moment
 leaves either the old file or the new one, never a half-written store; a stale ``.tmp`` is never
-read and is removed by the next transaction. Writers take an advisory lock (``<file>.lock``) so two
-processes never lose each other's updates; readers need no lock. A file that cannot be read, is
+read and is removed by the next transaction. Writers take an advisory lock (``<file>.lock``, removed
+with the lock) so two processes never lose each other's updates; readers need no lock. A file that cannot be read, is
 not ours or has another schema version is refused with :class:`StoreError` and never overwritten.
 A write that fails (disk full, no permission) leaves the old file (and the last checkpoint) as it
 was and raises :class:`StoreWriteError`, one line; before a write the free space is checked against
@@ -30,16 +30,21 @@ from .layout import _CHECKPOINTS, _RESULTS, FORMAT, SCHEMA_VERSION, _write_resul
 
 #: A store is rewritten compactly once it exceeds twice its compacted size plus this (bytes).
 _COMPACT_SLACK = 1 << 20
-#: Free space kept beyond what a write needs (bytes): below it, writes are refused up front.
-_SPACE_MARGIN = 16 << 20
+#: Free space kept beyond what a write needs: a quarter of the write, and at least this (bytes), so
+#: that a small store fits on a small disk; below it, writes are refused up front.
+_SPACE_MARGIN = 64 << 10
+
+
+def _margin(size: int) -> int:
+    return max(_SPACE_MARGIN, size // 4)
 
 
 class Transactions:
     """The writing half of :class:`sim.store.ResultsStore` (uses its checked reader)."""
 
     def _write_failed(self, exc: BaseException, what: str = "the results store") -> StoreWriteError:
-        return StoreWriteError(f"cannot write {what} {self.path} ({_short(exc)}); nothing was changed, the last "
-                               "checkpoint is kept: free space or fix permissions, then run the same command")
+        return StoreWriteError(f"cannot write {what} {self.path} ({_short(exc)}); nothing was changed (a checkpoint "
+                               "already written is kept): free space or fix permissions, then run the same command")
 
     def _need_space(self, folder: Path, size: int) -> None:
         """Refuse a write of about ``size`` bytes to a disk without room for it (with a margin)."""
@@ -47,10 +52,10 @@ class Transactions:
             free = shutil.disk_usage(folder).free
         except OSError:
             return
-        if free < size + _SPACE_MARGIN:
+        if free < size + _margin(size):
             raise StoreWriteError(f"cannot write the results store {self.path}: {free:,} bytes free on its disk, "
-                                  f"a write needs about {size + _SPACE_MARGIN:,}; nothing was changed, the last "
-                                  "checkpoint is kept: free space, then run the same command")
+                                  f"a write needs about {size + _margin(size):,}; nothing was changed (a checkpoint "
+                                  "already written is kept): free space, then run the same command")
 
     @contextlib.contextmanager
     def transaction(self):
@@ -65,13 +70,15 @@ class Transactions:
         import h5py
 
         tmp = self.path.with_name(self.path.name + ".tmp")
+        lock = self.path.with_name(self.path.name + ".lock")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path.with_name(self.path.name + ".lock"), "a"):
-                pass
+            if not lock.exists():
+                with open(lock, "a"):  # a place that takes no file is refused here, in one line
+                    pass
         except OSError as exc:
             raise StoreWriteError(f"cannot write the results store {self.path} ({_short(exc)}): choose another --out") from None
-        with _locked(self.path.with_name(self.path.name + ".lock")):
+        with _locked(lock):  # the lock file is removed with the lock
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()  # left by a writer that was killed: never part of the store
             self._need_space(self.path.parent, 2 * (self.path.stat().st_size if self.path.exists() else 0))

@@ -9,6 +9,7 @@ from sim.checks import check_workers
 from sim.errors import UsageError
 from sim.games import REGISTRY, get_game
 
+from ..options import INT
 from ..options import (deck_options, emit_json, game_option, json_option, make_deck_variant, open_store,
                        variant_option)
 
@@ -29,7 +30,7 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
                    "final=once) dp, and zeta beyond it; word (One-Handed): the phase recursion at single "
                    "alphabets, one independent job per orbit of alphabets, up to 62 cards as time allows "
                    "(resumable with --checkpoint-dir, split with --shard, priced with --plan).")
-@click.option("--workers", type=int, default=1, show_default=True,
+@click.option("--workers", type=INT, default=1, show_default=True,
               help="zeta: passes, word: jobs run at once (threads, or Dask worker processes for a local "
                    "cluster).")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,

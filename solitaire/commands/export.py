@@ -51,7 +51,8 @@ def _write(target: str, content: bytes) -> None:
 @click.command("export")
 @click.argument("name")
 @click.option("--out", type=click.Path(dir_okay=False), default=DEFAULT_STORE, show_default=True,
-              metavar="FILE", help="Results store (HDF5) to read the result from.")
+              metavar="FILE", help="Results store (HDF5) to read the result from; the default is relative to the "
+                   "current folder (the project's store in a checkout).")
 @click.option("--to", "target", type=click.Path(), default=None, metavar="PATH",
               help="File to write (default: standard output; parquet needs a file). Its suffix (.csv, .json, "
                    ".parquet) gives the format when --format is not given.")

@@ -5,6 +5,7 @@ import click
 
 from sim.errors import UsageError
 
+from ..options import INT
 from ..options import deck_options, emit_json, json_option, seed_option, variant_option
 
 #: Most games one position's simulation may have (about 20 minutes of one core at a million games
@@ -31,15 +32,15 @@ MAX_ODDS_GAMES = 10**9
               help="The exact engine from a position: phase (the phase recursion over the sets of cards to come) "
                    "or search (a memoised search over dealt prefixes); auto takes phase from 12 cards to come "
                    "(search for final=once, which phase does not count). Both give the same counts.")
-@click.option("--games", type=int, default=None,
+@click.option("--games", type=INT, default=None,
               help="Games per simulated position [default: 1,000,000; with --each 100,000; at most "
                    f"{MAX_ODDS_GAMES:,}, about 20 minutes of one core, since a position's simulation keeps "
                    "nothing if stopped].")
-@click.option("--workers", type=int, default=None,
+@click.option("--workers", type=INT, default=None,
               help="Threads of the exact phase engine (default: all cores); the same counts whatever the number. "
                    "A simulated position runs on one core.")
 @seed_option
-@click.option("--figure", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg",
+@click.option("--figure", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg|pdf",
               help="With --each: draw the chance of winning after every card.")
 @json_option
 def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine, games, workers, seed, figure,
@@ -67,9 +68,9 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
     if figure is not None and each_order is None:
         raise UsageError("--figure draws the odds after every card: give --each ORDER")
     if figure is not None:
-        from sim.checks import writable_file
+        from sim.checks import figure_file
 
-        writable_file(figure, option="--figure")  # refused before the odds are computed
+        figure_file(figure)  # refused before the odds are computed: no name, not a figure format, no folder
     if each_order is not None:
         results = odds_each(each_order, deck, variant, method=method, games=100_000 if games is None else games,
                             seed=seed, engine=engine, workers=workers, progress=False)

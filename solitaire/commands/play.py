@@ -6,12 +6,13 @@ import numpy as np
 
 from sim import GAMES
 from sim.cards import format_cards
-from sim.checks import check_seed, writable_file
+from sim.checks import check_seed, figure_file
 from sim.errors import UsageError
 from sim.games import get_game
 from sim.trace import play
 
 from ..figures import game_sizes
+from ..options import INT
 from ..options import deck_options, emit_json, json_option, make_deck_variant, parse_order, seed_option, variant_option
 
 
@@ -27,11 +28,11 @@ from ..options import deck_options, emit_json, json_option, make_deck_variant, p
 @click.option("--choices", default=None, metavar="CARDS;CARDS;...",
               help="Hand Solitaire: the leftover orders to follow after each iteration, separated by ';' "
                    "(e.g. a witness of `solitaire poison`); then shuffles from --seed.")
-@click.option("--cap", type=int, default=100, show_default=True, help="Hand Solitaire: iterations played at most.")
+@click.option("--cap", type=INT, default=100, show_default=True, help="Hand Solitaire: iterations played at most.")
 @click.option("--line", default=None, metavar="MOVES",
               help="Prisoner's Patience: deal every card, then make these moves (\"7C>8D 5S>6H\": the top card "
                    "of the moved pile > the top card it goes onto), e.g. a line printed by `solitaire solve`.")
-@click.option("--figure", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg",
+@click.option("--figure", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg|pdf",
               help="Draw the row's length (Hand Solitaire: the stack; Prisoner's Patience: the piles) over the game.")
 @json_option
 def play_command(game, suits, ranks, variants, order, seed, choices, cap, line, figure, as_json):
@@ -50,7 +51,7 @@ def play_command(game, suits, ranks, variants, order, seed, choices, cap, line, 
         raise UsageError("give --order or --seed, not both (--seed shuffles a deck)")
     rules.check_options({"choices": choices, "line": line})
     if figure is not None:
-        writable_file(figure, option="--figure")  # refused before the game is played
+        figure_file(figure)  # refused before the game is played: no name, not a figure format, no folder
     if order is None:
         seed = check_seed(seed)
         cards = np.random.default_rng(seed).permutation(deck.size).tolist()

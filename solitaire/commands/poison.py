@@ -7,6 +7,7 @@ from sim import interrupts
 
 from exact.hand.limits import MAX_GRAPH_CARDS
 
+from ..options import INT
 from ..options import (checkpoint_seconds_option, deck_options, emit_json, json_option, make_deck_variant,
                        open_store, resume_option, seed_option, variant_option)
 from ..poison import ESTIMATE_FROM_DECKS
@@ -63,13 +64,13 @@ def graph_progress(notify, *, after: float = GRAPH_PROGRESS_AFTER, every: float 
               help="Poison sets are a Hand Solitaire notion.")
 @deck_options
 @variant_option(games=("hand",))
-@click.option("--decks", type=int, default=None,
+@click.option("--decks", type=INT, default=None,
               help=f"Random start decks, one run each [default: {DEFAULT_DECKS:,}; with --all: none, "
                    "unless --decks is given].")
 @seed_option
-@click.option("--cap", type=int, default=1000, show_default=True,
+@click.option("--cap", type=INT, default=1000, show_default=True,
               help="Iterations after which a run is decided by exploring what it can reach.")
-@click.option("--budget", type=int, default=200_000, show_default=True,
+@click.option("--budget", type=INT, default=200_000, show_default=True,
               help="Deck orders played at most to decide one run (beyond it: undecided).")
 @click.option("--all", "whole_deck", is_flag=True,
               help=f"Analyse the whole deck-order graph exactly (small decks, at most {MAX_GRAPH_CARDS} "

@@ -2,9 +2,13 @@
 the store) and write it (:mod:`solitaire.report`)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+from click.core import ParameterSource
 
 from sim.checks import check_workers, writable_folder
+from sim.errors import UsageError
 
 from ..main_job import DEFAULT_SEED, STANDARD_SEED, compute_defaults
 from ..options import DEFAULT_STORE, SEED, open_store, workers_option
@@ -13,9 +17,11 @@ from ..report import write_report
 
 @click.command("report")
 @click.option("--out", type=click.Path(dir_okay=False), default=DEFAULT_STORE, show_default=True, metavar="FILE",
-              help="Results store to read (and fill).")
+              help="Results store to read (and fill). Paths are relative to the current folder; without --out "
+                   "the project's store must exist there (run in a checkout), so the main job is never "
+                   "recomputed into a new folder unasked.")
 @click.option("--dir", "report_dir", type=click.Path(file_okay=False), default="results", show_default=True,
-              help="Where README.md and the figures are written.")
+              help="Where README.md and the figures are written (relative to the current folder).")
 @click.option("--compute/--no-compute", default=True, show_default=True,
               help="First run the default computations the store lacks (minutes on a laptop); "
                    "--no-compute only renders what is stored.")
@@ -39,6 +45,11 @@ def report_command(out, report_dir, compute, seed, workers, progress):
     # Everything is checked before anything is computed, written or created.
     if workers is not None:
         check_workers(workers)
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("out") == ParameterSource.DEFAULT and not Path(out).exists():
+        # outside a checkout: never recompute the whole main job into ./results/ unasked
+        raise UsageError(f"no results store at {out} in this folder: run `solitaire report` in a checkout of the "
+                         "project, or name the store and the folder with --out and --dir")
     store = open_store(out, must_exist=not compute, write=compute)
     writable_folder(report_dir)
     if compute:

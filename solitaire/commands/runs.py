@@ -5,7 +5,6 @@ from decimal import Decimal
 from fractions import Fraction
 
 import click
-from click.core import ParameterSource
 
 from sim import GAMES
 
@@ -139,7 +138,8 @@ def _table(lines: list[tuple[str, ...]]) -> list[str]:
 
 @click.command("runs")
 @click.option("--out", type=click.Path(dir_okay=False), default=DEFAULT_STORE, show_default=True,
-              metavar="FILE", help="Results store (HDF5) to list.")
+              metavar="FILE", help="Results store (HDF5) to list; the default is relative to the current folder (the "
+                   "project's store in a checkout). A store that does not exist is refused (exit 2).")
 @click.option("--game", type=click.Choice(list(GAMES)), default=None, help="Only this game.")
 @json_option
 def runs_command(out, game, as_json):
@@ -152,17 +152,13 @@ def runs_command(out, game, as_json):
 
     --json prints {"store", "results": [...], "unfinished": [...]}; exact counts are integers.
     """
-    named = click.get_current_context().get_parameter_source("out") != ParameterSource.DEFAULT
-    store = open_store(out, must_exist=named, write=False)  # a misspelt --out is not an empty store
+    store = open_store(out, must_exist=True, write=False)  # a misspelt --out is not an empty store
     # A validation may cover several games ("one-handed,prisoners").
     rows = [summary_row(r) for r in store.list() if game is None or game in str(r.get("game") or "").split(",")]
     unfinished = [r for r in store.checkpoints() + store.unfinished_parts()
                   if game is None or game in str(r.get("game") or "").split(",")]
     if as_json:
         emit_json({"store": str(store.path), "results": rows, "unfinished": unfinished})
-        return
-    if not store.exists():
-        click.echo(f"no results store at {store.path} yet")
         return
     click.echo(f"{store.path}: {len(rows)} result(s), {len(unfinished)} unfinished run(s)")
     lines = [HEADER]

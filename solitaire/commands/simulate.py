@@ -12,6 +12,7 @@ from sim.games import get_game
 from sim.hand_stats import describe_iteration_statistics
 from sim.montecarlo import DEFAULT_CHUNK_GAMES, DEFAULT_MAX_HOURS
 
+from ..options import INT
 from ..options import (backend_options, checkpoint_seconds_option, deck_options, emit_json, game_option, json_option,
                        make_deck_variant, seed_option, store_options, store_path, variant_option, workers_option,
                        yes_option)
@@ -25,8 +26,8 @@ COMPILE_NOTE_SECONDS = 0.5
 @game_option()
 @deck_options
 @variant_option
-@click.option("--games", type=int, default=1_000_000, show_default=True, help="Games to play.")
-@click.option("--cap", type=int, default=1000, show_default=True,
+@click.option("--games", type=INT, default=1_000_000, show_default=True, help="Games to play.")
+@click.option("--cap", type=INT, default=1000, show_default=True,
               help="Hand Solitaire only: iterations after which a run stops unwon (counted as capped).")
 @seed_option
 @workers_option
@@ -34,7 +35,7 @@ COMPILE_NOTE_SECONDS = 0.5
               help="Progress bar on stderr for runs longer than a few seconds.")
 @store_options
 @backend_options
-@click.option("--chunk-games", type=int, default=DEFAULT_CHUNK_GAMES, show_default=True,
+@click.option("--chunk-games", type=INT, default=DEFAULT_CHUNK_GAMES, show_default=True,
               help="Games per chunk: part of the chunk plan, so the counts of a seed depend on it.")
 @checkpoint_seconds_option("With a store")
 @yes_option

@@ -9,6 +9,7 @@ from exact.prisoners.limits import DEFAULT_NODE_BUDGET, MAX_KERNEL_CARDS, STRATE
 from exact.status import BestPlayStatus
 from sim.errors import UsageError
 
+from ..options import FLOAT, INT
 from ..options import (
     checkpoint_seconds_option,
     deck_options,
@@ -35,14 +36,14 @@ MAX_ORDER_BYTES = 1 << 30
 @click.option("--order", default=None, metavar="CARDS",
               help="Explicit deck order, first dealt first, in card notation (\"KS 7H 10D ...\", see "
                    "`solitaire play --help`) or as card numbers (0..S*R-1, card = suit*R + rank).")
-@click.option("--decks", type=int, default=None,
+@click.option("--decks", type=INT, default=None,
               help="Solve this many random decks (from --seed) and bracket the best-play win rate.")
 @click.option("--all", "all_orders", is_flag=True,
               help="Exact best play over every deck order (small decks only).")
-@click.option("--node-budget", type=int, default=None,
+@click.option("--node-budget", type=INT, default=None,
               help=f"Rows expanded per deck before the verdict is 'undecided' [default: {DEFAULT_NODE_BUDGET:,}, "
                    "about half a CPU-second per 52-card deck].")
-@click.option("--time-budget", type=float, default=None, metavar="SECONDS",
+@click.option("--time-budget", type=FLOAT, default=None, metavar="SECONDS",
               help="CPU seconds of searching per deck before the verdict is 'undecided' [default: none, the node "
                    "budget only; a time budget makes verdicts depend on the machine's speed].")
 @click.option("--strategy", type=click.Choice(sorted(STRATEGIES, key=lambda name: name != "restarts")), default=None,

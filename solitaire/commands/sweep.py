@@ -10,6 +10,7 @@ from sim.backends import check_backend
 from sim.montecarlo import DEFAULT_MAX_HOURS
 from sim.store import run_key
 
+from ..options import int_range
 from ..options import (SEED, backend_options, emit_json, game_option, json_option, open_store, variant_option,
                        workers_option)
 from ..sweep import SweepResult, check_sweep, format_grid, parse_range, sweep, sweep_identity
@@ -20,9 +21,9 @@ from ..sweep import SweepResult, check_sweep, format_grid, parse_range, sweep, s
 @click.option("--suits", "suits_text", default="3-7", show_default=True, help="Suits: a range (3-7) or list (3,5).")
 @click.option("--ranks", "ranks_text", default="9-15", show_default=True, help="Ranks: a range or list.")
 @variant_option
-@click.option("--games", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+@click.option("--games", type=int_range(min=1), default=1_000_000, show_default=True,
               help="Games per simulated cell (the published sweep used 10000000).")
-@click.option("--exact-max-cards", type=click.IntRange(0, 24), default=12, show_default=True,
+@click.option("--exact-max-cards", type=int_range(0, 24), default=12, show_default=True,
               help="Cells with at most this many cards are computed exactly, within the exact engine's limit for "
                    "the deck's shape (20 cards with at least 3 suits and 3 ranks, else 24; larger cells are "
                    "simulated). Exact cells of 20 cards are costly: 4x5 takes about 2.5 minutes and 2 GB.")

@@ -5,21 +5,22 @@ import click
 
 from sim import Variant
 
+from ..options import int_range
 from ..options import SEED, emit_json, game_option, json_option, open_store, workers_option
 from ..validate import default_cases, validate
 
 
 @click.command("validate")
 @game_option()
-@click.option("--max-cards", type=click.IntRange(4, 12), default=10, show_default=True,
+@click.option("--max-cards", type=int_range(4, 12), default=10, show_default=True,
               help="Validate every deck with 4 <= S*R <= this many cards (4 to 12).")
 @click.option("--variant", "variant_filter", multiple=True, metavar="KEY=VALUE",
               help="Only variants with these values (repeatable); default: every variant.")
-@click.option("--games", type=click.IntRange(min=1), default=200_000, show_default=True,
+@click.option("--games", type=int_range(min=1), default=200_000, show_default=True,
               help="Games per deck and variant.")
-@click.option("--coverage", type=click.IntRange(min=0), default=20, show_default=True,
+@click.option("--coverage", type=int_range(min=0), default=20, show_default=True,
               help="Repeated seeds per case for the pooled interval-coverage check (0: only each case's main interval is pooled).")
-@click.option("--coverage-games", type=click.IntRange(min=1), default=20_000, show_default=True,
+@click.option("--coverage-games", type=int_range(min=1), default=20_000, show_default=True,
               help="Games of each repeated-seed run of the coverage check.")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.01,
               show_default=True, help="Family-wise error rate (Holm).")
@@ -59,11 +60,14 @@ def validate_command(game, max_cards, variant_filter, games, coverage, coverage_
     if as_json:
         emit_json(report.to_dict())
     else:
-        click.echo(f"{'deck':>5}  {'variant':<45} {'test':<12} {'p-value':>10}  verdict  detail")
+        # as wide as the longest variant (final=once makes them longer than the others)
+        width = max([len("variant")] + [len(str(c.variant or "all cases")) for c in report.checks])
+        test_width = max([len("test")] + [len(c.test) for c in report.checks])
+        click.echo(f"{'deck':>5}  {'variant':<{width}} {'test':<{test_width}} {'p-value':>10}  verdict  detail")
         for c in report.checks:
             verdict = "FAIL" if c.rejected else "ok" if c.tested else "shown"
-            click.echo(f"{'all' if c.deck is None else str(c.deck):>5}  {str(c.variant or 'all cases'):<45} "
-                       f"{c.test:<12} {c.p_value:>10.3g}  {verdict:<7}  {c.detail}")
+            click.echo(f"{'all' if c.deck is None else str(c.deck):>5}  {str(c.variant or 'all cases'):<{width}} "
+                       f"{c.test:<{test_width}} {c.p_value:>10.3g}  {verdict:<7}  {c.detail}")
         n_failed = sum(c.rejected for c in report.checks)
         n_tested = sum(c.tested for c in report.checks)
         click.echo(f"{n_tested} tested comparisons, Holm-corrected at alpha={alpha}, seed {seed}: "

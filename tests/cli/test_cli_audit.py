@@ -19,7 +19,8 @@ BAD_INVOCATIONS = [
     (["simulate", "--ranks", "-2"], "ranks"),
     (["simulate", "--games", "-5"], "games"),
     (["simulate", "--games", "lots"], "games"),
-    (["simulate", "--games", str(10**15)], "games"),
+    (["simulate", "--games", str(10**15), "--no-store"], "games"),  # stored by default: its folder is checked first
+    (["simulate", "--games", str(10**15), "--out", "new.h5"], "games"),
     (["simulate", "--variant", "colour=red"], "colour"),
     (["simulate", "--variant", "win"], "win"),
     (["simulate", "--game", "klondike"], "klondike"),
@@ -109,6 +110,42 @@ BAD_INVOCATIONS = [
     (["report", "--no-compute", "--out", "good.h5", "--dir", "afile/sub"], "afile"),
     (["report", "--seed", "-1", "--dir", "newdir"], "seed"),
     (["nonsense"], "nonsense"),
+    # a store that cannot be created: its journal folder is refused in one line (as root, /proc passes the
+    # access check and then takes no folder; otherwise the access check refuses it)
+    (["simulate", "--games", "1000", "--out", "/proc/x.h5"], "cannot write"),
+    (["sweep", "--suits", "3", "--ranks", "4", "--games", "1000", "--out", "/proc/x.h5"], "cannot write"),
+    (["solve", "--decks", "2", "--out", "/proc/x.h5"], "cannot write"),
+    (["exact", "--suits", "2", "--ranks", "3", "--out", "/proc/x.h5"], "cannot write"),
+    (["poison", "--suits", "2", "--ranks", "2", "--decks", "10", "--out", "/proc/x.h5"], "cannot write"),
+    (["validate", "--max-cards", "4", "--games", "1000", "--out", "/proc/x.h5"], "cannot write"),
+    # a missing folder is refused, never created (a typo must not make folders anywhere)
+    (["simulate", "--games", "1000", "--out", "no/such/dir/x.h5"], "no folder"),
+    (["sweep", "--suits", "3", "--ranks", "4", "--games", "100", "--out", "no/x.h5"], "no folder"),
+    (["solve", "--decks", "2", "--out", "no/x.h5"], "no folder"),
+    (["exact", "--suits", "2", "--ranks", "3", "--out", "no/x.h5"], "no folder"),
+    (["poison", "--suits", "2", "--ranks", "2", "--decks", "10", "--out", "no/x.h5"], "no folder"),
+    (["validate", "--max-cards", "4", "--games", "1000", "--out", "no/x.h5"], "no folder"),
+    # default paths are relative to the current folder; outside a checkout (no results/ here):
+    (["simulate", "--games", "10000000"], "no folder results"),
+    (["runs"], "no results store"),
+    (["runs", "--out", "missing.h5"], "no results store"),
+    (["report"], "checkout"),
+    (["report", "--no-compute"], "checkout"),
+    # numbers: ASCII digits only (int() reads a full-width digit), and no absurd worker count
+    (["simulate", "--suits", "５", "--games", "100"], "digits 0-9"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--cap", "５"], "digits 0-9"),
+    (["validate", "--max-cards", "５"], "digits 0-9"),
+    (["sweep", "--suits", "3", "--ranks", "4", "--games", "１００"], "digits 0-9"),
+    (["simulate", "--checkpoint-seconds", "５", "--games", "10"], "digits 0-9"),
+    (["simulate", "--games", "1000", "--workers", "100000000000000000000"], "workers"),
+    (["sweep", "--suits", "3", "--ranks", "4", "--workers", str(10**6)], "workers"),
+    # figures: a name, a figure format and an existing folder, checked before the game is played
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--figure", "out.txt"], "figure"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--figure", "no/such/x.png"], "no folder"),
+    (["play", "--suits", "1", "--ranks", "4", "--order", "0,1,2,3", "--figure", ""], "figure.png"),
+    (["odds", "--each", "0,1,2,3", "--suits", "1", "--ranks", "4", "--figure", "out.txt"], "figure"),
+    (["odds", "--each", "0,1,2,3", "--suits", "1", "--ranks", "4", "--figure", "no/x.png"], "no folder"),
+    (["odds", "--each", "0,1,2,3", "--suits", "1", "--ranks", "4", "--figure", ""], "figure.png"),
 ]
 
 
@@ -181,3 +218,19 @@ def test_every_option_has_help_and_variant_lists_the_commands_own_keys():
         [variant] = [p for p in commands[name].params if p.name == "variants"]
         others = {key for g, params in GAMES.items() if g != game for key in params} - set(GAMES[game])
         assert all(f" {key}=" not in variant.help for key in others), (name, variant.help)
+
+
+def test_a_seed_of_any_size_is_read_and_printed(cli_run, audit_dir):
+    """Python's int() and str() refuse more than 4,300 digits; a seed may be any size."""
+    seed = "7" * 5000
+    code, out, err = cli_run("play", "--suits", "1", "--ranks", "4", "--seed", seed)
+    assert code == 0 and err == "" and f"seed {seed}" in out
+    code, out, err = cli_run("simulate", "--suits", "2", "--ranks", "3", "--games", "100", "--seed", seed, "--json")
+    assert code == 0 and f'"seed": "{seed}"' in out
+
+
+def test_checkpoint_seconds_may_be_infinite(cli_run, audit_dir):
+    """``inf``: no checkpoint on a timer, only when the run stops."""
+    code, out, err = cli_run("simulate", "--suits", "2", "--ranks", "3", "--games", "1000", "--seed", "1",
+                             "--out", "new.h5", "--checkpoint-seconds", "inf", "--no-progress")
+    assert code == 0 and err == "" and (audit_dir / "new.h5").exists()

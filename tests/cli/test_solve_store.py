@@ -187,7 +187,7 @@ def test_a_full_disk_ends_the_run_in_one_line_and_keeps_the_last_checkpoint(cli_
     monkeypatch.setattr(store_writes.shutil, "disk_usage", disk_usage)
     code, out, err = cli_run(*ARGS, "--seed", "3", "--out", str(path), "--json")
     assert (code, out) == (1, "") and err.count("\n") == 1 and "Traceback" not in err
-    assert "bytes free" in err and "the last checkpoint is kept" in err
+    assert "bytes free" in err and "checkpoint already written is kept" in err
     [unfinished] = ResultsStore(path).unfinished_parts()
     assert unfinished["done"] == 3
     monkeypatch.undo()
