@@ -266,7 +266,7 @@ def _csv_text(table: list[dict]) -> str:
 
 
 def _json_text(table: list[dict]) -> str:
-    from .rng import seeds_to_json
+    from .seeds import seeds_to_json
 
     def finite(v):
         return None if isinstance(v, float) and v != v or v in (float("inf"), float("-inf")) else v

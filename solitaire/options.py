@@ -10,8 +10,8 @@ import click
 from sim import GAMES, Deck, Variant
 from sim.cards import parse_cards
 from sim.errors import UsageError
-from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS
-from sim.rng import seeds_to_json
+from sim.defaults import DEFAULT_CHECKPOINT_SECONDS
+from sim.seeds import seeds_to_json
 from sim.store import DEFAULT_PATH, RUNS_PATH, ResultsStore
 
 
@@ -46,7 +46,7 @@ def json_option(f):
 
 class SeedType(click.ParamType):
     """A seed: a non-negative integer, also as a JSON string (``"184467440737095516170"``, quotes
-    included), the form ``--json`` writes seeds of 2^53 or more in (see :func:`sim.rng.seeds_to_json`)."""
+    included), the form ``--json`` writes seeds of 2^53 or more in (see :func:`sim.seeds.seeds_to_json`)."""
 
     name = "seed"
 
@@ -104,7 +104,7 @@ def _finite(obj):
 def emit_json(obj) -> None:
     """Print ``obj`` as one line of strict JSON: a value that is not a finite number (NaN, inf) is
     ``null``, since ``NaN`` and ``Infinity`` are not JSON and break strict readers (jq, JSON.parse);
-    seeds of 2^53 or more are decimal strings (:func:`sim.rng.seeds_to_json`)."""
+    seeds of 2^53 or more are decimal strings (:func:`sim.seeds.seeds_to_json`)."""
     sys.stdout.write(json.dumps(seeds_to_json(_finite(obj)), allow_nan=False) + "\n")
 
 

@@ -20,7 +20,7 @@ import json
 
 import numpy as np
 
-from ..rng import seeds_from_json, seeds_to_json
+from ..seeds import seeds_from_json, seeds_to_json
 
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 

@@ -6,11 +6,9 @@ import math
 import click
 from click.core import ParameterSource
 
-from sim import simulate as run_simulation
 from sim.checks import non_negative_number
 from sim.games import get_game
-from sim.hand_stats import describe_iteration_statistics
-from sim.montecarlo import DEFAULT_CHUNK_GAMES, DEFAULT_MAX_HOURS
+from sim.defaults import DEFAULT_CHUNK_GAMES, DEFAULT_MAX_HOURS
 
 from ..options import (backend_options, checkpoint_seconds_option, deck_options, emit_json, game_option, json_option,
                        make_deck_variant, seed_option, store_options, store_path, variant_option, workers_option,
@@ -55,6 +53,9 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     lists the store. Ctrl-C or SIGTERM stops the run between two chunks and saves them (exit status
     130 or 143); the same command resumes it.
     """
+    from sim import simulate as run_simulation  # numba: only when a command runs (completion stays quick)
+    from sim.hand_stats import describe_iteration_statistics
+
     rules = get_game(game)
     given = {"cap": cap if click.get_current_context().get_parameter_source("cap") != ParameterSource.DEFAULT else None}
     rules.check_options(given, kind="run")

@@ -6,7 +6,6 @@ import click
 from sim import Variant
 
 from ..options import SEED, emit_json, game_option, json_option, open_store, workers_option
-from ..validate import default_cases, validate
 
 
 @click.command("validate")
@@ -47,6 +46,8 @@ def validate_command(game, max_cards, variant_filter, games, coverage, coverage_
 
     Exits with status 1 when any tested comparison fails, so it can run in CI.
     """
+    from ..validate import default_cases, validate  # numba: only when a command runs (completion stays quick)
+
     cases = default_cases(max_cards, game=game)  # refuses Hand Solitaire (one line, status 2)
     wanted = Variant.from_options(game, variant_filter).as_dict() if variant_filter else {}
     given = {option.partition("=")[0].strip() for option in variant_filter}
