@@ -101,11 +101,32 @@ def _finite(obj):
     return obj
 
 
-def emit_json(obj) -> None:
-    """Print ``obj`` as one line of strict JSON: a value that is not a finite number (NaN, inf) is
+def json_versions(games=(), engines=None) -> dict:
+    """What every ``--json`` record says produced it: ``{"package": release, "engines": {...}}``.
+
+    ``engines`` maps each game of ``games`` to its engine version (:attr:`sim.games.Game.engine_version`,
+    part of a stored run's identity), then adds the named ``engines`` (``{"name": version}``: the
+    best-play solver, an exact method's passes or jobs) that produced the numbers.
+
+    >>> json_versions(["one-handed"], {"exact word": 1})["engines"]
+    {'one-handed': 1, 'exact word': 1}
+    """
+    from sim import provenance
+    from sim.games import get_game
+
+    versions = {game: get_game(game).engine_version for game in sorted(set(games))}
+    versions.update(engines or {})
+    return {"package": provenance.package_version(), "engines": versions}
+
+
+def emit_json(obj: dict, *, games=(), engines=None) -> None:
+    """Print the record ``obj`` as one line of strict JSON, with ``"versions"``: the package's release
+    and the engine versions of ``games`` and of the named ``engines`` (:func:`json_versions`); every
+    command's ``--json`` goes through here. A value that is not a finite number (NaN, inf) is
     ``null``, since ``NaN`` and ``Infinity`` are not JSON and break strict readers (jq, JSON.parse);
     seeds of 2^53 or more are decimal strings (:func:`sim.seeds.seeds_to_json`)."""
-    sys.stdout.write(json.dumps(seeds_to_json(_finite(obj)), allow_nan=False) + "\n")
+    record = {**obj, "versions": json_versions(games, engines)}
+    sys.stdout.write(json.dumps(seeds_to_json(_finite(record)), allow_nan=False) + "\n")
 
 
 #: The project's results store (defined once, in sim.store), as the text click shows and passes on:

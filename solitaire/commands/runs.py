@@ -159,7 +159,8 @@ def runs_command(out, game, as_json):
     unfinished = [r for r in store.checkpoints() + store.unfinished_parts()
                   if game is None or game in str(r.get("game") or "").split(",")]
     if as_json:
-        emit_json({"store": str(store.path), "results": rows, "unfinished": unfinished})
+        games = {g for r in rows + unfinished for g in str(r.get("game") or "").split(",") if g in GAMES}
+        emit_json({"store": str(store.path), "results": rows, "unfinished": unfinished}, games=games)
         return
     if not store.exists():
         click.echo(f"no results store at {store.path} yet")

@@ -73,7 +73,7 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     # Derived statistics (Hand Solitaire's iteration figures, Prisoner's Patience's interval of the
     # other move policy) are part of the result as built and stored: sim.montecarlo.derived_statistics.
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(result.to_dict(), games=[variant.game])
         return
     low, high = result.ci95
     click.echo(f"{variant}  deck {deck}  seed {result.seed}")

@@ -73,6 +73,6 @@ def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards
                 result.provenance["run_key"] = run_key(identity)
                 store.save(result)
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(result.to_dict(), games=[variant.game])
     else:
         click.echo(format_grid(result))

@@ -58,7 +58,7 @@ def validate_command(game, max_cards, variant_filter, games, coverage, coverage_
                       workers=workers, out=store,
                       notify=lambda message: click.echo(f"solitaire: {message}", err=True))
     if as_json:
-        emit_json(report.to_dict())
+        emit_json(report.to_dict(), games={v.game for _, v in cases})
     else:
         click.echo(f"{'deck':>5}  {'variant':<45} {'test':<12} {'p-value':>10}  verdict  detail")
         for c in report.checks:
