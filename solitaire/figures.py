@@ -253,7 +253,7 @@ def prisoners_piles(trace, path) -> Path:
 def odds_curve(rows: list, path, title: str) -> Path:
     """The chance of winning after every card of one game (``solitaire odds --each``) on a log scale
     (early odds of a fraction of a per cent stay readable), with the 95% interval where it was
-    simulated drawn as a band and as error bars; a chance of 0 (the game is lost) is drawn at the
+    simulated drawn as a band and as error bars; a chance of 0 is drawn at the
     foot of the axis as a cross."""
     plt = _pyplot()
     xs = [len(r["dealt"].split()) for r in rows]  # cards dealt (``dealt`` is their card notation)
@@ -265,7 +265,7 @@ def odds_curve(rows: list, path, title: str) -> Path:
     ax.plot(xs, [max(p, floor) if p > 0 else np.nan for p in ps], "o-", ms=3, lw=1.2, color="C0", label="P(win)")
     zeros = [x for x, p in zip(xs, ps) if p == 0]
     if zeros:
-        ax.plot(zeros, [floor] * len(zeros), "x", color="C3", ms=6, label="0 (lost)")
+        ax.plot(zeros, [floor] * len(zeros), "x", color="C3", ms=6, label="P(win) = 0 (at the foot)")
     sims = [(x, p, r["ci95"]) for x, p, r in zip(xs, ps, rows) if r.get("ci95")]
     if sims:
         low = [max(c[0], floor) for _, _, c in sims]
