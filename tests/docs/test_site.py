@@ -105,6 +105,7 @@ def broken_links(site: Path) -> list[str]:
 def test_site_builds_without_warnings_and_its_internal_links_resolve(tmp_path):
     pytest.importorskip("sphinx")
     pytest.importorskip("myst_parser")
+    pytest.importorskip("myst_nb")
     pytest.importorskip("sphinx_click")
     site = tmp_path / "html"
     out = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS),
@@ -129,6 +130,10 @@ def test_site_builds_without_warnings_and_its_internal_links_resolve(tmp_path):
         for record in ResultsStore(store).list():
             assert record["name"] in page, (store.name, record["name"])
     assert (site / "atlas" / "generated" / "report.html").exists()
+    # the quickstart notebook is a page, with the outputs stored in it (tables and the heatmap)
+    quickstart = (site / "quickstart.html").read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", quickstart)  # code is highlighted token by token
+    assert "simulate(Deck(4, 5)" in text and "SimulationResult" in text and "<img" in quickstart
     # every table of the atlas has a CSV download beside it, copied into the site, with the table's rows
     for page in (site / "atlas" / "generated").glob("*.html"):
         html = page.read_text(encoding="utf-8")
