@@ -23,7 +23,7 @@ release = provenance.version()
 version = release
 
 extensions = [
-    "myst_parser",
+    "myst_nb",  # Markdown through myst-parser, and the quickstart notebook
     "sphinx.ext.autodoc",
     "sphinx.ext.mathjax",
     "numpydoc",
@@ -31,7 +31,9 @@ extensions = [
     "atlas",
 ]
 
-source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
+# the quickstart notebook is shown with the outputs stored in it (the tests run it: tests/cli/test_notebook.py)
+nb_execution_mode = "off"
 root_doc = "index"
 # docs/play/ is a page of its own, published as it is (html_extra_path below): no source of the site
 exclude_patterns = ["_build", "_generated", "play/**.md", "play/**.rst", "Thumbs.db", ".DS_Store"]

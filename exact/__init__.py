@@ -16,11 +16,26 @@ from sim.errors import UsageError
 from sim.games import get_game, resolve
 from sim.variant import Variant
 
-from exact.one_handed.limits import MAX_DP_CARDS, MAX_ENUMERATE_CARDS
-from exact.result import ExactResult
-
 __all__ = ["exact_distribution", "exact_limit", "engine", "ExactResult", "MAX_DP_CARDS",
            "MAX_ENUMERATE_CARDS"]
+
+#: imported on first use: :mod:`exact.one_handed` brings numba, and a light module of this package
+#: (a game's limits, the statuses) is read by the command line without it
+_LAZY = {"ExactResult": "exact.result", "MAX_DP_CARDS": "exact.one_handed.limits",
+         "MAX_ENUMERATE_CARDS": "exact.one_handed.limits"}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
 
 
 def engine(game: str):
@@ -34,7 +49,7 @@ def engine(game: str):
 
 
 def exact_distribution(deck: Deck | None = None, variant: Variant | str | None = None, *,
-                       method: str = "auto", progress=None) -> ExactResult:
+                       method: str = "auto", progress=None) -> "ExactResult":
     """Count the deck orders of each final score, exactly, with the engine of the variant's game.
 
     Parameters

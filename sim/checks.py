@@ -100,8 +100,8 @@ def check_decks(decks) -> int:
 
 
 def check_seed(seed) -> int:
-    """A seed: a non-negative int; None draws a fresh one (:func:`sim.rng.new_seed`)."""
-    from .rng import new_seed  # sim.rng compiles numba kernels: the command line's boundary stays light
+    """A seed: a non-negative int; None draws a fresh one (:func:`sim.seeds.new_seed`)."""
+    from .seeds import new_seed
 
     if seed is None:
         return new_seed()

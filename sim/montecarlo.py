@@ -22,6 +22,7 @@ from . import interrupts, provenance, rng
 from .backends import BACKENDS, check_backend, play_chunk, run_chunks, shared_scheduler  # noqa: F401 (re-exported)
 from .checks import check_games, check_seed, check_workers, non_negative_number, positive_int
 from .deck import Deck
+from .defaults import DEFAULT_CHECKPOINT_SECONDS, DEFAULT_CHUNK_GAMES, DEFAULT_MAX_HOURS  # noqa: F401 (re-exported)
 from .errors import UsageError
 from .games import REGISTRY, get_game
 from .hand_stats import iteration_statistics
@@ -31,17 +32,12 @@ from .store import Checkpoint, ResultsStore, StoreWriteError, new_name, run_key
 from .variant import Variant
 from .tables import TableMixin
 
-#: Games per chunk (part of the chunk plan, so part of what a seed means).
-DEFAULT_CHUNK_GAMES = 1 << 18
 #: Largest deck the kernels accept (card codes are 32-bit; rows are allocated per lane).
 MAX_SIM_CARDS = 4096
 #: Most chunks a run may have: 2^24 chunks of the default size are 4.4 * 10^12 games (days on a
 #: laptop); a run's bookkeeping is one flag per chunk, so this bounds it to 16 MB. Larger runs are
 #: refused up front (split them by seed, or give a larger ``chunk_games``).
 MAX_CHUNKS = 1 << 24
-#: Runs estimated (by a short timed sample) to take longer than this ask to be confirmed
-#: (``max_hours``; the CLI's ``--yes``).
-DEFAULT_MAX_HOURS = 24.0
 #: Runs of at least this many games are timed on a sample before they start (shorter ones cannot
 #: take long enough to matter).
 ESTIMATE_FROM_GAMES = 10**9
@@ -154,8 +150,6 @@ def derived_statistics(extra: dict, games: int, options: dict) -> dict:
     return out
 
 
-#: A run writing to a store checkpoints at most this often (seconds), and when it stops.
-DEFAULT_CHECKPOINT_SECONDS = 10.0
 
 
 def add_counts(total: dict, counts: dict) -> None:

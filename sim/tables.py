@@ -12,7 +12,7 @@ Exact means exact: counts, numbers of games or orders and seeds are Python ints 
 64-bit seed or ``52!`` does not fit a double), exact probabilities are ``"n/d"`` strings.
 :func:`to_frame` keeps integer columns as Python ints (pandas ``object`` dtype);
 :func:`write_table` writes them as digits in CSV and, in JSON, as integers (seeds of 2^53 or more as
-decimal strings, as every JSON text of the toolkit writes them, :func:`sim.rng.seeds_to_json`).
+decimal strings, as every JSON text of the toolkit writes them, :func:`sim.seeds.seeds_to_json`).
 
 This module works on the stored form of a result (its ``to_dict()`` content, ``kind`` and
 ``provenance``), so a result read from a results store and one just computed give the same table.
@@ -266,7 +266,7 @@ def _csv_text(table: list[dict]) -> str:
 
 
 def _json_text(table: list[dict]) -> str:
-    from .rng import seeds_to_json
+    from .seeds import seeds_to_json
 
     def finite(v):
         return None if isinstance(v, float) and v != v or v in (float("inf"), float("-inf")) else v

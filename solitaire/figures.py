@@ -160,18 +160,32 @@ def iterations_histogram(record: dict, path: Path) -> Path:
 
 
 def game_sizes(trace, path) -> Path:
-    """One game (a :class:`sim.trace.Trace`): the row's length (Hand Solitaire: the stack's size;
-    Prisoner's Patience: the number of piles) after every card dealt and every removal."""
+    """One game (a :class:`sim.trace.Trace`) as a figure: Prisoner's Patience draws its piles
+    (:func:`prisoners_piles`); the other games the row's length (Hand Solitaire: the stack's size)
+    after every card dealt and every removal, Hand Solitaire's iterations marked and numbered."""
+    if trace.game == "prisoners":
+        return prisoners_piles(trace, path)
     plt = _pyplot()
     sizes = trace.sizes
     fig, ax = plt.subplots(figsize=(9, 4))
     ax.step(range(len(sizes)), sizes, where="post", lw=1.3)
-    if any(e["event"] == "iteration" for e in trace.steps):  # a faint line where each iteration starts
-        drawn = 0
+    if any(e["event"] == "iteration" for e in trace.steps):  # a line where each iteration starts, numbered
+        drawn, starts = 0, []
         for e in trace.steps:
-            if e["event"] == "iteration" and drawn:
-                ax.axvline(drawn - 0.5, color="0.8", lw=0.6)
+            if e["event"] == "iteration":
+                starts.append(drawn)
             drawn += "stack" in e
+        top = max(sizes) if len(sizes) else 1
+        for number, start in enumerate(starts, 1):
+            if start:
+                ax.axvline(start - 0.5, color="0.6", lw=0.7, ls="--")
+            ax.text(start + 0.5, top * 1.02, f"iteration {number}" if len(starts) <= 8 or number == 1 else str(number),
+                    fontsize=7, color="0.35", va="bottom")
+        ax.set_ylim(0, top * 1.12 + 0.5)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # cards: whole numbers only
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     unit = get_game(trace.game).trace_row_label
     ax.set_xlabel("step (each card dealt, each removal or move)")
     ax.set_ylabel(unit)
@@ -182,22 +196,96 @@ def game_sizes(trace, path) -> Path:
     return Path(path)
 
 
+def prisoners_piles(trace, path) -> Path:
+    """One game of Prisoner's Patience: above, the row after every step (each pile a column of
+    cards, bottom card at the foot, names written in), at most 52 piles drawn; below, the height of
+    every pile position over the game (a map: which piles grow, where moves close the gaps)."""
+    from matplotlib.patches import Rectangle
+
+    from sim.cards import card_name
+
+    plt = _pyplot()
+    rows = [e["piles"] for e in trace.steps if "piles" in e]
+    width = max(len(r) for r in rows)
+    heights = np.zeros((width, len(rows)))
+    for t, row in enumerate(rows):
+        for i, pile in enumerate(row):
+            heights[i, t] = len(pile)
+    final = rows[-1]
+    tallest = max(len(p) for p in final)
+    fig, (piles_ax, map_ax) = plt.subplots(2, 1, figsize=(10, 7.5), gridspec_kw={"height_ratios": [1.1, 1]})
+    for i, pile in enumerate(final):
+        for k, card in enumerate(pile):
+            top = k == len(pile) - 1
+            piles_ax.add_patch(Rectangle((i - 0.42, k), 0.84, 0.94, facecolor="#fdf6e3" if not top else "#f4d58d",
+                                         edgecolor="0.3", lw=0.6))
+            piles_ax.text(i, k + 0.47, card_name(card, trace.deck), ha="center", va="center",
+                          fontsize=7 if len(final) <= 26 else 5.5, rotation=0 if len(final) <= 26 else 90)
+    piles_ax.set_xlim(-0.6, max(len(final), 4) - 0.4)
+    piles_ax.set_ylim(0, tallest + 0.3)
+    piles_ax.set_xticks(range(len(final)))
+    piles_ax.set_xticklabels([str(i + 1) for i in range(len(final))], fontsize=6 if len(final) > 26 else 8)
+    piles_ax.set_yticks(range(0, tallest + 1, max(1, tallest // 6)))
+    piles_ax.set_xlabel("pile, left to right (top card shaded)")
+    piles_ax.set_ylabel("cards in the pile")
+    piles_ax.set_title(f"{trace.variant}, {trace.deck.suits}x{trace.deck.ranks}: the row at the end, "
+                       f"{len(final)} {'pile' if len(final) == 1 else 'piles'} ({'won' if trace.won else 'lost'})",
+                       fontsize=10)
+    shown = np.ma.masked_equal(heights, 0)
+    image = map_ax.imshow(shown, aspect="auto", origin="lower", interpolation="nearest", cmap="viridis",
+                          extent=(-0.5, len(rows) - 0.5, 0.5, width + 0.5))
+    colorbar = fig.colorbar(image, ax=map_ax, pad=0.01)
+    colorbar.set_label("cards in the pile")
+    from matplotlib.ticker import MaxNLocator
+
+    colorbar.locator = MaxNLocator(integer=True)
+    colorbar.update_ticks()
+    map_ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    map_ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    map_ax.set_xlabel("step (each card dealt, each move)")
+    map_ax.set_ylabel("pile position")
+    map_ax.set_title("the row over the game (blank: no pile there)", fontsize=10)
+    fig.tight_layout()
+    _save(fig, path)
+    return Path(path)
+
+
 def odds_curve(rows: list, path, title: str) -> Path:
-    """The chance of winning after every card of one game (``solitaire odds --each``), with the 95%
-    interval where it was simulated."""
+    """The chance of winning after every card of one game (``solitaire odds --each``) on a log scale
+    (early odds of a fraction of a per cent stay readable), with the 95% interval where it was
+    simulated drawn as a band and as error bars; a chance of 0 is drawn at the
+    foot of the axis as a cross."""
     plt = _pyplot()
     xs = [len(r["dealt"].split()) for r in rows]  # cards dealt (``dealt`` is their card notation)
     ps = [float(_fraction(r["p_win"])) for r in rows]
-    fig, ax = plt.subplots(figsize=(9, 4))
-    ax.plot(xs, ps, "o-", ms=3, lw=1.2)
-    sims = [(x, r["ci95"]) for x, r in zip(xs, rows) if r.get("ci95")]
+    positive = [p for p in ps if p > 0] + [c for r in rows if r.get("ci95") for c in r["ci95"] if c > 0]
+    floor = 10 ** np.floor(np.log10(min(positive))) / 2 if positive else 1e-3
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    ax.set_yscale("log")
+    ax.plot(xs, [max(p, floor) if p > 0 else np.nan for p in ps], "o-", ms=3, lw=1.2, color="C0", label="P(win)")
+    zeros = [x for x, p in zip(xs, ps) if p == 0]
+    if zeros:
+        ax.plot(zeros, [floor] * len(zeros), "x", color="C3", ms=6, label="P(win) = 0 (at the foot)")
+    sims = [(x, p, r["ci95"]) for x, p, r in zip(xs, ps, rows) if r.get("ci95")]
     if sims:
-        ax.fill_between([x for x, _ in sims], [c[0] for _, c in sims], [c[1] for _, c in sims], alpha=0.25,
-                        step=None, label="95% interval (simulated)")
-        ax.legend(fontsize=8)
+        low = [max(c[0], floor) for _, _, c in sims]
+        high = [max(c[1], floor) for _, _, c in sims]
+        ax.fill_between([x for x, _, _ in sims], low, high, color="C1", alpha=0.35, lw=0,
+                        label="95% interval (simulated)")
+        ax.errorbar([x for x, _, _ in sims], [max(p, floor) for _, p, _ in sims],
+                    yerr=[[max(p, floor) - lo for (_, p, _), lo in zip(sims, low)],
+                          [hi - max(p, floor) for (_, p, _), hi in zip(sims, high)]],
+                    fmt="none", ecolor="C1", elinewidth=0.8, capsize=2)
+    ax.set_ylim(floor * 0.8, 1.3)
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v * 100:.3g}%"))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(min(xs) - 1, max(xs) + 1)
+    ax.grid(True, which="major", color="0.9", lw=0.6)
+    ax.legend(fontsize=8, loc="upper left")
     ax.set_xlabel("cards dealt")
-    ax.set_ylabel("P(win) from here")
-    ax.set_ylim(-0.02, 1.02)
+    ax.set_ylabel("P(win) from here (log scale)")
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
     _save(fig, path)

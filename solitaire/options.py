@@ -11,9 +11,9 @@ from sim import GAMES, Deck, Variant
 from sim.cards import parse_cards
 from sim.checks import check_games, writable_file
 from sim.errors import UsageError
-from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS
+from sim.defaults import DEFAULT_CHECKPOINT_SECONDS
 from sim.fractions_text import text_int
-from sim.rng import seeds_to_json
+from sim.seeds import seeds_to_json
 from sim.store import DEFAULT_PATH, RUNS_PATH, ResultsStore
 
 
@@ -74,7 +74,7 @@ def json_option(f):
 
 class SeedType(click.ParamType):
     """A seed: a non-negative integer, also as a JSON string (``"184467440737095516170"``, quotes
-    included), the form ``--json`` writes seeds of 2^53 or more in (see :func:`sim.rng.seeds_to_json`)."""
+    included), the form ``--json`` writes seeds of 2^53 or more in (see :func:`sim.seeds.seeds_to_json`)."""
 
     name = "seed"
 
@@ -129,11 +129,32 @@ def _finite(obj):
     return obj
 
 
-def emit_json(obj) -> None:
-    """Print ``obj`` as one line of strict JSON: a value that is not a finite number (NaN, inf) is
+def json_versions(games=(), engines=None) -> dict:
+    """What every ``--json`` record says produced it: ``{"package": release, "engines": {...}}``.
+
+    ``engines`` maps each game of ``games`` to its engine version (:attr:`sim.games.Game.engine_version`,
+    part of a stored run's identity), then adds the named ``engines`` (``{"name": version}``: the
+    best-play solver, an exact method's passes or jobs) that produced the numbers.
+
+    >>> json_versions(["one-handed"], {"exact word": 1})["engines"]
+    {'one-handed': 1, 'exact word': 1}
+    """
+    from sim import provenance
+    from sim.games import get_game
+
+    versions = {game: get_game(game).engine_version for game in sorted(set(games))}
+    versions.update(engines or {})
+    return {"package": provenance.package_version(), "engines": versions}
+
+
+def emit_json(obj: dict, *, games=(), engines=None) -> None:
+    """Print the record ``obj`` as one line of strict JSON, with ``"versions"``: the package's release
+    and the engine versions of ``games`` and of the named ``engines`` (:func:`json_versions`); every
+    command's ``--json`` goes through here. A value that is not a finite number (NaN, inf) is
     ``null``, since ``NaN`` and ``Infinity`` are not JSON and break strict readers (jq, JSON.parse);
-    seeds of 2^53 or more are decimal strings (:func:`sim.rng.seeds_to_json`)."""
-    sys.stdout.write(json.dumps(seeds_to_json(_finite(obj)), allow_nan=False) + "\n")
+    seeds of 2^53 or more are decimal strings (:func:`sim.seeds.seeds_to_json`)."""
+    record = {**obj, "versions": json_versions(games, engines)}
+    sys.stdout.write(json.dumps(seeds_to_json(_finite(record)), allow_nan=False) + "\n")
 
 
 #: The project's results store (defined once, in sim.store), as the text click shows and passes on:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 
 from sim import interrupts
-from sim.montecarlo import DEFAULT_CHECKPOINT_SECONDS  # the interval of every checkpointed run, one value
+from sim.defaults import DEFAULT_CHECKPOINT_SECONDS  # the interval of every checkpointed run, one value
 from sim.store import StoreWriteError, run_key
 
 

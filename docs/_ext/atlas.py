@@ -5,10 +5,14 @@ Pages go to ``docs/atlas/generated/`` (not tracked): ``report.md`` and its figur
 :func:`solitaire.report.write_report` from the project's store (nothing is computed: the report only
 reads), one page per store listing every record (the columns of ``solitaire runs`` plus seed, commit,
 date, package version and command line), and the tables the project's scripts wrote beside the
-stores (``results/*.md``).
+stores (``results/*.md``). Every table of these pages is also written as a CSV file under
+``generated/csv/`` and linked from above the table (Sphinx copies it into the built site).
 """
 from __future__ import annotations
 
+import csv
+import io
+import re
 import shutil
 import sys
 import tempfile
@@ -51,9 +55,54 @@ def _variant_text(variant: str) -> str:
     return inner.replace(",", ", ") or "-"
 
 
+#: The columns of a store page's tables (and of their CSV files).
+COLUMNS = ["deck", "variant", "method", "size", "result", "interval", "seed", "commit", "date", "command", "record"]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def write_csv(rows: list[list], header: list[str], name: str) -> str:
+    """Write ``rows`` under ``header`` to ``generated/csv/name`` and return the Markdown download link
+    to put above the table on a page of ``generated/``."""
+    folder = OUT / "csv"
+    folder.mkdir(parents=True, exist_ok=True)
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows([[str(c) for c in row] for row in rows])
+    (folder / name).write_text(text.getvalue(), encoding="utf-8")
+    return f"Download this table: {{download}}`{name} <csv/{name}>` (CSV, {len(rows)} rows)."
+
+
+def _pipe_cells(line: str) -> list[str]:
+    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+
+
+def tables_to_csv(text: str, stem: str) -> str:
+    """``text`` (Markdown) with a CSV download link above each of its pipe tables, each written by
+    :func:`write_csv` as ``stem-N.csv``."""
+    lines, out, number, i = text.split("\n"), [], 0, 0
+    while i < len(lines):
+        if (lines[i].startswith("|") and i + 1 < len(lines)
+                and re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", lines[i + 1].strip())):
+            j = i + 2
+            while j < len(lines) and lines[j].startswith("|"):
+                j += 1
+            number += 1
+            rows = [_pipe_cells(row) for row in lines[i + 2:j]]
+            out += [write_csv(rows, _pipe_cells(lines[i]), f"{stem}-{number}.csv"), ""] + lines[i:j]
+            i = j
+        else:
+            out.append(lines[i])
+            i += 1
+    return "\n".join(out)
+
+
 def store_page(path: Path, about: str) -> str:
     """A Markdown page listing every record of the store at ``path`` with its provenance: one table
-    per kind of result and game, a row per record."""
+    per kind of result and game, a row per record, each table also a CSV file (:func:`write_csv`)."""
     from sim.store import ResultsStore
     from solitaire.commands.runs import _columns, summary_row
 
@@ -72,6 +121,8 @@ def store_page(path: Path, about: str) -> str:
                                                                        else len(order), kv[0])):
         with_command = len(group) <= COMMAND_COLUMN_MAX
         packages = sorted({str(r.get("provenance", {}).get("package_version", "?")) for r in group})
+        table_rows: list[list] = []
+        at = len(lines) + 4  # where the download link goes, once the rows are known
         lines += [f"## {KINDS.get(kind, kind)}: {game}", "",
                   f"{len(group)} records; package version {', '.join(packages)}.", "",
                   "| deck | variant | method | size | result | interval | seed | commit | date |"
@@ -94,6 +145,11 @@ def store_page(path: Path, about: str) -> str:
                 cells.append(f"`{command}`" if command else "-")
             cells.append(f"`{row['name']}`")
             lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+            table_rows.append([deck, variant, row.get("method") or "", size, result, interval,
+                               "" if seed is None else seed, prov.get("git_commit", ""), when, command or "",
+                               row["name"]])
+        link = write_csv(table_rows, COLUMNS, f"store-{path.stem}-{_slug(kind)}-{_slug(game)}.csv")
+        lines[at:at] = [link, ""]
         lines.append("")
         if not with_command:
             lines += ["Computed by:", ""] + [f"- `{c}` ({n} records)" if c != "-" else f"- not recorded ({n} records)"
@@ -118,7 +174,7 @@ def report_page(out: Path) -> None:
         for figure in work.iterdir():
             if figure.suffix in (".png", ".svg"):
                 shutil.copy2(figure, out / figure.name)
-    (out / "report.md").write_text(text)
+    (out / "report.md").write_text(tables_to_csv(text, "report"))
 
 
 def write_atlas(app=None) -> None:
@@ -140,7 +196,7 @@ def write_atlas(app=None) -> None:
             text = path.read_text()
             if not text.startswith("# "):
                 text = f"# {title}\n\n{text}"
-            (OUT / name).write_text(text)
+            (OUT / name).write_text(tables_to_csv(text, path.stem))
             tables.append(path.stem)
     index = ["# Reports, stores and tables", "", "```{toctree}", ":maxdepth: 1", ""] + ["report"] + stores + tables + ["```", ""]
     (OUT / "index.md").write_text("\n".join(index))

@@ -468,7 +468,7 @@ class KernelSearcher:
         while True:
             stop = min(node_stop, int(scalars[k._NODES]) + _CLOCK_SLICE)
             verdict = k._search(tops, bottoms, self.neighbours, self.ranks, self.reverse, ordering, hashes, keys,
-                                line, *self._state, stop, proofs)
+                                line, self._state, stop, proofs)
             if verdict != k.PAUSED_CODE:
                 break
             if stop >= node_stop or clock():

@@ -33,6 +33,8 @@ Python reference.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from exact.prisoners.limits import MAX_KERNEL_CARDS, MAX_KERNEL_RANKS  # noqa: F401 (the kernel's limits)
@@ -194,17 +196,29 @@ _GENERATION = 14  # the lost-row table's generation (:func:`next_generation`)
 PAUSED_CODE = max(status.code for status in BestPlayStatus) + 1
 
 
-def new_state(cards: int, ranks: int):
-    """Work arrays of one search from a row of ``cards`` piles: ``(scalars, moves, counts, cursor,
-    undo, holders, profile)``; :func:`start` readies them for a row. ``profile`` counts, per depth
+class SearchState(NamedTuple):
+    """The work arrays of one search (:func:`new_state`), all ``int64``; passed to the kernel as one
+    argument (numba takes a NamedTuple of arrays)."""
+
+    scalars: np.ndarray
+    moves: np.ndarray
+    counts: np.ndarray
+    cursor: np.ndarray
+    undo: np.ndarray
+    holders: np.ndarray
+    profile: np.ndarray
+
+
+def new_state(cards: int, ranks: int) -> SearchState:
+    """Work arrays of one search from a row of ``cards`` piles: a :class:`SearchState` ``(scalars,
+    moves, counts, cursor, undo, holders, profile)``; :func:`start` readies them for a row. ``profile`` counts, per depth
     (moves made from the dealt row), the rows expanded (``profile[0]``), the rows found in the
     lost-row table (``profile[1]``) and the legal moves generated (``profile[2]``); it is never
     reset by the search (the caller empties it), so it can sum several runs."""
     n = cards
-    return (np.zeros(15, dtype=np.int64), np.empty((n, 4 * n), dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros(n, dtype=np.int64), np.empty((n, 6), dtype=np.int64),
-            np.empty(3 * max(ranks, 1) + n, dtype=np.int64),
-            np.zeros((3, n), dtype=np.int64))
+    return SearchState(np.zeros(15, dtype=np.int64), np.empty((n, 4 * n), dtype=np.int64),
+                       np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.empty((n, 6), dtype=np.int64),
+                       np.empty(3 * max(ranks, 1) + n, dtype=np.int64), np.zeros((3, n), dtype=np.int64))
 
 
 def start(state, cards: int, seed: int = 0, filled: int = 0, generation: int = 1) -> None:
@@ -240,18 +254,18 @@ def _undo_move(tops, bottoms, undo, depth, m):
 
 
 @jit
-def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, line, scalars, moves, counts,
-            cursor, undo, holders, profile, node_stop, proofs):
+def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, line, state, node_stop, proofs):
     """Depth-first best-play search from the row ``tops``/``bottoms``, resumable.
 
-    The whole search state lives in the arrays (``scalars``, ``moves``, ``counts``, ``cursor``,
-    ``undo``; see :func:`new_state`), so the search stops when it would expand node ``node_stop + 1``
+    The whole search state lives in the arrays of ``state`` (a :class:`SearchState`: ``scalars``,
+    ``moves``, ``counts``, ``cursor``, ``undo``; see :func:`new_state`), so the search stops when it would expand node ``node_stop + 1``
     (verdict ``PAUSED_CODE``, row and stack left as they are) and a later call with the same arrays
     goes on exactly where it stopped. On any other verdict the start row is restored.
     Returns the verdict code; ``scalars`` holds the node count (rows expanded, as the reference
     counts them), the fill of the table and the number of rows cut by the connectivity proof; on a
     win ``line[:cards - 1]`` holds the moves ``(source, target)``.
     """
+    scalars, moves, counts, cursor, undo, holders, profile = state
     n = tops.shape[0]
     m = scalars[_M]
     depth = scalars[_DEPTH]
@@ -406,7 +420,7 @@ def search_row(tops, bottoms, neighbours, ranks, reverse, node_budget, ordering,
     n = tops.shape[0]
     state = new_state(n, ranks)
     start(state, n, seed, filled=int(np.count_nonzero(hashes)))
-    verdict = _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, line, *state, node_budget,
+    verdict = _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, line, state, node_budget,
                       proofs)
     scalars = state[0]
     if verdict == PAUSED_CODE:

@@ -5,8 +5,8 @@ Seeds are stored exactly, in one form wherever the store writes them (attributes
 the index, the journal) and as the CLI's ``--json`` prints them: an integer below 2^53, a decimal
 string from 2^53 on (``"seed": "15802091393104518347"``, a sweep cell's derived seed), so that
 readers that hold JSON numbers as doubles (jq 1.6, JavaScript) cannot round them
-(:func:`sim.rng.seeds_to_json`). Reading turns them back into ints
-(:func:`sim.rng.seeds_from_json`); stores written before this kept every seed as an integer (an int64
+(:func:`sim.seeds.seeds_to_json`). Reading turns them back into ints
+(:func:`sim.seeds.seeds_from_json`); stores written before this kept every seed as an integer (an int64
 attribute, JSON text past 2^63) and read as they are. A run's key hashes its identity with the seed
 as an integer, so old checkpoints keep their keys.
 
@@ -20,7 +20,7 @@ import json
 
 import numpy as np
 
-from ..rng import seeds_from_json, seeds_to_json
+from ..seeds import seeds_from_json, seeds_to_json
 
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -52,7 +52,7 @@ def _is_int_list(value) -> bool:
 
 def _write_attrs(obj, record: dict) -> None:
     """Write ``record``'s entries as attributes of ``obj``, natively where lossless, else as JSON
-    (seeds of 2^53 or more as decimal strings, natively and in JSON: :func:`sim.rng.seeds_to_json`)."""
+    (seeds of 2^53 or more as decimal strings, natively and in JSON: :func:`sim.seeds.seeds_to_json`)."""
     json_keys = []
     for key, value in seeds_to_json(_plain(dict(record))).items():
         if isinstance(value, str):
@@ -101,7 +101,7 @@ def _read_int_list(dataset) -> list[int]:
 
 
 def _load_identity(text) -> dict:
-    """A run's identity from its JSON text (seeds back to ints: :func:`sim.rng.seeds_from_json`)."""
+    """A run's identity from its JSON text (seeds back to ints: :func:`sim.seeds.seeds_from_json`)."""
     return seeds_from_json(json.loads(text))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from ..rng import seeds_from_json, seeds_to_json
+from ..seeds import seeds_from_json, seeds_to_json
 from .codec import _plain
 from .layout import _INDEX, _RESULTS
 

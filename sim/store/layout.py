@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import provenance as _provenance
-from ..rng import seeds_to_json
+from ..seeds import seeds_to_json
 from .codec import (_canonical_json, _is_int_list, _load_identity, _plain, _read_attrs, _read_int_list,
                     _write_attrs, _write_int_list)
 from .errors import StoreError

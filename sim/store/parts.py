@@ -8,7 +8,7 @@ import json
 import os
 
 from .. import provenance as _provenance
-from ..rng import seeds_from_json, seeds_to_json
+from ..seeds import seeds_from_json, seeds_to_json
 from .codec import _plain
 from .errors import StoreError
 from .files import _fsync, _short

@@ -229,9 +229,23 @@ def _compute(exact_distribution, deck, variant, method, kwargs, resolved, stop=T
         return result
 
 
+def _method_engines(method: str) -> dict:
+    """The engine versions of an exact method that has its own (its stored passes or job journals are
+    kept by it), for ``--json``."""
+    if method == "zeta":
+        from exact.one_handed.zeta_kernel import ZETA_ENGINE_VERSION
+
+        return {"exact zeta": ZETA_ENGINE_VERSION}
+    if method == "word":
+        from exact.one_handed.word_run import WORD_ENGINE_VERSION
+
+        return {"exact word": WORD_ENGINE_VERSION}
+    return {}
+
+
 def _show(result, record, name, out, as_json) -> None:
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(result.to_dict(), games=[result.variant.game], engines=_method_engines(result.method))
         return
     seconds = result.provenance.get("seconds", 0.0)
     click.echo(f"{result.variant}  deck {result.deck}  method {result.method}  {seconds:.2f} s")
@@ -261,7 +275,7 @@ def _show_plan(built, mode, checkpoint_dir, as_json) -> None:
 
     plan = plan_summary(*built, mode=mode, checkpoint_dir=checkpoint_dir)
     if as_json:
-        emit_json(plan)
+        emit_json(plan, games=["one-handed"], engines=_method_engines("word"))
         return
     hours = plan["cpu_seconds"] / 3600
     what = "the whole distribution" if mode == "all" else "p_win, win=any and the mean"
@@ -331,7 +345,7 @@ def _run_core(deck, variant, built, merge_only, kwargs, as_json, method: str = "
     if as_json:
         emit_json({"game": variant.game, "suits": deck.suits, "ranks": deck.ranks, "variant": str(variant),
                    "method": method, "only": "p_win", "orders": orders, "wins": wins, "p_win": fraction_text(p_win),
-                   "mean_score": fraction_text(mean)})
+                   "mean_score": fraction_text(mean)}, games=[variant.game], engines=_method_engines(method))
         return
     click.echo(f"{variant}  deck {deck}  method {method} (p_win only)")
     click.echo(f"orders {orders:,}  wins {wins:,}")
@@ -346,7 +360,8 @@ def _run_shard(built, shard, mode, kwargs, as_json) -> None:
         word_counts(*built, mode=mode, shard=shard, progress=progress, **kwargs)
     path = f"{kwargs['checkpoint_dir']}/{journal_name(*built, mode, shard)}"
     if as_json:
-        emit_json({"shard": f"{shard[0]}/{shard[1]}", "journal": path})
+        emit_json({"shard": f"{shard[0]}/{shard[1]}", "journal": path}, games=["one-handed"],
+                  engines=_method_engines("word"))
     else:
         click.echo(f"shard {shard[0]}/{shard[1]} done: its jobs are in {path}; join every shard with --merge")
 

@@ -80,7 +80,8 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
 
             odds_curve(rows, figure, f"{variant}, {deck}: P(win) after each card")
         if as_json:
-            emit_json({"suits": deck.suits, "ranks": deck.ranks, "variant": str(variant), "each": rows})
+            emit_json({"suits": deck.suits, "ranks": deck.ranks, "variant": str(variant), "each": rows},
+                      games=[variant.game])
             return
         simulated = [r.seed - t for t, r in enumerate(results) if r.method == "simulated"]
         click.echo(f"{variant}  deck {deck}" + (f"  seed {simulated[0]} (a simulated row after t cards: seed "
@@ -102,7 +103,7 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
         result = odds(dealt or "", deck, variant, method=method, games=1_000_000 if games is None else games,
                       seed=seed, engine=engine, workers=workers)
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(result.to_dict(), games=[variant.game])
         return
     record = result.to_dict()
     click.echo(f"{variant}  deck {deck}  dealt {len(result.dealt)}: {record['dealt'] or '(none)'}")

@@ -68,7 +68,7 @@ def play_command(game, suits, ranks, variants, order, seed, choices, cap, line, 
         record = trace.to_dict()
         if order is None or shuffles:
             record["seed"] = seed
-        emit_json(record)
+        emit_json(record, games=[variant.game])
         return
 
     click.echo(f"{variant}  deck {deck}" + (f"  seed {seed}" if seed is not None else ""))

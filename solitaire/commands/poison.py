@@ -170,7 +170,7 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
         record.update({key: exact[key] for key in GRAPH_KEYS})
         record["poison_set_leftovers_exact"] = exact["poison_set_leftovers"]
     if as_json:
-        emit_json(record)
+        emit_json(record, games=[variant.game])
         return
     if result is not None:
         _echo_runs(result, record, variant, deck, cap, budget)

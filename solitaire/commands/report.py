@@ -10,9 +10,7 @@ from click.core import ParameterSource
 from sim.checks import check_workers, writable_folder
 from sim.errors import UsageError
 
-from ..main_job import DEFAULT_SEED, STANDARD_SEED, compute_defaults
 from ..options import DEFAULT_STORE, SEED, open_store, workers_option
-from ..report import write_report
 
 
 @click.command("report")
@@ -42,6 +40,9 @@ def report_command(out, report_dir, compute, seed, workers, progress):
     Patience runs. Finished pieces are
     reused, interrupted ones resume. Every number in the report is read from the store.
     """
+    from ..main_job import DEFAULT_SEED, STANDARD_SEED, compute_defaults  # numba and the engines: only when run
+    from ..report import write_report
+
     # Everything is checked before anything is computed, written or created.
     if workers is not None:
         check_workers(workers)

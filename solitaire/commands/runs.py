@@ -158,7 +158,8 @@ def runs_command(out, game, as_json):
     unfinished = [r for r in store.checkpoints() + store.unfinished_parts()
                   if game is None or game in str(r.get("game") or "").split(",")]
     if as_json:
-        emit_json({"store": str(store.path), "results": rows, "unfinished": unfinished})
+        games = {g for r in rows + unfinished for g in str(r.get("game") or "").split(",") if g in GAMES}
+        emit_json({"store": str(store.path), "results": rows, "unfinished": unfinished}, games=games)
         return
     click.echo(f"{store.path}: {len(rows)} result(s), {len(unfinished)} unfinished run(s)")
     lines = [HEADER]

@@ -6,11 +6,9 @@ import math
 import click
 from click.core import ParameterSource
 
-from sim import simulate as run_simulation
 from sim.checks import non_negative_number
 from sim.games import get_game
-from sim.hand_stats import describe_iteration_statistics
-from sim.montecarlo import DEFAULT_CHUNK_GAMES, DEFAULT_MAX_HOURS
+from sim.defaults import DEFAULT_CHUNK_GAMES, DEFAULT_MAX_HOURS
 
 from ..options import INT
 from ..options import (backend_options, checkpoint_seconds_option, deck_options, emit_json, game_option, json_option,
@@ -56,6 +54,9 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     lists the store. Ctrl-C or SIGTERM stops the run between two chunks and saves them (exit status
     130 or 143); the same command resumes it.
     """
+    from sim import simulate as run_simulation  # numba: only when a command runs (completion stays quick)
+    from sim.hand_stats import describe_iteration_statistics
+
     rules = get_game(game)
     given = {"cap": cap if click.get_current_context().get_parameter_source("cap") != ParameterSource.DEFAULT else None}
     rules.check_options(given, kind="run")
@@ -73,7 +74,7 @@ def simulate_command(game, suits, ranks, variants, games, cap, seed, workers, pr
     # Derived statistics (Hand Solitaire's iteration figures, Prisoner's Patience's interval of the
     # other move policy) are part of the result as built and stored: sim.montecarlo.derived_statistics.
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(result.to_dict(), games=[variant.game])
         return
     low, high = result.ci95
     click.echo(f"{variant}  deck {deck}  seed {result.seed}")

@@ -142,7 +142,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
                 result = best_play_distribution(deck, variant)
                 name = _save(store, result)
         if as_json:
-            emit_json(result.to_dict())
+            emit_json(result.to_dict(), games=[variant.game], engines={"prisoners solver": SOLVER_VERSION})
             return
         click.echo(f"{variant}  deck {deck}  best play over all {result.orders:,} orders")
         click.echo(f"winnable orders {result.wins:,}  p_win {result.p_win} = {float(result.p_win):.6%}")
@@ -170,7 +170,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
                                             time_budget=time_budget, strategy=strategy, progress=on_deck)
         name = result.provenance.get("stored_as")
         if as_json:
-            emit_json(result.to_dict())
+            emit_json(result.to_dict(), games=[variant.game], engines={"prisoners solver": SOLVER_VERSION})
             return
         low, high = result.ci95
         click.echo(f"{variant}  deck {deck}  seed {result.seed}  node budget {budget:,}"
@@ -209,7 +209,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
             record["seed"] = seed
         if result.won:  # the line as moves between cards, for `solitaire play --line`
             record["line_cards"] = line_tokens(result.order, deck, variant, result.line)
-        emit_json(record)
+        emit_json(record, games=[variant.game], engines={"prisoners solver": SOLVER_VERSION})
         return
     click.echo(f"{variant}  deck {deck}" + (f"  seed {seed}" if order is None else "")
                + f"  order {format_cards(result.order, deck)}")

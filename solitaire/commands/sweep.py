@@ -6,14 +6,11 @@ import contextlib
 import click
 
 from sim import Variant
-from sim.backends import check_backend
-from sim.montecarlo import DEFAULT_MAX_HOURS
-from sim.store import run_key
+from sim.defaults import DEFAULT_MAX_HOURS
 
 from ..options import int_range
 from ..options import (SEED, backend_options, emit_json, game_option, json_option, open_store, variant_option,
                        workers_option)
-from ..sweep import SweepResult, check_sweep, format_grid, parse_range, sweep, sweep_identity
 
 
 @click.command("sweep")
@@ -50,6 +47,11 @@ def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards
     With --backend dask the simulated cells run on a Dask cluster (--scheduler ADDRESS, or one local
     cluster of --workers processes for the whole sweep); the cells are the same as with local threads.
     """
+    from sim.backends import check_backend  # numba: only when a command runs (completion stays quick)
+    from sim.store import run_key
+
+    from ..sweep import SweepResult, check_sweep, format_grid, parse_range, sweep, sweep_identity
+
     variant = Variant.from_options(game, variants)
     suits, ranks = parse_range(suits_text, "--suits"), parse_range(ranks_text, "--ranks")
     notify = lambda message: click.echo(f"solitaire: {message}", err=True)  # noqa: E731
@@ -72,6 +74,6 @@ def sweep_command(game, suits_text, ranks_text, variants, games, exact_max_cards
                 result.provenance["run_key"] = run_key(identity)
                 store.save(result)
     if as_json:
-        emit_json(result.to_dict())
+        emit_json(result.to_dict(), games=[variant.game])
     else:
         click.echo(format_grid(result))

@@ -7,7 +7,6 @@ from sim import Variant
 
 from ..options import int_range
 from ..options import SEED, emit_json, game_option, json_option, open_store, workers_option
-from ..validate import default_cases, validate
 
 
 @click.command("validate")
@@ -48,6 +47,8 @@ def validate_command(game, max_cards, variant_filter, games, coverage, coverage_
 
     Exits with status 1 when any tested comparison fails, so it can run in CI.
     """
+    from ..validate import default_cases, validate  # numba: only when a command runs (completion stays quick)
+
     cases = default_cases(max_cards, game=game)  # refuses Hand Solitaire (one line, status 2)
     wanted = Variant.from_options(game, variant_filter).as_dict() if variant_filter else {}
     given = {option.partition("=")[0].strip() for option in variant_filter}
@@ -58,7 +59,7 @@ def validate_command(game, max_cards, variant_filter, games, coverage, coverage_
                       workers=workers, out=store,
                       notify=lambda message: click.echo(f"solitaire: {message}", err=True))
     if as_json:
-        emit_json(report.to_dict())
+        emit_json(report.to_dict(), games={v.game for _, v in cases})
     else:
         # as wide as the longest variant (final=once makes them longer than the others)
         width = max([len("variant")] + [len(str(c.variant or "all cases")) for c in report.checks])

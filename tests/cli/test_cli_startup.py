@@ -101,3 +101,24 @@ def test_the_warm_up_does_not_change_the_counts(monkeypatch, game):
     cold = simulate(Deck(2, 4), Variant.make(game), games=3000, seed=11, progress=False, workers=1)
     assert warm.provenance["compile_seconds"] > 0
     assert (warm.score_counts, warm.wins, warm.extra) == (cold.score_counts, cold.wins, cold.extra)
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_a_command_module_imports_no_heavy_library(name):
+    """A command's options are completed from its module alone: the engines (numba, scipy, h5py,
+    matplotlib, pandas) come with the command's run, not with its import."""
+    loaded = _modules_after(f"import solitaire.commands.{COMMANDS[name][0]}")
+    assert not {m for m in HEAVY if m in loaded}
+
+
+@pytest.mark.parametrize("name", ["simulate", "exact", "solve", "odds", "play", "sweep"])
+def test_completion_of_a_commands_options(name):
+    env = dict(os.environ, _SOLITAIRE_COMPLETE="bash_complete", COMP_WORDS=f"solitaire {name} --", COMP_CWORD="2")
+    code = ("import sys\nfrom solitaire.cli import cli\n"
+            "try:\n    cli.main(prog_name='solitaire')\nexcept SystemExit:\n    pass\n"
+            "sys.stderr.write(' '.join(m for m in sys.modules if m.split('.')[0] in %r))" % (HEAVY,))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    offered = {line.split(",")[1] for line in done.stdout.split()}
+    command = cli.get_command(None, name)
+    assert "--help" in offered and offered >= {o for p in command.params for o in p.opts if o.startswith("--")}
+    assert done.stderr == ""  # nothing heavy imported

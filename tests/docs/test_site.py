@@ -7,6 +7,7 @@ tree while it runs; it needs the ``docs`` extra (``pip install -e '.[docs]'``, a
 """
 from __future__ import annotations
 
+import csv
 import re
 import subprocess
 import sys
@@ -104,6 +105,7 @@ def broken_links(site: Path) -> list[str]:
 def test_site_builds_without_warnings_and_its_internal_links_resolve(tmp_path):
     pytest.importorskip("sphinx")
     pytest.importorskip("myst_parser")
+    pytest.importorskip("myst_nb")
     pytest.importorskip("sphinx_click")
     site = tmp_path / "html"
     out = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS),
@@ -128,6 +130,24 @@ def test_site_builds_without_warnings_and_its_internal_links_resolve(tmp_path):
         for record in ResultsStore(store).list():
             assert record["name"] in page, (store.name, record["name"])
     assert (site / "atlas" / "generated" / "report.html").exists()
+    # the quickstart notebook is a page, with the outputs stored in it (tables and the heatmap)
+    quickstart = (site / "quickstart.html").read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", quickstart)  # code is highlighted token by token
+    assert "simulate(Deck(4, 5)" in text and "SimulationResult" in text and "<img" in quickstart
+    # every table of the atlas has a CSV download beside it, copied into the site, with the table's rows
+    for page in (site / "atlas" / "generated").glob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        tables = html.count("<table")
+        csvs = [link for link in _parse(page).links if urlsplit(link).path.endswith(".csv")]
+        assert len(csvs) == tables, page.name
+        stated = [int(n.replace(",", "")) for n in re.findall(r"\(CSV, ([\d,]+) rows\)", html)]
+        assert len(stated) == tables, page.name
+        for link, rows in zip(csvs, stated):
+            target = (page.parent / unquote(urlsplit(link).path)).resolve()
+            assert target.is_relative_to(site.resolve()) and target.exists(), (page.name, link)
+            with target.open(newline="", encoding="utf-8") as handle:
+                table = list(csv.reader(handle))
+            assert len(table) == rows + 1 and len({len(row) for row in table}) == 1, (page.name, link)
     if (DOCS / "play").is_dir():  # the browser page is published as it is
         assert all((site / "play" / p.relative_to(DOCS / "play")).exists()
                    for p in (DOCS / "play").rglob("*") if p.is_file() and p.suffix not in (".md", ".rst"))

@@ -174,8 +174,18 @@ def test_odds_curve_is_drawn_against_the_cards_dealt(tmp_path, monkeypatch):
     figures.odds_curve(rows, tmp_path / "x.png", "title")
     [ax] = drawn[0].axes
     assert list(ax.lines[0].get_xdata()) == list(range(16))  # numbers of cards, not their notation
-    assert [float(y) for y in ax.lines[0].get_ydata()] == [float(Fraction(r["p_win"])) for r in rows]
-    assert len(ax.collections) == 1  # the 95% band of the simulated rows (more than 13 cards to come)
+    assert ax.get_yscale() == "log"  # early odds of a fraction of a per cent stay readable
+    exact = [float(Fraction(r["p_win"])) for r in rows]
+    drawn_y = [float(y) for y in ax.lines[0].get_ydata()]
+    assert [y for y, p in zip(drawn_y, exact) if p > 0] == [p for p in exact if p > 0]
+    assert all(math.isnan(y) for y, p in zip(drawn_y, exact) if p == 0)  # a lost position: a cross at the foot
+    simulated = [r for r in rows if r.get("ci95")]
+    assert simulated  # more than 13 cards to come: simulated, with an interval
+    [band] = [c for c in ax.collections if c.get_label() == "95% interval (simulated)"]
+    low, high = ax.get_ylim()
+    edges = band.get_paths()[0].vertices[:, 1]
+    assert low <= edges.min() and edges.max() <= high and high >= 1  # the whole band is in view
+    assert edges.max() / edges.min() > 1.5  # and has a height to see
 
 
 def test_cli_odds_each_reports_its_seed(capsys):

@@ -262,3 +262,46 @@ def test_cli_solve_takes_cards_and_its_line_replays_with_play(capsys):
     assert " onto " in text and "replay: solitaire play --game prisoners" in text
     assert main(["solve", "--suits", "2", "--ranks", "5", "--order", "AS 3S 2S 5H 4S AH 3H 2H 5S 5S"]) == 2
     assert "--order, card 10 '5S': 5S was already given as card 9" in capsys.readouterr().err
+
+
+def _drawn_figure(monkeypatch, trace):
+    import solitaire.figures as figures
+
+    drawn = []
+    monkeypatch.setattr(figures, "_save", lambda fig, path: drawn.append(fig))
+    figures.game_sizes(trace, "unused.png")
+    return drawn[0]
+
+
+def test_prisoners_figure_draws_the_final_row_and_the_piles_over_the_game(monkeypatch):
+    from matplotlib.patches import Rectangle
+
+    deck = Deck(4, 13)
+    trace = play(random.Random(5).sample(range(52), 52), deck, Variant.make("prisoners"))
+    fig = _drawn_figure(monkeypatch, trace)
+    piles_ax, map_ax = fig.axes[:2]
+    final = [e["piles"] for e in trace.steps if "piles" in e][-1]
+    # every card of the final row is a box with its name, stacked in its pile
+    boxes = [p for p in piles_ax.patches if isinstance(p, Rectangle)]
+    assert len(boxes) == sum(len(p) for p in final)
+    names = [t.get_text() for t in piles_ax.texts]
+    assert names == [format_cards([c], deck) for pile in final for c in pile]
+    assert sorted({round(b.get_x() + b.get_width() / 2) for b in boxes}) == list(range(len(final)))
+    # the map: the height of each pile position after each step
+    heights = map_ax.images[0].get_array()
+    rows = [e["piles"] for e in trace.steps if "piles" in e]
+    assert heights.shape == (max(len(r) for r in rows), len(rows))
+    assert [int(h) for h in heights[:len(final), -1]] == [len(p) for p in final]
+    assert heights.mask[len(rows[0]):, 0].all()  # no pile there yet
+
+
+def test_hand_figure_has_whole_card_ticks_and_numbered_iterations(monkeypatch):
+    deck = Deck(2, 5)
+    trace = play(random.Random(3).sample(range(10), 10), deck, Variant.make("hand"), seed=3)
+    [ax] = _drawn_figure(monkeypatch, trace).axes
+    iterations = sum(e["event"] == "iteration" for e in trace.steps)
+    assert iterations >= 2
+    labels = [t.get_text() for t in ax.texts]  # one a line; past 8 iterations, numbers after the first
+    assert labels == [f"iteration {i}" if i == 1 or iterations <= 8 else str(i) for i in range(1, iterations + 1)]
+    assert all(float(t).is_integer() for t in ax.get_yticks())
+    assert all(float(t).is_integer() for t in ax.get_xticks())

@@ -321,7 +321,7 @@ def test_paused_and_resumed_search_equals_one_run(data, shape, variant, pieces, 
         while True:
             stop = min(budget, stop + step)
             verdict = kernel._search(tops, bottoms, masks, deck.ranks, reverse, ordering, hashes, keys, line,
-                                     *state, stop, kernel.ALL_PROOFS)
+                                     state, stop, kernel.ALL_PROOFS)
             if verdict != kernel.PAUSED_CODE or stop == budget:
                 break
         if verdict == kernel.PAUSED_CODE:
@@ -631,7 +631,7 @@ def search_with_proof_equals_exhaustive_search(shape, moves, wrap, proof, counte
         line = np.zeros((deck.size - 1, 2), dtype=np.int64)
         state = kernel.new_state(deck.size, deck.ranks)
         kernel.start(state, deck.size)
-        verdict = kernel._search(tops, tops.copy(), masks, deck.ranks, reverse, 0, hashes, keys, line, *state,
+        verdict = kernel._search(tops, tops.copy(), masks, deck.ranks, reverse, 0, hashes, keys, line, state,
                                  10**6, kernel.ALL_PROOFS | proof)
         won = fewest[searcher.start_row(seq)] == 1
         assert verdict == (kernel.WON_CODE if won else kernel.LOST_CODE), seq
