@@ -85,7 +85,7 @@ class BestPlayEstimate(TableMixin):
                 "lost": self.lost, "undecided": self.undecided, "node_budget": self.node_budget,
                 "time_budget": self.time_budget, "ci95": list(self.ci95), "nodes": self.nodes,
                 "seconds": self.seconds, "seconds_per_deck": self.seconds / self.decks,
-                "decided_share": self.decided / self.decks, "lost_by": dict(self.lost_by),
+                "lost_by": dict(self.lost_by),
                 "strategy": self.strategy, "solver_version": self.solver_version,
                 "decks_per_second": self.decks / self.seconds if self.seconds > 0 else None}
 

@@ -75,7 +75,7 @@ def test_a_stopped_run_resumes_to_the_uninterrupted_counts_and_is_stored_once(cl
     assert code == 0 and solved == [] and "shown from there" in err
     assert json.loads(out) == resumed
     code, listing, _ = cli_run("runs", "--out", str(path))
-    assert code == 0 and "won 12, lost 0, undecided 0" in listing
+    assert code == 0 and "proved won 12, proved lost 0, open 0" in listing
     store = ResultsStore(path)
     assert len(store.names(kind="best_play")) == 1 and store.unfinished_parts() == []
     # another budget is another run
@@ -132,7 +132,7 @@ def test_a_verdict_or_run_of_another_strategy_is_not_served(cli_run, tmp_path):
             strategies.setdefault(strategy, record)
         assert len(ResultsStore(path).names(kind=kind)) == 3
     code, out, _ = cli_run(*one[:-2], "--strategy", "nrpa")
-    assert code == 0 and "undecided: node budget spent" in out and "strategy nrpa" in out
+    assert code == 0 and "open: no proof either way within the node budget" in out and "strategy nrpa" in out
     code, out, _ = cli_run(*ARGS, "--seed", "3", "--strategy", "beam")
     assert code == 0 and "strategy beam" in out.splitlines()[0]
 

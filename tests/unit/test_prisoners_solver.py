@@ -149,7 +149,7 @@ def test_estimate_tallies_the_proofs_of_its_lost_decks():
     assert est.lost >= 30 and sum(lost_by.values()) == est.lost
     assert set(lost_by) <= {*proofs.CONDITIONS, proofs.EXHAUSTION}
     record = est.to_dict()
-    assert record["lost_by"] == lost_by and record["decided_share"] == (est.won + est.lost) / 40
+    assert record["lost_by"] == lost_by
 
 
 def test_replay_rejects_illegal_moves_and_bad_input():
@@ -412,6 +412,23 @@ def test_engine_errors():
         solve([0, 1, 2], Deck(1, 3), strategy="bfs")
     with pytest.raises(UsageError):
         solve([0, 1, 2], Deck(1, 3), engine="python", strategy="restarts")
+
+
+def test_cli_solve_says_what_was_proved_in_card_notation(cli_run):
+    # a player's own deal: proved won with the line, proved lost with the proof's name, or open with the budget
+    args = ("solve", "--suits", "1", "--ranks", "3", "--variant", "wrap=off", "--order")
+    code, out, _ = cli_run(*args, "AS 3S 2S")
+    assert code == 0 and "order AS 3S 2S" in out and "proved won: this line of 2 moves" in out
+    assert "3S" in out.split("proved won")[1]  # the moves name their cards
+    code, out, _ = cli_run(*args, "2S AS 3S")
+    assert code == 0 and "proved lost (proof: uncoverable_cards)" in out
+    code, out, _ = cli_run("solve", "--order", " ".join(f"{r}{s}" for s in "SHDC" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()),
+                           "--node-budget", "50")
+    assert code == 0 and "open: no proof either way within the node budget 50 " in out
+    code, out, _ = cli_run("solve", "--suits", "2", "--ranks", "5", "--decks", "20", "--seed", "1", "--node-budget", "100")
+    counts = out.splitlines()[1]
+    assert code == 0 and counts.startswith("decks 20  proved won ") and " proved lost " in counts and " open " in counts
+    assert "decided" not in out.replace("undecided", "")
 
 
 def test_cli_solve_zero_decks_says_decks(cli_run):
