@@ -60,20 +60,12 @@ def read_journal(path: str, key: dict) -> dict[int, dict]:
 
 def _solve_some(job):
     """Solve the decks ``indices`` of the run ``key`` (in a worker process): their records."""
-    key, decks, indices = job
-    from exact.prisoners.best_play import random_orders
-    from exact.prisoners.solver import make_searcher
+    from exact.prisoners.best_play import solve_decks
 
-    deck = Deck(4, 13)
-    variant = Variant.make("prisoners", moves=key["rule"])
-    searcher = make_searcher(deck, variant, strategy=key["strategy"])
-    orders = random_orders(deck, decks, key["seed"])
-    out = []
-    for index in indices:
-        verdict = searcher.solve_ranks([deck.rank(int(c)) for c in orders[index]], key["node_budget"])
-        out.append({**key, "deck": index, "status": str(verdict.status), "proof": verdict.proof,
-                    "nodes": verdict.nodes, "seconds": round(verdict.seconds, 4)})
-    return out
+    key, decks, indices = job
+    records = solve_decks(Deck(4, 13), Variant.make("prisoners", moves=key["rule"]), decks=decks, seed=key["seed"],
+                          indices=indices, node_budget=key["node_budget"], strategy=key["strategy"])
+    return [{**key, **record} for record in records]
 
 
 def _warm(key) -> None:

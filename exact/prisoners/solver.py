@@ -143,7 +143,7 @@ import exact.prisoners.beam_kernel as beam
 import exact.prisoners.nrpa_kernel as nk
 import exact.prisoners.solver_kernel as kernel
 from exact.prisoners import lost_rows, proofs
-from exact.prisoners.limits import DEFAULT_NODE_BUDGET, MAX_KERNEL_CARDS, STRATEGIES
+from exact.prisoners.limits import MAX_KERNEL_CARDS, STRATEGIES, default_node_budget
 from exact.status import BestPlayStatus
 from sim import provenance
 from sim.checks import check_budget, positive_number
@@ -598,7 +598,7 @@ def check_node_budget(node_budget) -> int:
 
 
 def solve(order, deck: Deck, variant: Variant | str | None = None, *,
-          node_budget: int = DEFAULT_NODE_BUDGET, time_budget: float | None = None, engine: str = "auto",
+          node_budget: int | None = None, time_budget: float | None = None, engine: str = "auto",
           ordering: int = 0, strategy: str | None = None) -> SolveResult:
     """Decide whether ``order`` can be won by best play; a won verdict's line is checked by replay.
 
@@ -608,7 +608,8 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     deck : Deck
     variant : prisoners Variant or string (default ``moves=physical``, ``wrap=on``); ``moves`` says
         how a pile moves (physical: as a unit; published: card by card, reversed)
-    node_budget : rows expanded before giving up (outcome ``undecided``)
+    node_budget : rows expanded before giving up (outcome ``undecided``, shown as *open*; default
+        :func:`exact.prisoners.limits.default_node_budget` of the variant's rule)
     time_budget : CPU seconds of searching before giving up (default: no limit; nodes only)
     engine : "auto" (numba when the deck fits), "numba" or "python" (the reference search)
     ordering : move order of a depth-first run of the numba engine (0: the reference's)
@@ -626,7 +627,7 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     """
     variant = check_variant(variant)
     order = deck.check_order(order)
-    node_budget = check_node_budget(node_budget)
+    node_budget = check_node_budget(default_node_budget(variant) if node_budget is None else node_budget)
     time_budget = check_time_budget(time_budget)
     searcher = make_searcher(deck, variant, engine=engine, ordering=ordering, strategy=strategy)
     verdict = searcher.solve_ranks([deck.rank(c) for c in order], node_budget, time_budget)

@@ -5,7 +5,7 @@ import contextlib
 
 import click
 
-from exact.prisoners.limits import DEFAULT_NODE_BUDGET, MAX_KERNEL_CARDS, STRATEGIES
+from exact.prisoners.limits import DEFAULT_NODE_BUDGETS, MAX_KERNEL_CARDS, STRATEGIES, default_node_budget
 from exact.status import BestPlayStatus
 from sim.errors import UsageError
 
@@ -40,8 +40,10 @@ MAX_ORDER_BYTES = 1 << 30
 @click.option("--all", "all_orders", is_flag=True,
               help="Exact best play over every deck order (small decks only).")
 @click.option("--node-budget", type=int, default=None,
-              help=f"Rows expanded per deck before the verdict is 'open' [default: {DEFAULT_NODE_BUDGET:,}, "
-                   "about half a CPU-second per 52-card deck].")
+              help="Rows expanded per deck before the verdict is 'open' [default: "
+                   f"{DEFAULT_NODE_BUDGETS['published']:,} with moves=published, about 1 CPU-second a 52-card deck; "
+                   f"{DEFAULT_NODE_BUDGETS['physical']:,} with moves=physical, about 10 CPU-seconds; the table of "
+                   "lost rows takes up to 64 bytes a node, at most 4 GiB].")
 @click.option("--time-budget", type=float, default=None, metavar="SECONDS",
               help="CPU seconds of searching per deck before the verdict is 'open' [default: none, the node "
                    "budget only; a time budget makes verdicts depend on the machine's speed].")
@@ -103,7 +105,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     if not any(v.strip().startswith("moves=") for v in variants):
         variants = (*variants, "moves=physical")
     deck, variant = make_deck_variant(game, suits, ranks, variants)
-    budget = DEFAULT_NODE_BUDGET if node_budget is None else node_budget
+    budget = default_node_budget(variant) if node_budget is None else node_budget
     if sum(x is not None and x is not False for x in (order, decks, all_orders or None)) > 1:
         raise UsageError("give at most one of --order, --decks and --all")
     if seed is not None and (order is not None or all_orders):

@@ -152,6 +152,36 @@ def test_estimate_tallies_the_proofs_of_its_lost_decks():
     assert record["lost_by"] == lost_by
 
 
+@pytest.mark.parametrize("moves", ["physical", "published"])
+def test_verdicts_are_the_same_whatever_the_number_of_workers(moves):
+    # Each deck's verdict and nodes depend on that deck alone: the decks solved in one process, in
+    # another order, or split between two worker processes, give the records of estimate_best_play.
+    from concurrent.futures import ProcessPoolExecutor
+
+    from exact.prisoners.best_play import solve_decks
+
+    deck, variant, decks = Deck(4, 13), f"prisoners(moves={moves})", 12
+    args = dict(decks=decks, seed=5, node_budget=20_000)
+    one = solve_decks(deck, variant, indices=range(decks), **args)
+    backwards = solve_decks(deck, variant, indices=range(decks - 1, -1, -1), **args)[::-1]
+    with ProcessPoolExecutor(2) as pool:
+        parts = list(pool.map(_solve_part, [(deck, variant, args, range(k, decks, 2)) for k in range(2)]))
+    two = sorted(parts[0] + parts[1], key=lambda r: r["deck"])
+    key = lambda records: [(r["deck"], r["status"], r["proof"], r["nodes"]) for r in records]  # noqa: E731
+    assert key(one) == key(backwards) == key(two)
+    est = estimate_best_play(deck, variant, **args)
+    statuses = [r["status"] for r in one]
+    assert (est.won, est.lost, est.undecided) == tuple(statuses.count(s) for s in ("won", "lost", "undecided"))
+    assert est.nodes == sum(r["nodes"] for r in one) and len(set(statuses)) >= 2  # not all alike
+
+
+def _solve_part(job):
+    from exact.prisoners.best_play import solve_decks
+
+    deck, variant, args, indices = job
+    return solve_decks(deck, variant, indices=indices, **args)
+
+
 def test_replay_rejects_illegal_moves_and_bad_input():
     deck = Deck(1, 13)
     with pytest.raises(ValueError):
@@ -438,10 +468,21 @@ def test_cli_solve_zero_decks_says_decks(cli_run):
 
 
 def test_cli_solve_help_shows_the_default_budget(cli_run):
-    from exact.prisoners.limits import DEFAULT_NODE_BUDGET
+    from exact.prisoners.limits import DEFAULT_NODE_BUDGETS
 
     code, out, _ = cli_run("solve", "--help")
-    assert code == 0 and f"{DEFAULT_NODE_BUDGET:,}" in " ".join(out.split())
+    text = " ".join(out.split())
+    assert code == 0 and all(f"{budget:,} with moves={rule}" in text for rule, budget in DEFAULT_NODE_BUDGETS.items())
+
+
+def test_the_default_node_budget_is_the_rules():
+    from exact.prisoners.limits import DEFAULT_NODE_BUDGETS
+
+    for rule in ("published", "physical"):
+        variant = f"prisoners(moves={rule},wrap=off)"
+        result = solve([0, 2, 1], Deck(1, 3), variant)
+        assert result.node_budget == DEFAULT_NODE_BUDGETS[rule]
+        assert estimate_best_play(Deck(1, 3), variant, decks=2, seed=1).node_budget == DEFAULT_NODE_BUDGETS[rule]
 
 
 def test_cli_solve_out_saves_the_estimate(cli_run, tmp_path):
