@@ -74,7 +74,7 @@ benchmarks/README.md).
 against every static condition first (a lost verdict then names it); during the search every
 expanded row that fails ``disconnected``, ``uncoverable_cards`` (physical), ``frozen_piles`` or
 ``unpaired_tops`` (published) is cut (counted per condition in ``cuts``); ``immovable_piles``
-(published) and ``stranded_cards`` (physical) are tried on the dealt row only (in the search they cost
+(published), ``stranded_cards`` and ``used_partners`` (physical) are tried on the dealt row only (in the search they cost
 more than they cut). The restarts (both rules) check the conditions only on rows of at
 most :data:`PROOF_PILES` (24) piles (the kernel's ``proofs >> PROOF_PILES_SHIFT``; the reference's
 ``Searcher(proof_piles=...)``, which the kernel equals with the same limit): on 52-card decks they
@@ -162,8 +162,9 @@ WON, LOST, UNDECIDED = BestPlayStatus.WON, BestPlayStatus.LOST, BestPlayStatus.U
 #: or proof), never for changes that keep every verdict. Records without it are version 1; 2: the
 #: lost-row table is sized for the whole node budget (it held at most 2,097,152 rows, which long
 #: searches overflowed, emptying it and forgetting the rows they had proved lost); 3: the restarts of
-#: ``moves=published`` turn on the commuting-move reduction after :data:`COMMUTE_AFTER` nodes.
-SOLVER_VERSION = 3
+#: ``moves=published`` turn on the commuting-move reduction after :data:`COMMUTE_AFTER` nodes; 4: the
+#: dealt row of ``moves=physical`` is also checked against ``used_partners`` (a proof of loss).
+SOLVER_VERSION = 4
 
 #: The conditions applied to every expanded row (``isolated_pile`` is contained in ``disconnected``).
 SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops")

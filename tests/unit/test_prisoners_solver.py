@@ -19,6 +19,7 @@ from exact.prisoners.solver import (
     LOST,
     UNDECIDED,
     WON,
+    Searcher,
     make_searcher,
     replay,
     solve,
@@ -729,6 +730,39 @@ def test_kernel_stranded_cards_equals_the_reference(data, shape, wrap):
     tops = np.array(row, dtype=np.int64)
     found = proofs_kernel.stranded_cards(tops, len(row), masks, deck.ranks, work)
     assert found == proofs.stranded_cards(row, searcher.neighbours, False)
+
+
+def test_used_partners_by_hand():
+    neighbours = [[1], [0, 2], [1, 3], [2, 4], [3]]  # five ranks, no wrap
+    assert not proofs.used_partners((0, 1, 2), neighbours, True)  # never on a published row
+    # The 0 (position 2) has no landing partner, so it is the final card; the two 2s must both jump,
+    # and their landing partners are the same two cards, the 1 and the 3: a matching exists (which
+    # stranded_cards sees), but the 2 that jumps second needs, besides the partner it lands on, one
+    # the first did not land on, to cover it later: none is left. The search agrees: lost.
+    row = (1, 3, 0, 2, 2)
+    assert proofs.used_partners(row, neighbours, False) and not proofs.stranded_cards(row, neighbours, False)
+    assert proofs.proof_of_loss(row, neighbours, False, [c for c in proofs.CONDITIONS if c != "used_partners"]) is None
+    searcher = Searcher(5, wrap=False, reverse=False)
+    assert searcher.solve_row(row, 10**6).status == LOST
+    # A third partner (the 3 at the end of the left part) gives the second jumper its cover.
+    assert not proofs.used_partners((1, 3, 3, 0, 2, 2), neighbours, False)
+    # It contains stranded_cards (Hall's condition is weaker than surplus).
+    assert proofs.used_partners((1, 3, 0, 2, 2, 2), neighbours, False)
+
+
+@pytest.mark.parametrize("shape, wrap", [((2, 4), "on"), ((2, 5), "off")])
+def test_used_partners_proves_physical_rows_the_other_proofs_cannot(shape, wrap):
+    # Rows it closes that no other condition closes, all lost by exhaustive search (the soundness
+    # tests above check it on every reachable row of other decks as well, it being in CONDITIONS).
+    variant = Variant.make("prisoners", moves="physical", wrap=wrap)
+    searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
+    others = [name for name in proofs.CONDITIONS if name != "used_partners"]
+    fired = [row for row in fewest if proofs.used_partners(row, searcher.neighbours, False)]
+    assert all(fewest[row] > 1 for row in fired)
+    assert all(proofs.used_partners(row, searcher.neighbours, False) for row in fewest
+               if proofs.stranded_cards(row, searcher.neighbours, False))  # it contains stranded_cards
+    extra = [row for row in fired if proofs.proof_of_loss(row, searcher.neighbours, False, others) is None]
+    assert len(extra) >= 100
 
 
 def test_stranded_cards_by_hand():
