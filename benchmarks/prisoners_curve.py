@@ -2,6 +2,7 @@
 
     python benchmarks/prisoners_curve.py --rule physical --decks 100 --node-budget 25000000 \
         --journal curve-physical.jsonl [--seed 2026] [--label now] [--strategy restarts] [--workers 2]
+        [--used-partners]
     python benchmarks/prisoners_curve.py --rule physical --decks 100 --journal curve-physical.jsonl --report
 
 Solves the first ``--decks`` random 52-card decks of ``--seed`` (the decks of
@@ -36,8 +37,11 @@ CPU_POINTS = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0)
 
 
 def _key(args) -> dict:
-    return {"label": args.label, "rule": args.rule, "seed": args.seed, "node_budget": args.node_budget,
-            "strategy": args.strategy or "restarts"}
+    key = {"label": args.label, "rule": args.rule, "seed": args.seed, "node_budget": args.node_budget,
+           "strategy": args.strategy or "restarts"}
+    if args.used_partners:
+        key["used_partners"] = True
+    return key
 
 
 def read_journal(path: str, key: dict) -> dict[int, dict]:
@@ -63,8 +67,11 @@ def _solve_some(job):
     from exact.prisoners.best_play import solve_decks
 
     key, decks, indices = job
+    from exact.prisoners.solver_kernel import USED_PROOF
+
     records = solve_decks(Deck(4, 13), Variant.make("prisoners", moves=key["rule"]), decks=decks, seed=key["seed"],
-                          indices=indices, node_budget=key["node_budget"], strategy=key["strategy"])
+                          indices=indices, node_budget=key["node_budget"], strategy=key["strategy"],
+                          extra_proofs=USED_PROOF if key.get("used_partners") else 0)
     return [{**key, **record} for record in records]
 
 
@@ -150,6 +157,8 @@ def main(argv=None):
     parser.add_argument("--label", default="now", help="names the solver version in the journal")
     parser.add_argument("--journal", required=True, metavar="FILE")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--used-partners", action="store_true",
+                        help="the search also cuts rows by used_partners (kernel bit USED_PROOF, every row size)")
     parser.add_argument("--report", action="store_true", help="print the curve from the journal; solve nothing")
     parser.add_argument("--json", metavar="FILE", default=None, help="with --report: write the curve there")
     args = parser.parse_args(argv)

@@ -155,16 +155,19 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
 
 
 def solve_decks(deck: Deck, variant: Variant | str | None, *, decks: int, seed: int, indices,
-                node_budget: int | None = None, strategy: str | None = None) -> list[dict]:
+                node_budget: int | None = None, strategy: str | None = None, extra_proofs: int = 0) -> list[dict]:
     """The verdicts on the decks ``indices`` of the ``decks`` random orders of ``seed`` (the decks of
     :func:`estimate_best_play`), one record a deck: ``deck`` (its index), ``status``, ``proof``,
     ``nodes`` and ``seconds`` (CPU). Each deck is searched with the lost-row table emptied first, so
     its verdict and nodes depend on that deck and the budget alone, not on the decks solved before it
     in the same process: the decks may be split among any number of workers (no time budget here,
-    which would make them depend on the machine)."""
+    which would make them depend on the machine). ``extra_proofs``: kernel bits added to the numba
+    searcher's conditions (:data:`exact.prisoners.solver_kernel.USED_PROOF`, for benchmarks)."""
     variant = check_variant(variant)
     node_budget = check_node_budget(default_node_budget(variant) if node_budget is None else node_budget)
     searcher = make_searcher(deck, variant, strategy=strategy)
+    if extra_proofs:
+        searcher.proofs |= extra_proofs
     orders = random_orders(deck, check_decks(decks), check_seed(seed))
     out = []
     for index in indices:

@@ -72,11 +72,13 @@ benchmarks/README.md).
 
 **Proofs of loss** (:mod:`exact.prisoners.proofs`, each proved there): the dealt row is checked
 against every static condition first (a lost verdict then names it); during the search every
-expanded row that fails ``disconnected``, ``uncoverable_cards`` (physical), ``frozen_piles`` or
-``unpaired_tops`` (published) is cut (counted per condition in ``cuts``); ``immovable_piles``
-(published), ``stranded_cards`` and ``used_partners`` (physical) are tried on the dealt row only (in the search they cost
+expanded row that fails ``disconnected``, ``uncoverable_cards`` (physical), ``frozen_piles``,
+``unpaired_tops`` (published) or ``used_partners`` (physical) is cut (counted per condition in ``cuts``); ``immovable_piles``
+(published) and ``stranded_cards`` (physical) are tried on the dealt row only (in the search they cost
 more than they cut). The restarts (both rules) check the conditions only on rows of at
-most :data:`PROOF_PILES` (24) piles (the kernel's ``proofs >> PROOF_PILES_SHIFT``; the reference's
+most :data:`PROOF_PILES` (24) piles, but for ``used_partners``, checked on every row (it cuts physical
+rows of 25 to 40 piles that the others leave open, and lost decks close in fewer nodes: see
+benchmarks/README.md) (the kernel's ``proofs >> PROOF_PILES_SHIFT``; the reference's
 ``Searcher(proof_piles=...)``, which the kernel equals with the same limit): on 52-card decks they
 cut almost no longer row (20 decks of seed 1, 1,500,000 nodes: the lost decks expand 3.5% more rows
 without them there) yet cost about 30% of a node's time (424,000 against 620,000 rows a CPU second),
@@ -163,11 +165,13 @@ WON, LOST, UNDECIDED = BestPlayStatus.WON, BestPlayStatus.LOST, BestPlayStatus.U
 #: lost-row table is sized for the whole node budget (it held at most 2,097,152 rows, which long
 #: searches overflowed, emptying it and forgetting the rows they had proved lost); 3: the restarts of
 #: ``moves=published`` turn on the commuting-move reduction after :data:`COMMUTE_AFTER` nodes; 4: the
-#: dealt row of ``moves=physical`` is also checked against ``used_partners`` (a proof of loss).
+#: ``moves=physical`` search also cuts every row that fails ``used_partners`` (a proof of loss).
 SOLVER_VERSION = 4
 
 #: The conditions applied to every expanded row (``isolated_pile`` is contained in ``disconnected``).
-SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops")
+SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops", "used_partners")
+#: Of those, the ones checked on rows of every size, whatever the pile limit of the restarts.
+EVERY_ROW_CONDITIONS = ("used_partners",)
 
 
 @dataclass(frozen=True)
@@ -352,9 +356,9 @@ class Searcher:
             if nodes >= node_budget or (time_budget is not None and time.thread_time() - t0 >= time_budget):
                 raise OutOfBudget
             nodes += 1
-            name = None
-            if not self.proof_piles or len(r) <= self.proof_piles:
-                name = proofs.proof_of_loss(r, self.neighbours, self.reverse, SEARCH_CONDITIONS)
+            name = proofs.proof_of_loss(r, self.neighbours, self.reverse,
+                                        SEARCH_CONDITIONS if not self.proof_piles or len(r) <= self.proof_piles
+                                        else EVERY_ROW_CONDITIONS)
             if name is not None:
                 cuts[name] = cuts.get(name, 0) + 1
             else:
@@ -477,7 +481,8 @@ class KernelSearcher:
                 verdict = k.UNDECIDED_CODE
                 break
         return BestPlayStatus.from_code(verdict), int(scalars[k._NODES]), (int(scalars[k._DISCONNECTED]), int(scalars[k._UNCOVERABLE]),
-                                                 int(scalars[k._FROZEN]), int(scalars[k._UNPAIRED]))
+                                                 int(scalars[k._FROZEN]), int(scalars[k._UNPAIRED]),
+                                                 int(scalars[k._USED]))
 
     def _nrpa(self, tops, line, node_allowance: int, clock):
         """NRPA searches (:data:`NRPA_PLAN`) from the dealt row ``tops`` within ``node_allowance``

@@ -730,6 +730,9 @@ def test_kernel_stranded_cards_equals_the_reference(data, shape, wrap):
     tops = np.array(row, dtype=np.int64)
     found = proofs_kernel.stranded_cards(tops, len(row), masks, deck.ranks, work)
     assert found == proofs.stranded_cards(row, searcher.neighbours, False)
+    work[:] = -2  # stale values must not matter
+    found = proofs_kernel.used_partners(tops, len(row), masks, deck.ranks, work)
+    assert found == proofs.used_partners(row, searcher.neighbours, False)
 
 
 def test_used_partners_by_hand():
@@ -765,6 +768,13 @@ def test_used_partners_proves_physical_rows_the_other_proofs_cannot(shape, wrap)
     assert len(extra) >= 100
 
 
+@pytest.mark.parametrize("shape, wrap", [((2, 5), "on"), ((2, 4), "on"), ((2, 4), "off")])
+def test_search_with_used_partners_equals_exhaustive_search(shape, wrap):
+    # Not a default cut, but the kernel's search may apply it (kernel.USED_PROOF): with it on, every
+    # dealt row of the deck gets the exhaustive verdict, and it does cut rows.
+    assert search_with_proof_equals_exhaustive_search(shape, "physical", wrap, kernel.USED_PROOF, kernel._USED) > 0
+
+
 def test_stranded_cards_by_hand():
     neighbours = [[1], [0, 2], [1, 3], [2, 4], [3]]  # five ranks, no wrap
     assert not proofs.stranded_cards((0, 1, 2), neighbours, True)  # never on a published row
@@ -786,7 +796,7 @@ def test_stranded_cards_proves_physical_rows_the_other_proofs_cannot(shape, wrap
     # tests above run it on every reachable row of other decks as well).
     variant = Variant.make("prisoners", moves="physical", wrap=wrap)
     searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
-    others = [name for name in proofs.CONDITIONS if name != "stranded_cards"]
+    others = [name for name in proofs.CONDITIONS if name not in ("stranded_cards", "used_partners")]  # the latter contains it
     fired = [row for row in fewest if proofs.stranded_cards(row, searcher.neighbours, False)]
     assert all(fewest[row] > 1 for row in fired)
     extra = [row for row in fired if proofs.proof_of_loss(row, searcher.neighbours, False, others) is None]
