@@ -43,7 +43,7 @@ MAX_ORDER_BYTES = 1 << 30
               help="Rows expanded per deck before the verdict is 'open' [default: "
                    f"{DEFAULT_NODE_BUDGETS['published']:,} with moves=published, about 1 CPU-second a 52-card deck; "
                    f"{DEFAULT_NODE_BUDGETS['physical']:,} with moves=physical, about 10 CPU-seconds; the table of "
-                   "lost rows takes up to 64 bytes a node, at most 4 GiB].")
+                   "lost rows of a 52-card deck takes 2 GiB and 4 GiB of memory there, its most].")
 @click.option("--time-budget", type=float, default=None, metavar="SECONDS",
               help="CPU seconds of searching per deck before the verdict is 'open' [default: none, the node "
                    "budget only; a time budget makes verdicts depend on the machine's speed].")
