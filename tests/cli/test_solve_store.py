@@ -140,12 +140,14 @@ def test_a_verdict_or_run_of_another_strategy_is_not_served(cli_run, tmp_path):
 def test_a_verdict_stored_before_verdicts_named_their_strategy_is_the_default_strategys(cli_run, tmp_path):
     import dataclasses
 
+    from exact.prisoners.limits import DEFAULT_NODE_BUDGETS
     from exact.prisoners.solver import solve
     from sim.deck import Deck
 
     path = tmp_path / "s.h5"
     order = "AS 2S 3S 4S AH 2H 3H 4H"
-    old = dataclasses.replace(solve([0, 1, 2, 3, 4, 5, 6, 7], Deck(2, 4), node_budget=500_000), strategy=None)
+    old = dataclasses.replace(solve([0, 1, 2, 3, 4, 5, 6, 7], Deck(2, 4), node_budget=DEFAULT_NODE_BUDGETS["physical"]),
+                              strategy=None)  # at the default budget, which the command below uses
     ResultsStore(path).save(old)  # as stored before: no strategy
     args = ("solve", "--suits", "2", "--ranks", "4", "--order", order, "--out", str(path), "--json")
     for strategy, served in ((None, True), ("restarts", True), ("beam", False)):
