@@ -44,8 +44,8 @@ COMMANDS = {
              "Estimate the win probability by playing uniformly shuffled games."),
     "solve": ("solve", "solve_command",
              "Decide best play: whether a deck order can be won (one pile left) by some sequence of legal "
-             "moves, with its evidence: a winning line (checked by replay), the proof that closed a lost deck "
-             "(a static condition, or the exhausted search), or 'undecided' with the nodes and seconds spent."),
+             "moves: proved won (a winning line, checked by replay), proved lost (named by its proof) or open "
+             "(the budget ran out first)."),
     "sweep": ("sweep", "sweep_command",
              "Win probability over suits x ranks, exact where the exact engine reaches (or the parity theorem "
              "decides: S and R both odd never win), simulated with 95% intervals elsewhere."),

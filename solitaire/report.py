@@ -382,13 +382,15 @@ def _prisoners_section(store, lines: list[str]) -> None:
 
         lines += ["### Best play (`solitaire solve`)", "",
                   "Whether some sequence of legal moves wins each random deck, decided by the solver within a node "
-                  "budget: *won* (a replayable line), *lost* (search exhausted) or *undecided*; the 95% bracket "
-                  "counts undecided decks as lost at its low end and as won at its high end. *search*: the "
-                  "version of the solver (`exact.prisoners.solver.SOLVER_VERSION`; v3 turns on the commuting-move "
+                  "budget: *proved won* (a replayable line), *proved lost* (a proof of loss: a static condition or the "
+                  "exhausted search) or *open* (the budget ran out before a proof either way); the 95% bracket "
+                  "counts open decks as lost at its low end and as won at its high end. *search*: the "
+                  "version of the solver (`exact.prisoners.solver.SOLVER_VERSION`; v4 cuts physical rows by the "
+                  "`used_partners` proof, v3 turns on the commuting-move "
                   f"reduction after {COMMUTE_AFTER['published']:,} nodes (published) or at once (physical), v2 keeps "
                   "every lost row of a "
                   "long search, v1 forgot them past 1,572,864), whose verdicts may decide more decks.", "",
-                  "| variant | deck | decks | won | lost | undecided | 95% bracket | node budget | search | provenance |",
+                  "| variant | deck | decks | proved won | proved lost | open | 95% bracket | node budget | search | provenance |",
                   "|---|---|---|---|---|---|---|---|---|---|"]
         for r in sorted(best, key=lambda r: (r["variant"], -r["decks"])):
             low, high = r["ci95"]

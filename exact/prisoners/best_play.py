@@ -15,7 +15,7 @@ from typing import ClassVar
 import numpy as np
 
 from exact.prisoners.distribution import make_result
-from exact.prisoners.limits import DEFAULT_NODE_BUDGET
+from exact.prisoners.limits import default_node_budget
 from exact.prisoners.solver import (
     LOST,
     SOLVER_VERSION,
@@ -85,7 +85,7 @@ class BestPlayEstimate(TableMixin):
                 "lost": self.lost, "undecided": self.undecided, "node_budget": self.node_budget,
                 "time_budget": self.time_budget, "ci95": list(self.ci95), "nodes": self.nodes,
                 "seconds": self.seconds, "seconds_per_deck": self.seconds / self.decks,
-                "decided_share": self.decided / self.decks, "lost_by": dict(self.lost_by),
+                "lost_by": dict(self.lost_by),
                 "strategy": self.strategy, "solver_version": self.solver_version,
                 "decks_per_second": self.decks / self.seconds if self.seconds > 0 else None}
 
@@ -100,7 +100,7 @@ def seed_state(seed: int):
 
 
 def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, decks: int, seed: int,
-                       node_budget: int = DEFAULT_NODE_BUDGET, time_budget: float | None = None,
+                       node_budget: int | None = None, time_budget: float | None = None,
                        engine: str = "auto", ordering: int = 0, strategy: str | None = None,
                        progress=None, resume_from: dict | None = None, on_deck=None) -> BestPlayEstimate:
     """Solve ``decks`` random deck orders (reproducible from ``seed``) and bracket the win rate.
@@ -116,7 +116,7 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
     """
     variant = check_variant(variant)
     decks, seed = check_decks(decks), check_seed(seed)
-    node_budget = check_node_budget(node_budget)
+    node_budget = check_node_budget(default_node_budget(variant) if node_budget is None else node_budget)
     time_budget = check_time_budget(time_budget)
     searcher = make_searcher(deck, variant, engine=engine, ordering=ordering, strategy=strategy)
     tally = {"decks": 0, WON: 0, LOST: 0, UNDECIDED: 0, "lost_by": {}, "nodes": 0, "seconds": 0.0,
@@ -152,6 +152,34 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
                             strategy=searcher.strategy,
                             provenance=provenance.collect(started=started, finished=provenance.now(), seed=seed,
                                                           engine=type(searcher).__name__))
+
+
+def solve_decks(deck: Deck, variant: Variant | str | None, *, decks: int, seed: int, indices,
+                node_budget: int | None = None, strategy: str | None = None, extra_proofs: int = 0) -> list[dict]:
+    """The verdicts on the decks ``indices`` of the ``decks`` random orders of ``seed`` (the decks of
+    :func:`estimate_best_play`), one record a deck: ``deck`` (its index), ``status``, ``proof``,
+    ``nodes`` and ``seconds`` (CPU). Each deck is searched with the lost-row table emptied first, so
+    its verdict and nodes depend on that deck and the budget alone, not on the decks solved before it
+    in the same process: the decks may be split among any number of workers (no time budget here,
+    which would make them depend on the machine). ``extra_proofs``: kernel bits added to the numba
+    searcher's conditions (:data:`exact.prisoners.solver_kernel.USED_PROOF`, for benchmarks)."""
+    variant = check_variant(variant)
+    node_budget = check_node_budget(default_node_budget(variant) if node_budget is None else node_budget)
+    searcher = make_searcher(deck, variant, strategy=strategy)
+    if extra_proofs:
+        searcher.proofs |= extra_proofs
+    orders = random_orders(deck, check_decks(decks), check_seed(seed))
+    out = []
+    for index in indices:
+        if isinstance(searcher, Searcher):
+            searcher.lost.clear()
+        order = orders[int(index)]
+        verdict = searcher.solve_ranks([int(c) % deck.ranks for c in order], node_budget)
+        if verdict.status == WON:
+            check_line(order.tolist(), deck, variant, verdict.line)
+        out.append({"deck": int(index), "status": str(verdict.status), "proof": verdict.proof,
+                    "nodes": verdict.nodes, "seconds": round(verdict.seconds, 4)})
+    return out
 
 
 # --- exact best play on small decks --------------------------------------------------------------

@@ -2,10 +2,18 @@
 from __future__ import annotations
 
 #: Prisoner's Patience best play (:mod:`exact.prisoners.solver`): nodes (rows expanded) before a
-#: search gives up as "undecided": about a quarter of a CPU-second per 52-card deck at most with the
-#: numba engine (the Python reference expands ~25-30 thousand nodes per second). Deciding 95% of the
-#: published 52-card decks takes 15,000,000 (about 0.8-0.9 CPU s a deck, see benchmarks/README.md).
-DEFAULT_NODE_BUDGET = 500_000
+#: search gives up as "open", by the rule (``moves``) when none is given: the budget that decides the
+#: most 52-card decks within about 1 CPU-second a deck (published) and 10 (physical) with the numba
+#: engine (the measured curves are in benchmarks/README.md; the Python reference expands ~25-30
+#: thousand nodes per second). The lost-row table has twice the budget in slots, up to 4 GiB.
+DEFAULT_NODE_BUDGETS = {"published": 15_000_000, "physical": 20_000_000}
+#: The budget of a search whose rule is not known (the smaller of the two).
+DEFAULT_NODE_BUDGET = min(DEFAULT_NODE_BUDGETS.values())
+
+
+def default_node_budget(variant) -> int:
+    """The default node budget of a prisoners ``variant`` (:data:`DEFAULT_NODE_BUDGETS` by its rule)."""
+    return DEFAULT_NODE_BUDGETS["published" if variant.rules.reverse_piles else "physical"]
 
 #: Largest deck (cards) and rank count the numba search kernel (:mod:`exact.prisoners.solver_kernel`)
 #: handles: one int64 bit per pile and per rank. Larger decks are searched by the Python reference.

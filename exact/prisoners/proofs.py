@@ -139,6 +139,35 @@ as a top when the pile is moved).
     search's other cuts leave open are mostly under 1.2%, rows the search closes within a few nodes
     anyway (see benchmarks/README.md).
 
+``used_partners`` (``moves=physical`` only)
+    The stranded cards and their landing partners as in ``stranded_cards``. The condition fires when
+    for every choice of a *final* card among the stranded cards (one with no landing partner, if
+    there is one), the other stranded cards, the *jumpers*, fail the *surplus* condition: some
+    nonempty set ``T`` of jumpers has at most ``|T|`` landing partners in all. *Proof*: take a win.
+    Every stranded card but the final card (at most one of them; a stranded card with no landing
+    partner can only be the final one) is, by the proof of ``stranded_cards``, at some moment
+    ``jump(c)`` moved by a distance-3 move over the partner ``p(c)`` that later covers it, onto
+    another partner ``q(c)``, which ``c`` covers then; ``q(c)`` and ``p(c)`` are landing partners of
+    ``c`` (both partners of ``c``, cards in the row now, since cards never appear, and ``c`` has two
+    partners and stands at position 3 or more). A card is covered once, so the ``q(c)`` are distinct,
+    and ``q(c)`` is covered at ``jump(c)``. A partner used up as a landing cannot cover later:
+    ``p(c)`` covers ``c`` after ``jump(c)``, so it is not yet covered at ``jump(c)``, so ``p(c)`` is
+    not ``q(d)`` for any jumper ``d`` with ``jump(d) <= jump(c)``. Now take any set ``T`` of jumpers
+    and its member ``t`` that jumps last: ``q(d)`` for every ``d`` in ``T`` and ``p(t)`` are
+    ``|T| + 1`` distinct landing partners of members of ``T``. So a win gives a final card and
+    jumpers such that every nonempty ``T`` has more than ``|T|`` landing partners. (``stranded_cards``
+    is the weaker requirement of ``|T|`` partners, Hall's condition for the matching; this one sees
+    that the partner a card jumps over must still be there, two cards of one rank with the same two
+    partners, for instance.) The surplus condition holds exactly when, for every jumper ``c``, the
+    matching with ``c`` counted twice matches every jumper and the second copy of ``c`` (for a set
+    ``T`` containing ``c``, Hall's condition for that graph is ``|N(T)| >= |T| + 1``);
+    :func:`used_partners` checks that by augmenting paths.
+    Applied to the dealt row and, in the search, to every expanded row of ``moves=physical`` (of any
+    size, where the others run on rows of at most 24 piles in the restarts): on 52-card searches it
+    cuts rows of 25 to 40 piles that the others leave open. On small decks it closes many lost rows
+    the conditions above leave open and never a winnable one (tested against exhaustive search); the
+    figures are in benchmarks/README.md.
+
 ``split_row`` (``moves=published`` only; not among :data:`CONDITIONS`: see below)
     Cut the row into *parts*, runs of consecutive piles (the first pile in the first part), and
     explore each part as a game of its own, with the moves across parts that the other parts may
@@ -183,7 +212,7 @@ as a top when the pile is moved).
 The solver's cut during the search, in the numba engine (:mod:`exact.prisoners.solver_kernel`, the jitted
 twins of these functions in :mod:`exact.prisoners.proofs_kernel`), is
 the same conditions ``disconnected`` (which contains ``isolated_pile``), ``uncoverable_cards``,
-``frozen_piles`` and ``unpaired_tops``, on bit masks and rank counts (the kernel also has
+``frozen_piles``, ``unpaired_tops`` and ``used_partners``, on bit masks and rank counts (the kernel also has
 ``immovable_piles`` and ``stranded_cards``, off by default); the Python reference
 (:class:`exact.prisoners.solver.Searcher`) calls the functions below, and the tests check that both
 cut the same rows.
@@ -192,7 +221,7 @@ from __future__ import annotations
 
 #: The static conditions, in the order they are tried on a dealt row.
 CONDITIONS = ("isolated_pile", "disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops",
-              "immovable_piles", "stranded_cards")
+              "immovable_piles", "stranded_cards", "used_partners")
 #: Name of the evidence of a loss found by searching every row (after the cuts above).
 EXHAUSTION = "exhaustion"
 
@@ -291,6 +320,52 @@ def stranded_cards(row, neighbours, reverse: bool) -> bool:
 
     matched = sum(1 for c in stranded if augment(c, set()))
     return len(stranded) - matched >= 2
+
+
+def _saturates(jumpers, options, double) -> bool:
+    """Whether the bipartite graph ``jumpers`` -> ``options`` (landing partners), with the jumper
+    ``double`` counted twice, matches every jumper (and the second copy) to distinct partners."""
+    owner: dict = {}  # partner -> (jumper, copy)
+
+    def augment(u, seen) -> bool:
+        for q in options[u[0]]:
+            if q not in seen:
+                seen.add(q)
+                if q not in owner or augment(owner[q], seen):
+                    owner[q] = u
+                    return True
+        return False
+
+    copies = [(c, 0) for c in jumpers] + [(double, 1)]
+    return all(augment(u, set()) for u in copies)
+
+
+def used_partners(row, neighbours, reverse: bool) -> bool:
+    """Whether a physical row's stranded cards, all but one, fail the surplus condition: some set of
+    them whose partners are not more than the set (see the module docstring); always ``False``
+    with ``moves=published``."""
+    if reverse or len(row) <= 1:
+        return False
+    stranded = []
+    right: set = set()
+    for p in range(len(row) - 1, -1, -1):
+        if not any(s in right for s in neighbours[row[p]]):
+            stranded.append(p)
+        right.add(row[p])
+    if len(stranded) <= 1:
+        return False
+    options = {}
+    for c in stranded:
+        partners = [q for q in range(c) if row[q] in neighbours[row[c]]]
+        options[c] = partners if c >= 3 and len(partners) >= 2 else []
+    hopeless = [c for c in stranded if not options[c]]
+    if len(hopeless) >= 2:
+        return True
+    for final in hopeless or stranded:  # the final card, never covered, needs no partner
+        jumpers = [c for c in stranded if c != final]
+        if all(_saturates(jumpers, options, c) for c in jumpers):
+            return False
+    return True
 
 
 def frozen_piles(row, neighbours, reverse: bool) -> bool:
@@ -517,4 +592,4 @@ def split_row(row, neighbours, reverse: bool, sizes=SPLIT_ROW_SIZES, cap: int | 
 
 _CHECKS = {"isolated_pile": isolated_pile, "disconnected": disconnected, "uncoverable_cards": uncoverable_cards,
            "frozen_piles": frozen_piles, "unpaired_tops": unpaired_tops, "immovable_piles": immovable_piles,
-           "stranded_cards": stranded_cards, "split_row": split_row}
+           "stranded_cards": stranded_cards, "used_partners": used_partners, "split_row": split_row}

@@ -165,6 +165,122 @@ def stranded_cards(tops, m, neighbours, ranks, work):
     return False
 
 
+@jit(inline="never")
+def used_partners(tops, m, neighbours, ranks, work):
+    """Whether the stranded cards of a physical row, all but a final one, fail the surplus condition
+    (:func:`exact.prisoners.proofs.used_partners`): for each choice of the final card, a maximum
+    matching of the other stranded cards (breadth-first augmenting paths on bit masks of positions),
+    then the least set of *good* cards (a card is good when one of its landing partners is free or
+    held by a good card other than itself), which is every card exactly when each card could be
+    matched twice. ``work``: ``ranks + 6 * m`` ints."""
+    if m <= 1:
+        return False
+    at = work[:ranks]
+    cards = work[ranks:ranks + m]
+    options = work[ranks + m:ranks + 2 * m]
+    owner = work[ranks + 2 * m:ranks + 3 * m]  # per position: the index of the card landing there, or -1
+    landing = work[ranks + 3 * m:ranks + 4 * m]  # per card index: where it lands, or -1
+    previous = work[ranks + 4 * m:ranks + 5 * m]
+    queue = work[ranks + 5 * m:ranks + 6 * m]
+    for r in range(ranks):
+        at[r] = 0
+    for p in range(m):
+        at[tops[p]] |= np.int64(1) << p
+    count = 0
+    hopeless = -1
+    seen = np.int64(0)
+    for k in range(m):
+        p = m - 1 - k
+        t = tops[p]
+        nb = neighbours[t]
+        if (nb & seen) == 0:
+            mask = np.int64(0)
+            if p >= 3:
+                for r in range(ranks):
+                    if (nb >> r) & 1:
+                        mask |= at[r]
+                if (mask & (mask - 1)) == 0:
+                    mask = np.int64(0)
+            if mask == 0:
+                if hopeless >= 0:
+                    return True  # two cards with no landing partner
+                hopeless = count
+            cards[count] = p
+            options[count] = mask
+            count += 1
+        seen |= np.int64(1) << t
+    if count <= 1:
+        return False
+    for final in range(count):
+        if hopeless >= 0 and final != hopeless:
+            continue
+        for p in range(m):
+            owner[p] = -1
+        matched_all = True
+        for i in range(count):
+            landing[i] = -1
+        for i in range(count):
+            if i == final:
+                continue
+            visited = np.int64(0)
+            queue[0] = i
+            head = 0
+            tail = 1
+            found = -1
+            while head < tail and found < 0:
+                u = queue[head]
+                head += 1
+                free = options[u] & ~visited
+                q = 0
+                while free != 0:
+                    if (free >> q) & 1:
+                        free ^= np.int64(1) << q
+                        visited |= np.int64(1) << q
+                        previous[q] = u
+                        if owner[q] < 0:
+                            found = q
+                            break
+                        queue[tail] = owner[q]
+                        tail += 1
+                    q += 1
+            if found < 0:
+                matched_all = False
+                break
+            q = found
+            while True:
+                u = previous[q]
+                nxt = landing[u]
+                owner[q] = u
+                landing[u] = q
+                if u == i:
+                    break
+                q = nxt
+        if not matched_all:
+            continue
+        reach = np.int64(0)  # free landing partners, then those held by good cards
+        for i in range(count):
+            if i != final:
+                reach |= options[i]
+        for i in range(count):
+            if i != final:
+                reach &= ~(np.int64(1) << landing[i])
+        for i in range(count):
+            previous[i] = -1  # reused, indexed by card: -2 once the card is good
+        good = 0
+        changed = True
+        while changed:
+            changed = False
+            for i in range(count):
+                if i != final and previous[i] != -2 and (options[i] & reach) != 0:
+                    previous[i] = -2
+                    reach |= np.int64(1) << landing[i]
+                    good += 1
+                    changed = True
+        if good == count - 1:
+            return False
+    return True
+
+
 @jit(inline="always")
 def frozen_piles(tops, bottoms, m, neighbours, ranks, counts):
     """A published row's frozen top or two frozen bottoms (:func:`exact.prisoners.proofs.frozen_piles`);

@@ -72,11 +72,13 @@ benchmarks/README.md).
 
 **Proofs of loss** (:mod:`exact.prisoners.proofs`, each proved there): the dealt row is checked
 against every static condition first (a lost verdict then names it); during the search every
-expanded row that fails ``disconnected``, ``uncoverable_cards`` (physical), ``frozen_piles`` or
-``unpaired_tops`` (published) is cut (counted per condition in ``cuts``); ``immovable_piles``
+expanded row that fails ``disconnected``, ``uncoverable_cards`` (physical), ``frozen_piles``,
+``unpaired_tops`` (published) or ``used_partners`` (physical) is cut (counted per condition in ``cuts``); ``immovable_piles``
 (published) and ``stranded_cards`` (physical) are tried on the dealt row only (in the search they cost
 more than they cut). The restarts (both rules) check the conditions only on rows of at
-most :data:`PROOF_PILES` (24) piles (the kernel's ``proofs >> PROOF_PILES_SHIFT``; the reference's
+most :data:`PROOF_PILES` (24) piles, but for ``used_partners``, checked on every row (it cuts physical
+rows of 25 to 40 piles that the others leave open, and lost decks close in fewer nodes: see
+benchmarks/README.md) (the kernel's ``proofs >> PROOF_PILES_SHIFT``; the reference's
 ``Searcher(proof_piles=...)``, which the kernel equals with the same limit): on 52-card decks they
 cut almost no longer row (20 decks of seed 1, 1,500,000 nodes: the lost decks expand 3.5% more rows
 without them there) yet cost about 30% of a node's time (424,000 against 620,000 rows a CPU second),
@@ -142,7 +144,7 @@ import exact.prisoners.beam_kernel as beam
 import exact.prisoners.nrpa_kernel as nk
 import exact.prisoners.solver_kernel as kernel
 from exact.prisoners import lost_rows, proofs
-from exact.prisoners.limits import DEFAULT_NODE_BUDGET, MAX_KERNEL_CARDS, STRATEGIES
+from exact.prisoners.limits import MAX_KERNEL_CARDS, STRATEGIES, default_node_budget
 from exact.status import BestPlayStatus
 from sim import provenance
 from sim.checks import check_budget, positive_number
@@ -162,11 +164,14 @@ WON, LOST, UNDECIDED = BestPlayStatus.WON, BestPlayStatus.LOST, BestPlayStatus.U
 #: or proof), never for changes that keep every verdict. Records without it are version 1; 2: the
 #: lost-row table is sized for the whole node budget (it held at most 2,097,152 rows, which long
 #: searches overflowed, emptying it and forgetting the rows they had proved lost); 3: the restarts of
-#: ``moves=published`` turn on the commuting-move reduction after :data:`COMMUTE_AFTER` nodes.
-SOLVER_VERSION = 3
+#: ``moves=published`` turn on the commuting-move reduction after :data:`COMMUTE_AFTER` nodes; 4: the
+#: ``moves=physical`` search also cuts every row that fails ``used_partners`` (a proof of loss).
+SOLVER_VERSION = 4
 
 #: The conditions applied to every expanded row (``isolated_pile`` is contained in ``disconnected``).
-SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops")
+SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops", "used_partners")
+#: Of those, the ones checked on rows of every size, whatever the pile limit of the restarts.
+EVERY_ROW_CONDITIONS = ("used_partners",)
 
 
 @dataclass(frozen=True)
@@ -351,9 +356,9 @@ class Searcher:
             if nodes >= node_budget or (time_budget is not None and work_clock.thread_time() - t0 >= time_budget):
                 raise OutOfBudget
             nodes += 1
-            name = None
-            if not self.proof_piles or len(r) <= self.proof_piles:
-                name = proofs.proof_of_loss(r, self.neighbours, self.reverse, SEARCH_CONDITIONS)
+            name = proofs.proof_of_loss(r, self.neighbours, self.reverse,
+                                        SEARCH_CONDITIONS if not self.proof_piles or len(r) <= self.proof_piles
+                                        else EVERY_ROW_CONDITIONS)
             if name is not None:
                 cuts[name] = cuts.get(name, 0) + 1
             else:
@@ -476,7 +481,8 @@ class KernelSearcher:
                 verdict = k.UNDECIDED_CODE
                 break
         return BestPlayStatus.from_code(verdict), int(scalars[k._NODES]), (int(scalars[k._DISCONNECTED]), int(scalars[k._UNCOVERABLE]),
-                                                 int(scalars[k._FROZEN]), int(scalars[k._UNPAIRED]))
+                                                 int(scalars[k._FROZEN]), int(scalars[k._UNPAIRED]),
+                                                 int(scalars[k._USED]))
 
     def _nrpa(self, tops, line, node_allowance: int, clock):
         """NRPA searches (:data:`NRPA_PLAN`) from the dealt row ``tops`` within ``node_allowance``
@@ -598,7 +604,7 @@ def check_node_budget(node_budget) -> int:
 
 
 def solve(order, deck: Deck, variant: Variant | str | None = None, *,
-          node_budget: int = DEFAULT_NODE_BUDGET, time_budget: float | None = None, engine: str = "auto",
+          node_budget: int | None = None, time_budget: float | None = None, engine: str = "auto",
           ordering: int = 0, strategy: str | None = None) -> SolveResult:
     """Decide whether ``order`` can be won by best play; a won verdict's line is checked by replay.
 
@@ -608,7 +614,8 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     deck : Deck
     variant : prisoners Variant or string (default ``moves=physical``, ``wrap=on``); ``moves`` says
         how a pile moves (physical: as a unit; published: card by card, reversed)
-    node_budget : rows expanded before giving up (outcome ``undecided``)
+    node_budget : rows expanded before giving up (outcome ``undecided``, shown as *open*; default
+        :func:`exact.prisoners.limits.default_node_budget` of the variant's rule)
     time_budget : CPU seconds of searching before giving up (default: no limit; nodes only)
     engine : "auto" (numba when the deck fits), "numba" or "python" (the reference search)
     ordering : move order of a depth-first run of the numba engine (0: the reference's)
@@ -626,7 +633,7 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     """
     variant = check_variant(variant)
     order = deck.check_order(order)
-    node_budget = check_node_budget(node_budget)
+    node_budget = check_node_budget(default_node_budget(variant) if node_budget is None else node_budget)
     time_budget = check_time_budget(time_budget)
     searcher = make_searcher(deck, variant, engine=engine, ordering=ordering, strategy=strategy)
     verdict = searcher.solve_ranks([deck.rank(c) for c in order], node_budget, time_budget)

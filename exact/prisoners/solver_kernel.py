@@ -43,7 +43,7 @@ from exact.prisoners.lost_rows import (
     slot_tag)
 from exact.status import BestPlayStatus
 from exact.prisoners.proofs_kernel import (
-    frozen_piles, immovable_piles, linked, stranded_cards, uncoverable_cards, unpaired_tops)
+    frozen_piles, immovable_piles, linked, stranded_cards, uncoverable_cards, unpaired_tops, used_partners)
 from sim._jit import jit
 from sim.rules.prisoners import adjacent_ranks
 
@@ -167,7 +167,11 @@ STRANDED_PROOF = 32
 #: Its searches expand about as many rows on lost decks at less than half the CPU time a row, but
 #: find wins in more rows: the solver's restarts set it after :data:`exact.prisoners.solver.COMMUTE_AFTER`.
 COMMUTE = 64
-ALL_PROOFS = CONNECTED_PROOF | UNCOVERABLE_PROOF | FROZEN_PROOF | UNPAIRED_PROOF
+#: ``USED_PROOF`` (physical: :func:`exact.prisoners.proofs.used_partners`) is among ``ALL_PROOFS``;
+#: unlike the others it runs on rows of every size, whatever ``proofs >> PROOF_PILES_SHIFT`` (it cuts
+#: rows of 25 to 40 piles that the others leave open; see benchmarks/README.md).
+USED_PROOF = 128
+ALL_PROOFS = CONNECTED_PROOF | UNCOVERABLE_PROOF | FROZEN_PROOF | UNPAIRED_PROOF | USED_PROOF
 #: ``proofs >> PROOF_PILES_SHIFT``, when not 0, is the largest row (in piles) on which the search
 #: applies its conditions: on longer rows they cost more than they cut (see :mod:`exact.prisoners.solver`).
 PROOF_PILES_SHIFT = 16
@@ -191,6 +195,7 @@ def _from_bound(out, count, bound):
 _STRANDED = 12  # rows cut by ``stranded_cards``
 _TOUCHED = 13  # the xor of the table words :func:`child_hashes` read (kept so the reads are made)
 _GENERATION = 14  # the lost-row table's generation (:func:`next_generation`)
+_USED = 15  # rows cut by ``used_partners``
 #: Code of a search paused at its node stop (resume it with the same state): not a verdict, so a code
 #: no :class:`~exact.status.BestPlayStatus` has.
 PAUSED_CODE = max(status.code for status in BestPlayStatus) + 1
@@ -216,7 +221,7 @@ def new_state(cards: int, ranks: int) -> SearchState:
     lost-row table (``profile[1]``) and the legal moves generated (``profile[2]``); it is never
     reset by the search (the caller empties it), so it can sum several runs."""
     n = cards
-    return SearchState(np.zeros(15, dtype=np.int64), np.empty((n, 4 * n), dtype=np.int64),
+    return SearchState(np.zeros(16, dtype=np.int64), np.empty((n, 4 * n), dtype=np.int64),
                        np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.empty((n, 6), dtype=np.int64),
                        np.empty(3 * max(ranks, 1) + n, dtype=np.int64), np.zeros((3, n), dtype=np.int64))
 
@@ -279,6 +284,7 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
     unpaired = scalars[_UNPAIRED]
     immovable = scalars[_IMMOVABLE]
     stranded = scalars[_STRANDED]
+    used = scalars[_USED]
     work = np.empty(ranks + 6 * n, dtype=np.int64)
     cycle = ranks >= 3 and (neighbours[0] >> (ranks - 1)) & 1 == 1
     commute = (proofs & COMMUTE) != 0
@@ -321,7 +327,7 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
                     break  # paused before expanding this row; the next call enters it again
                 nodes += 1
                 profile[0, depth] += 1
-                proofs = every if limit == 0 or m <= limit else every & COMMUTE
+                proofs = every if limit == 0 or m <= limit else every & (COMMUTE | USED_PROOF)
                 counts[depth] = 0
                 if (proofs & CONNECTED_PROOF) and not linked(tops, bottoms, m, neighbours, ranks, reverse, holders):
                     disconnected += 1
@@ -337,6 +343,8 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
                     immovable += 1
                 elif (proofs & STRANDED_PROOF) and not reverse and stranded_cards(tops, m, neighbours, ranks, work):
                     stranded += 1
+                elif (proofs & USED_PROOF) and not reverse and used_partners(tops, m, neighbours, ranks, work):
+                    used += 1
                 else:
                     counts[depth], rng = _gen_moves(tops, bottoms, m, neighbours, ordering, reverse, moves[depth], rng,
                                                     scores)
@@ -394,6 +402,7 @@ def _search(tops, bottoms, neighbours, ranks, reverse, ordering, hashes, keys, l
     scalars[_UNPAIRED] = unpaired
     scalars[_IMMOVABLE] = immovable
     scalars[_STRANDED] = stranded
+    scalars[_USED] = used
     scalars[_TOUCHED] = np.int64(touched)
     scalars[_VERDICT] = verdict
     if verdict == PAUSED_CODE:

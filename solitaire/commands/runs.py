@@ -46,12 +46,15 @@ def _columns(row: dict) -> tuple[str, str, str, str, str]:
         return (deck, variant, _count(decks, "decks"), f"trapped {trapped if trapped is not None else '-'}{share}",
                 f"{_interval(row.get('ci95_trapped'))} bracket")
     if kind == "best_play":
-        counts = ", ".join(f"{key} {row[key]:,}" for key in ("won", "lost", "undecided")
+        counts = ", ".join(f"{name} {row[key]:,}" for key, name in
+                           (("won", "proved won"), ("lost", "proved lost"), ("undecided", "open"))
                            if isinstance(row.get(key), int))
         return (deck, variant, _count(row.get("decks"), "decks"), counts or "-",
                 f"{_interval(row.get('ci95'))} bracket")
     if kind == "solve":
-        return deck, variant, "one deck order", row.get("status") or "-", "-"
+        status = row.get("status")
+        shown = {"won": "proved won", "lost": "proved lost", "undecided": "open"}.get(status, status or "-")
+        return deck, variant, "one deck order", shown, "-"
     if kind == "validation":
         rejected = row.get("rejected") or 0
         verdict = {True: "passed", False: f"FAILED ({rejected} rejected)"}.get(row.get("passed"), "-")
@@ -147,7 +150,7 @@ def runs_command(out, game, as_json):
     method, size, result, interval, name), then the runs still under way (resumable with the same
     command) with their progress. By kind: simulations and exact results show p_win with its 95%
     interval; poison runs the decks classified and those trapped, with the bracket interval;
-    best-play runs (solve --decks) the decks won, lost and undecided, with the bracket interval;
+    best-play runs (solve --decks) the decks proved won, proved lost and open, with the bracket interval;
     validations the comparisons and whether they passed; sweeps the grid and games per cell.
 
     --json prints {"store", "results": [...], "unfinished": [...]}; exact counts are integers.

@@ -5,7 +5,7 @@ import contextlib
 
 import click
 
-from exact.prisoners.limits import DEFAULT_NODE_BUDGET, MAX_KERNEL_CARDS, STRATEGIES
+from exact.prisoners.limits import DEFAULT_NODE_BUDGETS, MAX_KERNEL_CARDS, STRATEGIES, default_node_budget
 from exact.status import BestPlayStatus
 from sim.errors import UsageError
 
@@ -41,19 +41,21 @@ MAX_ORDER_BYTES = 1 << 30
 @click.option("--all", "all_orders", is_flag=True,
               help="Exact best play over every deck order (small decks only).")
 @click.option("--node-budget", type=INT, default=None,
-              help=f"Rows expanded per deck before the verdict is 'undecided' [default: {DEFAULT_NODE_BUDGET:,}, "
-                   "about half a CPU-second per 52-card deck].")
+              help="Rows expanded per deck before the verdict is 'open' [default: "
+                   f"{DEFAULT_NODE_BUDGETS['published']:,} with moves=published, about 1 CPU-second a 52-card deck; "
+                   f"{DEFAULT_NODE_BUDGETS['physical']:,} with moves=physical, about 10 CPU-seconds; the table of "
+                   "lost rows of a 52-card deck takes 2 GiB and 4 GiB of memory there, its most].")
 @click.option("--time-budget", type=FLOAT, default=None, metavar="SECONDS",
-              help="CPU seconds of searching per deck before the verdict is 'undecided' [default: none, the node "
+              help="CPU seconds of searching per deck before the verdict is 'open' [default: none, the node "
                    "budget only; a time budget makes verdicts depend on the machine's speed].")
 @click.option("--strategy", type=click.Choice(sorted(STRATEGIES, key=lambda name: name != "restarts")), default=None,
               help="How the search spends its node budget [default: restarts]. restarts: depth-first runs in fresh "
                    "random move orders, each longer, sharing the table of lost rows. beam: beam searches for a "
                    "win first (10% then 40% of the budget), then the restarts. nrpa: the restarts with part of "
                    "the budget, then nested rollout policy adaptation for a win with the rest (on 52-card "
-                   "moves=published decks it wins some that the restarts leave undecided). dfs: one depth-first "
+                   "moves=published decks it wins some that the restarts leave open). dfs: one depth-first "
                    "run. Every strategy proves a loss only by exhausting the search or a static condition, and "
-                   "every won line is checked by replay; only undecided verdicts and speed differ. Decks of more "
+                   "every won line is checked by replay; only open verdicts and speed differ. Decks of more "
                    f"than {MAX_KERNEL_CARDS} cards take dfs only.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it). With "
@@ -63,17 +65,19 @@ MAX_ORDER_BYTES = 1 << 30
 @resume_option("With --decks and --out", "run")
 @checkpoint_seconds_option("With --decks and --out")
 @click.option("--progress/--no-progress", default=True, show_default=True,
-              help="With --decks: progress bar on stderr (decks solved, won, lost, undecided) once it runs a few "
+              help="With --decks: progress bar on stderr (decks solved, proved won, proved lost, open) once it runs a few "
                    "seconds.")
 @json_option
 def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, node_budget, time_budget, strategy,
                   out, resume, checkpoint_seconds, progress, as_json):
     """Decide best play: whether a deck order can be won (one pile left) by some sequence of legal
-    moves, with its evidence: a winning line (checked by replay), the proof that closed a lost deck
-    (a static condition, or the exhausted search), or 'undecided' with the nodes and seconds spent.
+    moves. Each verdict is proved won (a winning line in card notation, checked by replay), proved
+    lost (named by its proof: a static condition, or 'exhaustion', every row searched) or open
+    (the budget ran out before a proof either way; the nodes and seconds spent are shown).
 
     One deck: --order, or a deck shuffled from --seed. Many: --decks N (random decks from --seed;
-    the 95% interval counts undecided decks as lost at its low end and as won at its high end).
+    counts of proved won, proved lost and open decks; the 95% interval counts open decks as lost at
+    its low end and as won at its high end).
     --all: exact best play over every order of a small deck (score = fewest piles reachable).
     With --decks and --out, Ctrl-C or SIGTERM stops the run between two decks and saves them (exit
     status 130 or 143); the same command resumes it.
@@ -102,7 +106,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     if not any(v.strip().startswith("moves=") for v in variants):
         variants = (*variants, "moves=physical")
     deck, variant = make_deck_variant(game, suits, ranks, variants)
-    budget = DEFAULT_NODE_BUDGET if node_budget is None else node_budget
+    budget = default_node_budget(variant) if node_budget is None else node_budget
     if sum(x is not None and x is not False for x in (order, decks, all_orders or None)) > 1:
         raise UsageError("give at most one of --order, --decks and --all")
     if seed is not None and (order is not None or all_orders):
@@ -176,11 +180,11 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         click.echo(f"{variant}  deck {deck}  seed {result.seed}  node budget {budget:,}"
                    + (f"  time budget {time_budget:g} s" if time_budget is not None else "")
                    + f"  strategy {result.strategy}")
-        click.echo(f"decks {result.decks:,}  won {result.won:,}  lost {result.lost:,}  "
-                   f"undecided {result.undecided:,}  decided {result.decided / result.decks:.1%}")
-        click.echo(f"best-play win rate 95% CI [{low:.4%}, {high:.4%}] (undecided counted lost, then won)")
+        click.echo(f"decks {result.decks:,}  proved won {result.won:,}  proved lost {result.lost:,}  "
+                   f"open {result.undecided:,} (budget spent before a proof either way)")
+        click.echo(f"best-play win rate 95% CI [{low:.4%}, {high:.4%}] (open decks counted lost, then won)")
         if result.lost:
-            click.echo("lost decks closed by: " + _proofs_line(dict(result.lost_by)))
+            click.echo("proved lost by: " + _proofs_line(dict(result.lost_by)))
         click.echo(f"{result.nodes:,} nodes  {result.seconds:.1f} CPU s  "
                    f"{result.seconds / result.decks:.3f} s a deck")
         _echo_stored(name, out)
@@ -214,8 +218,8 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     click.echo(f"{variant}  deck {deck}" + (f"  seed {seed}" if order is None else "")
                + f"  order {format_cards(result.order, deck)}")
     if result.won:
-        click.echo(f"won: {len(result.line)} moves after dealing all cards ({result.nodes:,} nodes, strategy "
-                   f"{result.strategy}, line checked by replay):")
+        click.echo(f"proved won: this line of {len(result.line)} moves after dealing all cards wins ({result.nodes:,} "
+                   f"nodes, strategy {result.strategy}, line checked by replay):")
         for number, move in enumerate(describe_line(result.order, deck, variant, result.line), start=1):
             click.echo(f"{number:4d}. {move}")
         variant_args = " ".join(f"--variant {k}={v}" for k, v in variant.params)
@@ -224,15 +228,16 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
                    f"--line \"{line_tokens(result.order, deck, variant, result.line)}\"")
     elif result.status == BestPlayStatus.LOST and result.proof == "exhaustion":
         cuts = ", ".join(f"{n} {c:,}" for n, c in result.cuts)
-        click.echo(f"lost: no sequence of moves wins (search exhausted after {result.nodes:,} nodes, strategy "
-                   f"{result.strategy}" + (f"; rows cut by {cuts}" if cuts else "") + ")")
+        click.echo(f"proved lost (proof: exhaustion): no sequence of moves wins, every row searched after "
+                   f"{result.nodes:,} nodes, strategy {result.strategy}" + (f"; rows cut by {cuts}" if cuts else ""))
     elif result.status == BestPlayStatus.LOST:
-        click.echo(f"lost: the dealt row fails the necessary condition {result.proof} "
+        click.echo(f"proved lost (proof: {result.proof}): the dealt row fails this necessary condition for a win "
                    "(exact.prisoners.proofs)")
     else:
-        spent = "time" if time_budget is not None and result.nodes < budget else "node"
-        click.echo(f"undecided: {spent} budget spent ({result.nodes:,} nodes, {result.seconds:.2f} CPU s, "
-                   f"strategy {result.strategy}; another --strategy or a larger budget may decide it)")
+        spent = (f"time budget {time_budget:g} CPU s" if time_budget is not None and result.nodes < budget
+                 else f"node budget {budget:,}")
+        click.echo(f"open: no proof either way within the {spent} ({result.nodes:,} nodes, {result.seconds:.2f} CPU s, "
+                   f"strategy {result.strategy}); a larger --node-budget or another --strategy may settle it")
     _echo_stored(name, out)
 
 

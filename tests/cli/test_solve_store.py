@@ -75,7 +75,7 @@ def test_a_stopped_run_resumes_to_the_uninterrupted_counts_and_is_stored_once(cl
     assert code == 0 and solved == [] and "shown from there" in err
     assert json.loads(out) == resumed
     code, listing, _ = cli_run("runs", "--out", str(path))
-    assert code == 0 and "won 12, lost 0, undecided 0" in listing
+    assert code == 0 and "proved won 12, proved lost 0, open 0" in listing
     store = ResultsStore(path)
     assert len(store.names(kind="best_play")) == 1 and store.unfinished_parts() == []
     # another budget is another run
@@ -132,7 +132,7 @@ def test_a_verdict_or_run_of_another_strategy_is_not_served(cli_run, tmp_path):
             strategies.setdefault(strategy, record)
         assert len(ResultsStore(path).names(kind=kind)) == 3
     code, out, _ = cli_run(*one[:-2], "--strategy", "nrpa")
-    assert code == 0 and "undecided: node budget spent" in out and "strategy nrpa" in out
+    assert code == 0 and "open: no proof either way within the node budget" in out and "strategy nrpa" in out
     code, out, _ = cli_run(*ARGS, "--seed", "3", "--strategy", "beam")
     assert code == 0 and "strategy beam" in out.splitlines()[0]
 
@@ -140,12 +140,14 @@ def test_a_verdict_or_run_of_another_strategy_is_not_served(cli_run, tmp_path):
 def test_a_verdict_stored_before_verdicts_named_their_strategy_is_the_default_strategys(cli_run, tmp_path):
     import dataclasses
 
+    from exact.prisoners.limits import DEFAULT_NODE_BUDGETS
     from exact.prisoners.solver import solve
     from sim.deck import Deck
 
     path = tmp_path / "s.h5"
     order = "AS 2S 3S 4S AH 2H 3H 4H"
-    old = dataclasses.replace(solve([0, 1, 2, 3, 4, 5, 6, 7], Deck(2, 4), node_budget=500_000), strategy=None)
+    old = dataclasses.replace(solve([0, 1, 2, 3, 4, 5, 6, 7], Deck(2, 4), node_budget=DEFAULT_NODE_BUDGETS["physical"]),
+                              strategy=None)  # at the default budget, which the command below uses
     ResultsStore(path).save(old)  # as stored before: no strategy
     args = ("solve", "--suits", "2", "--ranks", "4", "--order", order, "--out", str(path), "--json")
     for strategy, served in ((None, True), ("restarts", True), ("beam", False)):

@@ -19,6 +19,7 @@ from exact.prisoners.solver import (
     LOST,
     UNDECIDED,
     WON,
+    Searcher,
     make_searcher,
     replay,
     solve,
@@ -149,7 +150,37 @@ def test_estimate_tallies_the_proofs_of_its_lost_decks():
     assert est.lost >= 30 and sum(lost_by.values()) == est.lost
     assert set(lost_by) <= {*proofs.CONDITIONS, proofs.EXHAUSTION}
     record = est.to_dict()
-    assert record["lost_by"] == lost_by and record["decided_share"] == (est.won + est.lost) / 40
+    assert record["lost_by"] == lost_by
+
+
+@pytest.mark.parametrize("moves", ["physical", "published"])
+def test_verdicts_are_the_same_whatever_the_number_of_workers(moves):
+    # Each deck's verdict and nodes depend on that deck alone: the decks solved in one process, in
+    # another order, or split between two worker processes, give the records of estimate_best_play.
+    from concurrent.futures import ProcessPoolExecutor
+
+    from exact.prisoners.best_play import solve_decks
+
+    deck, variant, decks = Deck(4, 13), f"prisoners(moves={moves})", 12
+    args = dict(decks=decks, seed=5, node_budget=20_000)
+    one = solve_decks(deck, variant, indices=range(decks), **args)
+    backwards = solve_decks(deck, variant, indices=range(decks - 1, -1, -1), **args)[::-1]
+    with ProcessPoolExecutor(2) as pool:
+        parts = list(pool.map(_solve_part, [(deck, variant, args, range(k, decks, 2)) for k in range(2)]))
+    two = sorted(parts[0] + parts[1], key=lambda r: r["deck"])
+    key = lambda records: [(r["deck"], r["status"], r["proof"], r["nodes"]) for r in records]  # noqa: E731
+    assert key(one) == key(backwards) == key(two)
+    est = estimate_best_play(deck, variant, **args)
+    statuses = [r["status"] for r in one]
+    assert (est.won, est.lost, est.undecided) == tuple(statuses.count(s) for s in ("won", "lost", "undecided"))
+    assert est.nodes == sum(r["nodes"] for r in one) and len(set(statuses)) >= 2  # not all alike
+
+
+def _solve_part(job):
+    from exact.prisoners.best_play import solve_decks
+
+    deck, variant, args, indices = job
+    return solve_decks(deck, variant, indices=indices, **args)
 
 
 def test_replay_rejects_illegal_moves_and_bad_input():
@@ -414,6 +445,23 @@ def test_engine_errors():
         solve([0, 1, 2], Deck(1, 3), engine="python", strategy="restarts")
 
 
+def test_cli_solve_says_what_was_proved_in_card_notation(cli_run):
+    # a player's own deal: proved won with the line, proved lost with the proof's name, or open with the budget
+    args = ("solve", "--suits", "1", "--ranks", "3", "--variant", "wrap=off", "--order")
+    code, out, _ = cli_run(*args, "AS 3S 2S")
+    assert code == 0 and "order AS 3S 2S" in out and "proved won: this line of 2 moves" in out
+    assert "3S" in out.split("proved won")[1]  # the moves name their cards
+    code, out, _ = cli_run(*args, "2S AS 3S")
+    assert code == 0 and "proved lost (proof: uncoverable_cards)" in out
+    code, out, _ = cli_run("solve", "--order", " ".join(f"{r}{s}" for s in "SHDC" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()),
+                           "--node-budget", "50")
+    assert code == 0 and "open: no proof either way within the node budget 50 " in out
+    code, out, _ = cli_run("solve", "--suits", "2", "--ranks", "5", "--decks", "20", "--seed", "1", "--node-budget", "100")
+    counts = out.splitlines()[1]
+    assert code == 0 and counts.startswith("decks 20  proved won ") and " proved lost " in counts and " open " in counts
+    assert "decided" not in out.replace("undecided", "")
+
+
 def test_cli_solve_zero_decks_says_decks(cli_run):
     code, out, err = cli_run("solve", "--decks", "0", "--json")
     assert code == 2 and out == "" and err.count("\n") == 1
@@ -421,10 +469,21 @@ def test_cli_solve_zero_decks_says_decks(cli_run):
 
 
 def test_cli_solve_help_shows_the_default_budget(cli_run):
-    from exact.prisoners.limits import DEFAULT_NODE_BUDGET
+    from exact.prisoners.limits import DEFAULT_NODE_BUDGETS
 
     code, out, _ = cli_run("solve", "--help")
-    assert code == 0 and f"{DEFAULT_NODE_BUDGET:,}" in " ".join(out.split())
+    text = " ".join(out.split())
+    assert code == 0 and all(f"{budget:,} with moves={rule}" in text for rule, budget in DEFAULT_NODE_BUDGETS.items())
+
+
+def test_the_default_node_budget_is_the_rules():
+    from exact.prisoners.limits import DEFAULT_NODE_BUDGETS
+
+    for rule in ("published", "physical"):
+        variant = f"prisoners(moves={rule},wrap=off)"
+        result = solve([0, 2, 1], Deck(1, 3), variant)
+        assert result.node_budget == DEFAULT_NODE_BUDGETS[rule]
+        assert estimate_best_play(Deck(1, 3), variant, decks=2, seed=1).node_budget == DEFAULT_NODE_BUDGETS[rule]
 
 
 def test_cli_solve_out_saves_the_estimate(cli_run, tmp_path):
@@ -671,6 +730,49 @@ def test_kernel_stranded_cards_equals_the_reference(data, shape, wrap):
     tops = np.array(row, dtype=np.int64)
     found = proofs_kernel.stranded_cards(tops, len(row), masks, deck.ranks, work)
     assert found == proofs.stranded_cards(row, searcher.neighbours, False)
+    work[:] = -2  # stale values must not matter
+    found = proofs_kernel.used_partners(tops, len(row), masks, deck.ranks, work)
+    assert found == proofs.used_partners(row, searcher.neighbours, False)
+
+
+def test_used_partners_by_hand():
+    neighbours = [[1], [0, 2], [1, 3], [2, 4], [3]]  # five ranks, no wrap
+    assert not proofs.used_partners((0, 1, 2), neighbours, True)  # never on a published row
+    # The 0 (position 2) has no landing partner, so it is the final card; the two 2s must both jump,
+    # and their landing partners are the same two cards, the 1 and the 3: a matching exists (which
+    # stranded_cards sees), but the 2 that jumps second needs, besides the partner it lands on, one
+    # the first did not land on, to cover it later: none is left. The search agrees: lost.
+    row = (1, 3, 0, 2, 2)
+    assert proofs.used_partners(row, neighbours, False) and not proofs.stranded_cards(row, neighbours, False)
+    assert proofs.proof_of_loss(row, neighbours, False, [c for c in proofs.CONDITIONS if c != "used_partners"]) is None
+    searcher = Searcher(5, wrap=False, reverse=False)
+    assert searcher.solve_row(row, 10**6).status == LOST
+    # A third partner (the 3 at the end of the left part) gives the second jumper its cover.
+    assert not proofs.used_partners((1, 3, 3, 0, 2, 2), neighbours, False)
+    # It contains stranded_cards (Hall's condition is weaker than surplus).
+    assert proofs.used_partners((1, 3, 0, 2, 2, 2), neighbours, False)
+
+
+@pytest.mark.parametrize("shape, wrap", [((2, 4), "on"), ((2, 5), "off")])
+def test_used_partners_proves_physical_rows_the_other_proofs_cannot(shape, wrap):
+    # Rows it closes that no other condition closes, all lost by exhaustive search (the soundness
+    # tests above check it on every reachable row of other decks as well, it being in CONDITIONS).
+    variant = Variant.make("prisoners", moves="physical", wrap=wrap)
+    searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
+    others = [name for name in proofs.CONDITIONS if name != "used_partners"]
+    fired = [row for row in fewest if proofs.used_partners(row, searcher.neighbours, False)]
+    assert all(fewest[row] > 1 for row in fired)
+    assert all(proofs.used_partners(row, searcher.neighbours, False) for row in fewest
+               if proofs.stranded_cards(row, searcher.neighbours, False))  # it contains stranded_cards
+    extra = [row for row in fired if proofs.proof_of_loss(row, searcher.neighbours, False, others) is None]
+    assert len(extra) >= 100
+
+
+@pytest.mark.parametrize("shape, wrap", [((2, 5), "on"), ((2, 4), "on"), ((2, 4), "off")])
+def test_search_with_used_partners_equals_exhaustive_search(shape, wrap):
+    # Not a default cut, but the kernel's search may apply it (kernel.USED_PROOF): with it on, every
+    # dealt row of the deck gets the exhaustive verdict, and it does cut rows.
+    assert search_with_proof_equals_exhaustive_search(shape, "physical", wrap, kernel.USED_PROOF, kernel._USED) > 0
 
 
 def test_stranded_cards_by_hand():
@@ -694,7 +796,7 @@ def test_stranded_cards_proves_physical_rows_the_other_proofs_cannot(shape, wrap
     # tests above run it on every reachable row of other decks as well).
     variant = Variant.make("prisoners", moves="physical", wrap=wrap)
     searcher, fewest = fewest_piles_of_every_row(Deck(*shape), variant)
-    others = [name for name in proofs.CONDITIONS if name != "stranded_cards"]
+    others = [name for name in proofs.CONDITIONS if name not in ("stranded_cards", "used_partners")]  # the latter contains it
     fired = [row for row in fewest if proofs.stranded_cards(row, searcher.neighbours, False)]
     assert all(fewest[row] > 1 for row in fired)
     extra = [row for row in fired if proofs.proof_of_loss(row, searcher.neighbours, False, others) is None]
@@ -728,10 +830,10 @@ def test_kernel_with_proof_piles_equals_python_search_with_proof_piles(data, sha
 @pytest.mark.parametrize("moves", ["published", "physical"])
 @pytest.mark.parametrize("shape, wrap", [((2, 4), "on"), ((2, 4), "off"), ((3, 3), "on")])
 def test_proof_piles_changes_cuts_never_verdicts(shape, wrap, moves):
-    # The restarts check the conditions on short rows only (solver.PROOF_PILES): a search that
-    # ends has the exhaustive verdict whatever the limit, and a limit of 1 pile cuts nothing (a row
-    # of one pile is won), where checking every row does cut.
-    from exact.prisoners.solver import PROOF_PILES
+    # The restarts check the conditions on short rows only (solver.PROOF_PILES), but for those of
+    # EVERY_ROW_CONDITIONS: a search that ends has the exhaustive verdict whatever the limit, and a
+    # limit of 1 pile cuts by those only (a row of one pile is won), where checking every row does cut.
+    from exact.prisoners.solver import EVERY_ROW_CONDITIONS, PROOF_PILES
 
     deck = Deck(*shape)
     variant = Variant.make("prisoners", moves=moves, wrap=wrap)
@@ -746,7 +848,7 @@ def test_proof_piles_changes_cuts_never_verdicts(shape, wrap, moves):
             verdict = searcher.solve_ranks(seq, 10**6)
             assert verdict.status == (WON if won else LOST), (seq, piles)
             if piles == 1:
-                assert verdict.cuts == ()
+                assert {name for name, _ in verdict.cuts} <= set(EVERY_ROW_CONDITIONS)
                 cut_limited += 1
             elif piles == 0:
                 cut_everywhere += sum(n for _, n in verdict.cuts)
