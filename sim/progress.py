@@ -29,7 +29,7 @@ class _Tracked:
 
 
 def line_open() -> bool:
-    """Whether a progress bar is drawn on stderr's current line (it redraws as ``"\r" + bar``): what is
+    """Whether a progress bar is drawn on stderr's current line (it redraws the line after a carriage return): what is
     written next must start with a newline, or it is glued to the bar. A bar closed (its line cleared,
     ending with a carriage return) or never drawn leaves no line open."""
     return _last[0] not in ("", "\n", "\r")
