@@ -182,7 +182,10 @@ def compute(store: ResultsStore, decks, checkpoint_dir: str, hours: float) -> No
         if time.monotonic() - t0 > hours * 3600:
             print(f"stopped after {hours} h: the same command continues", file=sys.stderr)
             return
-        for text in (PLAIN, WIN_ANY):  # one set of jobs: the second is read from the journal
+        stored = have.get((s, r), {"plain": None, "any": None})
+        for key, text in (("plain", PLAIN), ("any", WIN_ANY)):  # one set of jobs: the second read from the journal
+            if stored[key] is not None:
+                continue
             result = exact_distribution(Deck(s, r), Variant.parse(text), method="word", checkpoint_dir=checkpoint_dir)
             name = store.save(result)
             print(f"{s}x{r} {text}: p_win {result.p_win} ({float(result.p_win):.6%}) stored as {name}", flush=True)

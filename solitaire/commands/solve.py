@@ -71,9 +71,11 @@ MAX_ORDER_BYTES = 1 << 30
 def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, node_budget, time_budget, strategy,
                   out, resume, checkpoint_seconds, progress, as_json):
     """Decide best play: whether a deck order can be won (one pile left) by some sequence of legal
-    moves. Each verdict is proved won (a winning line in card notation, checked by replay), proved
-    lost (named by its proof: a static condition, or 'exhaustion', every row searched) or open
-    (the budget ran out before a proof either way; the nodes and seconds spent are shown).
+    moves: proved won (a winning line, checked by replay), proved lost (named by its proof) or open
+    (the budget ran out first).
+
+    A winning line is given in card notation; a loss names its proof (a static condition, or
+    'exhaustion', every row searched); an open verdict shows the nodes and seconds spent.
 
     One deck: --order, or a deck shuffled from --seed. Many: --decks N (random decks from --seed;
     counts of proved won, proved lost and open decks; the 95% interval counts open decks as lost at

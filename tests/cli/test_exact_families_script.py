@@ -62,3 +62,15 @@ def test_a_wide_deck_is_refused():
     script = load_script()
     with pytest.raises(SystemExit, match="not a narrow deck"):
         script.parse_decks("3x3")
+
+
+def test_compute_adds_only_the_missing_variant(tmp_path):
+    script = load_script()
+    store_path = tmp_path / "s.h5"
+    store = ResultsStore(store_path)
+    store.save(exact_distribution(Deck(3, 2), Variant.parse(script.PLAIN), method="dp"))
+    args = ["--out", str(store_path), "--table", str(tmp_path / "f.md"), "--figure", str(tmp_path / "f.png"),
+            "--checkpoint-dir", str(tmp_path / "jobs")]
+    assert script.main(["--compute", "--decks", "3x2", *args]) == 0
+    records = [rec for _, rec in store.find(kind="exact", suits=3, ranks=2)]
+    assert sorted((rec["variant"], rec["method"]) for rec in records) == sorted([(script.PLAIN, "dp"), (script.WIN_ANY, "word")])
