@@ -124,7 +124,7 @@ def table(values: dict, fitted: dict) -> str:
 
 
 def figure(values: dict, fitted: dict, path: Path) -> None:
-    from solitaire.figures import _pyplot
+    from solitaire.figures import _pyplot, _save
 
     plt = _pyplot()
     plain = {k: float(v["plain"].p_win) * 100 for k, v in values.items() if v["plain"] is not None}
@@ -163,12 +163,10 @@ def figure(values: dict, fitted: dict, path: Path) -> None:
     ax.set_title("One-Handed Solitaire, exact p_win on narrow decks (plain rules)\n"
                  "dashed: least-squares fits, not theorems")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    fig.savefig(path.with_suffix(".svg"))
-    plt.close(fig)
+    _save(fig, path, svg=True)  # the SVG without a date, so that a rerun leaves git clean
 
 
 def compute(store: ResultsStore, decks, checkpoint_dir: str, hours: float) -> None:

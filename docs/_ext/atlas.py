@@ -32,6 +32,7 @@ STORES = {
 #: Tables written by the project's scripts beside the stores: (file, title).
 TABLES = {
     "exact_one_handed_table.md": "Exact One-Handed table (every deck, four variants)",
+    "exact_families.md": "One-Handed Solitaire on narrow decks (S x 2 and 2 x R), exact",
     "frontier_mc.md": "Exact results past 20 cards against Monte Carlo",
     "hand_poison_survey.md": "Hand Solitaire poison sets on every small deck",
 }
