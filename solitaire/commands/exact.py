@@ -59,9 +59,12 @@ from ..options import (deck_options, emit_json, game_option, json_option, make_d
               help="word: print the jobs, the estimated CPU core-hours and the largest job's memory, and stop.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store (HDF5) to save the result to (`solitaire runs --out FILE` lists it).")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress bar on stderr (steps, or the word method's jobs and the CPU they still need) once "
+                   "the count runs a few seconds.")
 @json_option
 def exact_command(game, suits, ranks, variants, method, workers, backend, scheduler, checkpoint_dir, shard,
-                  merge_only, only, show_plan, out, as_json):
+                  merge_only, only, show_plan, out, progress, as_json):
     """Count, over all (S*R)! deck orders, how many end with each score (exact integers).
 
     Prints p_win and the mean score as exact fractions. One-Handed (score = cards left, a win is 0)
@@ -78,6 +81,8 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
     if method not in record.exact_methods:
         raise UsageError(f"--method {method} is not a method of the exact {game} engine: choose one of "
                          f"{', '.join(record.exact_methods)}")
+    global _SHOW_PROGRESS
+    _SHOW_PROGRESS = progress
     kwargs = {"checkpoint_dir": checkpoint_dir}
     if "zeta" in record.exact_methods:  # its passes: threads, a Dask cluster
         from sim.backends import check_backend
@@ -174,6 +179,9 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
 #: finished job or pass as it ends and stop at once
 _STEPPED = ("phase", "dp", "zeta")
 
+#: ``--progress/--no-progress`` of the command being run (the bars below read it)
+_SHOW_PROGRESS = True
+
 
 def _resolved_method(game, deck, variant, method):
     """The method ``auto`` stands for (what a signal will keep depends on it)."""
@@ -218,7 +226,7 @@ def _compute(exact_distribution, deck, variant, method, kwargs, resolved, stop=T
             with _job_progress("exact") as progress:
                 result = exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
         else:
-            with progress_bar(None, desc="exact", unit="step") as bar:
+            with progress_bar(None, _SHOW_PROGRESS, desc="exact", unit="step") as bar:
                 def progress(done, total, work):
                     bar.total = total
                     bar.set_postfix_str(f"{work:.3g}", refresh=False)
@@ -302,7 +310,7 @@ def _job_progress(desc: str):
     from sim.progress import progress_bar
 
     # no rate-based time left: jobs run largest first, so the rate of jobs says nothing of the rest
-    with progress_bar(None, desc=desc, unit="job",
+    with progress_bar(None, _SHOW_PROGRESS, desc=desc, unit="job",
                       bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} jobs [{elapsed}{postfix}]") as bar:
         def progress(done, total, cpu_left):
             bar.total = total
@@ -333,7 +341,7 @@ def _run_core(deck, variant, built, merge_only, kwargs, as_json, method: str = "
 
         extra = dict(kwargs)
         extra["checkpoint"] = zeta_checkpoint(extra.pop("checkpoint_dir", None), *built, mode="core")
-        with _stopping("zeta", kwargs), progress_bar(None, desc="exact", unit="step") as bar:
+        with _stopping("zeta", kwargs), progress_bar(None, _SHOW_PROGRESS, desc="exact", unit="step") as bar:
             def progress(done, total, _work):
                 bar.total = total
                 bar.update(done - bar.n)

@@ -28,9 +28,11 @@ from ..options import SEED, emit_json, game_option, json_option, open_store, wor
 @workers_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store to save the validation to (`solitaire report` summarises it).")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Progress bar on stderr (cases done) once the validation runs a few seconds.")
 @json_option
 def validate_command(game, max_cards, variant_filter, games, coverage, coverage_games, alpha, seed, workers, out,
-                     as_json):
+                     progress, as_json):
     """Compare the Monte Carlo engine with exact values on every small deck and variant
     (One-Handed Solitaire, or Prisoner's Patience under both move policies; Hand Solitaire has no
     exact score distribution and is refused).
@@ -56,7 +58,7 @@ def validate_command(game, max_cards, variant_filter, games, coverage, coverage_
              if all(v[k] == wanted[k] for k in given)]
     store = open_store(out)
     report = validate(cases, games=games, seed=seed, coverage=coverage, coverage_games=coverage_games, alpha=alpha,
-                      workers=workers, out=store,
+                      workers=workers, out=store, progress=progress,
                       notify=lambda message: click.echo(f"solitaire: {message}", err=True))
     if as_json:
         emit_json(report.to_dict(), games={v.game for _, v in cases})

@@ -2,6 +2,7 @@
 --out, in --checkpoint-dir without), says so on a line of its own, and the same command run again
 resumes to the counts of an uninterrupted run."""
 import io
+import json
 import signal
 import subprocess
 import sys
@@ -152,3 +153,25 @@ def test_computations_that_keep_nothing_say_so_when_stopped(monkeypatch, capfd, 
     code = main(args)
     assert exits == [130] and code == 130
     assert f"interrupted: {note}\n" in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("method", ["dp", "word"])
+def test_exact_draws_its_progress_unless_told_not_to(cli_run, monkeypatch, method):
+    monkeypatch.setattr(progress, "DELAY_SECONDS", 0)
+    monkeypatch.setattr(progress, "MIN_INTERVAL", 0)  # every update drawn, however fast the count
+    args = ("exact", "--suits", "2", "--ranks", "3", "--method", method, "--json")
+    code, out, err = cli_run(*args)
+    assert code == 0 and "exact:" in err
+    code, quiet, err = cli_run(*args, "--no-progress")
+    assert code == 0 and err == ""
+    assert json.loads(quiet)["score_counts"] == json.loads(out)["score_counts"]
+
+
+def test_validate_draws_its_progress_unless_told_not_to(cli_run, monkeypatch):
+    monkeypatch.setattr(progress, "DELAY_SECONDS", 0)
+    monkeypatch.setattr(progress, "MIN_INTERVAL", 0)
+    args = ("validate", "--max-cards", "4", "--games", "2000", "--coverage", "0", "--variant", "win=end", "--json")
+    code, _, err = cli_run(*args)
+    assert code == 0 and "validate:" in err
+    code, _, err = cli_run(*args, "--no-progress")
+    assert code == 0 and err == ""
