@@ -6,13 +6,16 @@ Adds ``/index`` (see :mod:`sim.store`) where a store written before it lacks one
 an older engine is never served again (its identity differs), so ``solitaire report`` plays the
 current one beside it and the old record only doubles a row. Every record is read before and after
 the change and compared record by record (same names, same records, big integers included); the
-runs under way must be the same. The file is replaced atomically; on any difference the script says
+runs under way must be the same. ``--compact`` rewrites the file with only its live objects (the
+store compacts itself once it passes twice its last compacted size; this does it now, before a
+store is committed). The file is replaced atomically; on any difference the script says
 so and exits 1 (the store is then as the transaction left it: restore it from git or a copy).
 
 Usage::
 
     .venv/bin/python scripts/migrate_store.py results/solitaire.h5
     .venv/bin/python scripts/migrate_store.py --drop-superseded results/solitaire.h5
+    .venv/bin/python scripts/migrate_store.py --compact results/solitaire.h5
 """
 from __future__ import annotations
 
@@ -45,9 +48,17 @@ def superseded(store: ResultsStore) -> list[tuple[str, str]]:
     return found
 
 
+def compact(store: ResultsStore) -> None:
+    """Rewrite the store with only its live objects (HDF5 does not give back the space of replaced or
+    deleted objects)."""
+    with store.transaction() as f:
+        f.attrs["compacted_size"] = 0  # so that the next transaction copies only the live objects
+    with store.transaction():
+        pass
+
+
 def drop(store: ResultsStore, names: list[str]) -> None:
-    """Remove these results and rebuild the index from what remains, in a compacted file (HDF5 does not
-    give back the space of deleted objects)."""
+    """Remove these results and rebuild the index from what remains, in a compacted file."""
     from sim.store.layout import _INDEX, _RESULTS
 
     with store.transaction() as f:
@@ -64,6 +75,8 @@ def main(argv=None) -> int:
     parser.add_argument("store", help="the results store to migrate (named explicitly: no default)")
     parser.add_argument("--drop-superseded", action="store_true",
                         help="remove the simulations of an older engine version of their game")
+    parser.add_argument("--compact", action="store_true",
+                        help="rewrite the file with only its live objects (dropping runs compacts it too)")
     args = parser.parse_args(argv)
     store = ResultsStore(args.store)
     if not store.path.exists():
@@ -73,8 +86,11 @@ def main(argv=None) -> int:
     dropped = superseded(store) if args.drop_superseded else []
     for name, why in dropped:
         print(f"dropping {name}: {why}")
+    size = store.path.stat().st_size
     if dropped:
         drop(store, [name for name, _ in dropped])
+    elif args.compact:
+        compact(store)
     else:
         with store.transaction():
             pass  # a transaction brings the index up to date
@@ -84,8 +100,8 @@ def main(argv=None) -> int:
     if after != expected:
         print(f"{store.path}: the records read back differ after the migration", file=sys.stderr)
         return 1
-    print(f"{store.path}: {len(after[0])} results indexed, {len(gone)} superseded dropped; every other record "
-          "reads back identical")
+    print(f"{store.path}: {len(after[0])} results indexed, {len(gone)} superseded dropped, "
+          f"{size:,} -> {store.path.stat().st_size:,} bytes; every other record reads back identical")
     return 0
 
 

@@ -6,6 +6,8 @@ import importlib.util
 import json
 from pathlib import Path
 
+import numpy as np
+
 from sim import Deck, Variant, games, simulate
 from sim.montecarlo import stored_engine_version
 from sim.store import ResultsStore
@@ -73,6 +75,23 @@ def test_migration_drops_superseded_runs_and_keeps_every_other_record(tmp_path, 
     assert _migrate_script().main(["--drop-superseded", str(store.path)]) == 0  # nothing left to drop
     assert "0 superseded dropped" in capsys.readouterr().out and new in store.names()
 
+
+def test_compaction_gives_back_the_space_of_replaced_objects_and_keeps_every_record(tmp_path, capsys):
+    store = ResultsStore(tmp_path / "store.h5")
+    for seed in range(6):
+        simulate(Deck(2, 3), Variant.make("one-handed"), out=store, games=2_000, chunk_games=500, seed=seed,
+                 progress=False)
+    with store.transaction() as f:
+        f.attrs["compacted_size"] = store.path.stat().st_size  # no compaction on its own below
+        f.create_dataset("ballast", data=np.zeros(200_000))  # 1.6 MB that will be deleted
+    with store.transaction() as f:
+        del f["ballast"]
+    grown = store.path.stat().st_size
+    before = {name: json.dumps(store.load(name), sort_keys=True) for name in store.names()}
+    assert _migrate_script().main(["--compact", str(store.path)]) == 0
+    assert "every other record reads back identical" in capsys.readouterr().out
+    assert store.path.stat().st_size < grown - 1_000_000
+    assert {name: json.dumps(store.load(name), sort_keys=True) for name in store.names()} == before
 
 def test_a_report_with_nothing_new_leaves_its_readme_as_it_was(tmp_path):
     store = ResultsStore(tmp_path / "store.h5")
