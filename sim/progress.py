@@ -1,6 +1,8 @@
 """The progress bar of every long computation: on stderr, shown only once it has run a few seconds,
-removed when it ends, so short runs and ``--json`` output stay clean. Its times (elapsed, rate,
-remaining) leave out the time spent compiling kernels (:mod:`sim.compiling`)."""
+so short runs and ``--json`` output stay clean. On a terminal it is removed when it ends; in a file
+(stderr redirected to a log) its last state is left on a line of its own instead of being cleared
+with spaces. Its times (elapsed, rate, remaining) leave out the time spent compiling kernels
+(:mod:`sim.compiling`)."""
 from __future__ import annotations
 
 import sys
@@ -63,9 +65,13 @@ def progress_bar(total: int | None, progress: bool | None = None, *, desc: str |
     """
     from tqdm.auto import tqdm
 
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):  # a closed or bare stream
+        tty = False
     bar = tqdm(iterable, total=total, initial=initial, desc=desc, unit=unit, unit_scale=unit_scale, delay=DELAY_SECONDS,
                mininterval=MIN_INTERVAL, bar_format=bar_format,
-               disable=progress is not None and not progress, file=_Tracked(sys.stderr), leave=False, dynamic_ncols=True)
+               disable=progress is not None and not progress, file=_Tracked(sys.stderr), leave=not tty, dynamic_ncols=True)
     bar._time = _work_time  # its elapsed time, rate and remaining time leave out kernel compilation
     bar.start_t = bar.last_print_t = _work_time()
     return bar

@@ -54,6 +54,15 @@ def test_validate_cli_passes_on_small_decks(cli_run):
     assert {c["test"] for c in report["checks"]} == {"distribution", "p_win", "coverage"}
 
 
+def test_validate_table_columns_stay_in_line_with_final_once_variants(cli_run):
+    code, out, err = cli_run("validate", "--max-cards", "4", "--games", "2000", "--coverage", "0", "--no-progress")
+    assert code == 0, err
+    header, *rows, summary = out.splitlines()
+    assert any("final=once" in row for row in rows) and any("final=once" not in row for row in rows)
+    column = header.index("p-value") + len("p-value")  # p-values are right-aligned under their heading
+    assert all(row[column - 1] != " " and row[column:column + 2] == "  " for row in rows), out
+    assert summary.endswith("all passed")
+
 def test_sweep_cli_marks_exact_theorem_and_simulated_cells(cli_run):
     code, out, err = cli_run("sweep", "--suits", "2-3", "--ranks", "3,4", "--games", "3000",
                              "--exact-max-cards", "8", "--seed", "1", "--json")
