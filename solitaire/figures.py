@@ -163,7 +163,7 @@ def game_sizes(trace, path) -> Path:
     """One game (a :class:`sim.trace.Trace`) as a figure: Prisoner's Patience draws its piles
     (:func:`prisoners_piles`); the other games the row's length (Hand Solitaire: the stack's size)
     after every card dealt and every removal, Hand Solitaire's iterations marked and numbered."""
-    if trace.game == "prisoners":
+    if get_game(trace.game).trace_row == "piles":  # a row of piles: drawn as the piles themselves
         return prisoners_piles(trace, path)
     plt = _pyplot()
     sizes = trace.sizes

@@ -184,8 +184,9 @@ _SHOW_PROGRESS = True
 
 
 def _resolved_method(game, deck, variant, method):
-    """The method ``auto`` stands for (what a signal will keep depends on it)."""
-    if game == "one-handed":
+    """The method ``auto`` stands for (what a signal will keep depends on it): One-Handed's choice
+    among its engines (the game with the zeta method), else the DP."""
+    if "zeta" in get_game(game).exact_methods:
         from exact.one_handed.limits import choose_method
 
         return choose_method(deck, method, variant)
