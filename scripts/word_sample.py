@@ -1,10 +1,11 @@
 """Run a stratified sample of the word method's jobs of a deck, to measure them and calibrate ``--plan``.
 
     .venv/bin/python scripts/word_sample.py --deck 4x13 --mode core --per-size 8 --dir results/word-4x13-sample
-        [--seed 0] [--max-size 52] [--hours 10]
+        [--seed 0] [--min-size 0] [--max-size 52] [--random-only] [--hours 10]
 
-Jobs are grouped by alphabet size; from each size up to ``--per-size`` jobs are drawn (seeded, the
-job with the smallest stabiliser, the heaviest of its size, always among them), smallest sizes first.
+Jobs are grouped by alphabet size; from each size between ``--min-size`` and ``--max-size`` up to
+``--per-size`` jobs are drawn (seeded; the job with the smallest stabiliser, the heaviest of its
+size, always among them unless ``--random-only``), smallest sizes first.
 Each job runs through the same journal as a real run (:mod:`exact.one_handed.word_run`: a finished
 job is on disk at once, Ctrl-C keeps it, the same command resumes), with its CPU seconds, tables and
 cost-model work; ``solitaire exact --method word --plan --checkpoint-dir DIR`` then fits its seconds
@@ -27,7 +28,10 @@ def main(argv=None) -> int:
     ap.add_argument("--deck", default="4x13")
     ap.add_argument("--mode", choices=("all", "core"), default="core")
     ap.add_argument("--per-size", type=int, default=8)
+    ap.add_argument("--min-size", type=int, default=0)
     ap.add_argument("--max-size", type=int, default=None)
+    ap.add_argument("--random-only", action="store_true",
+                    help="draw every job at random (not the heaviest of each size first)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hours", type=float, default=10.0)
     ap.add_argument("--dir", required=True)
@@ -45,7 +49,10 @@ def main(argv=None) -> int:
     rng = random.Random(args.seed)
     chosen = []
     for k, members in sorted(by_size.items()):
-        if args.max_size is not None and k > args.max_size:
+        if k < args.min_size or (args.max_size is not None and k > args.max_size):
+            continue
+        if args.random_only:
+            chosen += rng.sample(members, min(len(members), args.per_size))
             continue
         heaviest = min(members, key=lambda j: (jobs.stabiliser_order(j), j))
         rest = [j for j in members if j != heaviest]
