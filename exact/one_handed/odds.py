@@ -57,6 +57,7 @@ from itertools import permutations
 import numpy as np
 
 from sim.fractions_text import fraction_text
+from exact.checkpoint import in_folder
 from exact.invariants import require
 from sim._jit import jit
 from sim.cards import format_cards, parse_cards
@@ -242,10 +243,15 @@ def choose_engine(left: int, engine: str = "auto", *, final_once: bool = False) 
 
 def position_odds(row, undealt, deck: Deck, *, reverse: bool = False, track_empty: bool = False,
                   final_once: bool = False, engine: str = "auto", workers: int = 1,
-                  progress: bool | None = None) -> tuple[list[int], int, str]:
+                  progress: bool | None = None, checkpoint_dir=None,
+                  checkpoint_seconds: float | None = None) -> tuple[list[int], int, str]:
     """:func:`position_counts` by the chosen engine: ``(score_counts, emptied, engine used)``.
     ``workers`` and ``progress``: the phase engine's threads and progress bar
-    (:func:`exact.one_handed.odds_phase.position_phase_counts`).
+    (:func:`exact.one_handed.odds_phase.position_phase_counts`). ``checkpoint_dir``: a folder where
+    the phase engine keeps its counts after each row depth (a file per position,
+    :mod:`exact.checkpoint`, written at most every ``checkpoint_seconds`` and when SIGINT or SIGTERM
+    arrives in a deferred block), resumed when the same position is counted again and removed once
+    it is counted; the search engine (seconds) keeps nothing.
 
     The phase engine refuses (one line) a position whose tables would exceed
     :data:`MAX_PHASE_TABLE_BYTES`."""
@@ -260,8 +266,15 @@ def position_odds(row, undealt, deck: Deck, *, reverse: bool = False, track_empt
         raise UsageError(f"{len(undealt)} cards still to come: the exact phase tables would take "
                          f"{need / 2**30:.1f} GiB (limit {MAX_PHASE_TABLE_BYTES / 2**30:.0f} GiB); "
                          f"use --method simulate (or deal more cards)")
+    checkpoint = None
+    if checkpoint_dir is not None:
+        key = {"engine": "one-handed-odds-phase", "suits": deck.suits, "ranks": deck.ranks, "row": row_labels,
+               "undealt": undealt_labels, "reverse": reverse}
+        checkpoint = in_folder(checkpoint_dir, key, seconds=checkpoint_seconds, what="row depths")
     hist, emptied = position_phase_counts(row_labels, undealt_labels, reverse=reverse, workers=workers,
-                                          progress=progress)
+                                          progress=progress, checkpoint=checkpoint)
+    if checkpoint is not None:
+        checkpoint.discard()
     counts = [0] * (deck.size + 1)
     for s, c in enumerate(hist):
         if c:
@@ -284,7 +297,7 @@ def settled_position(dealt, deck: Deck, variant: Variant) -> tuple[list[int], bo
 
 
 def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto", workers: int = 1,
-           progress: bool | None = None) -> tuple[list[int], int, str]:
+           progress: bool | None = None, checkpoint: dict | None = None) -> tuple[list[int], int, str]:
     n = deck.size
     reverse = variant.rules.reverse
     win_any = variant.rules.win_any
@@ -298,14 +311,15 @@ def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto", workers: i
         wins = 0
         used = engine
         for head in permutations(undealt, need):
-            sub_counts, sub_wins, used = _exact(tuple(dealt) + head, deck, variant, engine, workers, progress)
+            sub_counts, sub_wins, used = _exact(tuple(dealt) + head, deck, variant, engine, workers, progress,
+                                                checkpoint)
             total = [a + b for a, b in zip(total, sub_counts)]
             wins += sub_wins
         return total, wins, used
     row, emptied_before = settled_position(dealt, deck, variant)
     score_counts, emptied, used = position_odds(row, undealt, deck, reverse=reverse, track_empty=win_any,
                                                 final_once=variant.rules.final_once, engine=engine, workers=workers,
-                                                progress=progress)
+                                                progress=progress, **(checkpoint or {}))
     if not win_any:
         return score_counts, score_counts[0], used
     if emptied_before:
@@ -392,7 +406,7 @@ METHODS = ("auto", "exact", "simulate")
 
 def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, *, method: str = "auto",
          games: int = DEFAULT_GAMES, seed: int | None = None, engine: str = "auto", workers: int = 1,
-         progress: bool | None = None) -> OddsResult:
+         progress: bool | None = None, checkpoint_dir=None, checkpoint_seconds: float | None = None) -> OddsResult:
     """The odds from here: final-score distribution and ``p_win`` over every order of the cards still
     to come, given the cards dealt so far (One-Handed Solitaire).
 
@@ -412,6 +426,9 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
     workers : threads of the phase engine (``None``: every core; the same counts whatever the number)
     progress : the phase engine's progress bar on stderr, by row depth, once it has run a few seconds
         (``None`` or ``True``; ``False`` never)
+    checkpoint_dir, checkpoint_seconds : a folder where the exact phase engine keeps what it has
+        counted of the position under way (:func:`position_odds`); a run stopped by a signal within
+        :func:`sim.interrupts.deferred` resumes there to the same counts
 
     Examples
     --------
@@ -442,7 +459,8 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
             raise UsageError(f"{k} cards still to come: exact odds{reading} are computed for at most {max_cards} "
                              f"cards left; use --method simulate (or deal more cards)")
         else:
-            score_counts, wins, used = _exact(dealt, deck, variant, engine, workers, progress)
+            keep = {"checkpoint_dir": checkpoint_dir, "checkpoint_seconds": checkpoint_seconds} if checkpoint_dir else None
+            score_counts, wins, used = _exact(dealt, deck, variant, engine, workers, progress, keep)
             if k == 0:
                 used = "outcome"
         require(check_parity(score_counts, deck.size), "a score with the wrong parity")

@@ -201,7 +201,7 @@ def position_phase_reference(row, undealt, *, reverse: bool = False):
 
 
 def position_phase_counts(row, undealt, *, reverse: bool = False, stats: dict | None = None, workers: int = 1,
-                          progress=None):
+                          progress=None, checkpoint=None):
     """The numba engine: same answer as :func:`position_phase_reference`, as
     ``(counts list by final row length, emptied orders)``; Python ints.
 
@@ -209,20 +209,23 @@ def position_phase_counts(row, undealt, *, reverse: bool = False, stats: dict | 
     counts whatever the number). ``progress``: a bar on stderr once it has run a few seconds (``None``
     or ``True``): one unit for the windows of three cards to come and one a row depth (the depths below
     the deepest the play reaches are passed at once), advanced within them as the layers fill from
-    :data:`TICK_FROM_CARDS` cards to come (:func:`_ticks`)."""
+    :data:`TICK_FROM_CARDS` cards to come (:func:`_ticks`). ``checkpoint``: an
+    :class:`exact.checkpoint.StepCheckpoint` of this position; the forward counts are saved there
+    after each row depth (its :meth:`~exact.checkpoint.StepCheckpoint.step`) and a saved state is
+    resumed, with the same counts as a run never stopped (see :func:`_phase_counts`)."""
     if workers > 1 and len(undealt) >= THREADS_FROM_CARDS:
         with Parallel(n_jobs=workers, backend="threading") as pool:
-            return _position_phase_counts(row, undealt, reverse, stats, pool, progress)
-    return _position_phase_counts(row, undealt, reverse, stats, None, progress)
+            return _position_phase_counts(row, undealt, reverse, stats, pool, progress, checkpoint)
+    return _position_phase_counts(row, undealt, reverse, stats, None, progress, checkpoint)
 
 
-def _position_phase_counts(row, undealt, reverse, stats, pool, progress):
+def _position_phase_counts(row, undealt, reverse, stats, pool, progress, checkpoint=None):
     m = len(undealt)
     require(m <= MAX_PHASE_ODDS_CARDS, f"the phase odds count in uint64: at most {MAX_PHASE_ODDS_CARDS} cards left")
     cards = PositionCards(row, undealt, reverse)
     with progress_bar(cards.k + 2, progress, desc=f"exact odds, {m} cards to come", unit="depth",
                       bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]") as bar:
-        return _phase_counts(cards, stats, pool, bar)
+        return _phase_counts(cards, stats, pool, bar, checkpoint)
 
 
 def _ticks(bar, groups, stage_end, m):
@@ -241,10 +244,18 @@ def _ticks(bar, groups, stage_end, m):
     return [partial(tick, w) for w in works]
 
 
-def _phase_counts(cards, stats, pool, bar):
+def _phase_counts(cards, stats, pool, bar, checkpoint=None):
     """:func:`position_phase_counts` of ``cards`` (a :class:`PositionCards`), advancing ``bar`` by one for the
     windows of three cards to come and one a row depth (within them, by the layers' estimated work,
-    :func:`_ticks`)."""
+    :func:`_ticks`).
+
+    Resuming: the depths are dealt from the deepest, ``i = k`` down to 0, and dealing depth ``i``
+    (:func:`deal_forward`) reads the forward counts of row ``i`` and adds only to rows below it, to
+    ``hist`` and to ``emp``. So after depth ``i`` the state is ``fA[:i]``, ``fB[:i]``, ``hist``,
+    ``emp`` and the statistics; the tables of each depth are built afresh from the cards, and the
+    windows of three cards to come (every depth reads them) are built again before a resumed run
+    goes on at depth ``i - 1``: every step after the saved one sees the arrays an unstopped run
+    sees, so the counts are the same."""
     m = cards.m
     k = cards.k
     s1, s2, r1, width = vector_layout(cards)
@@ -270,7 +281,18 @@ def _phase_counts(cards, stats, pool, bar):
     emp = np.zeros(m + 1, dtype=np.uint64)
     depths = 0
     set_size = np.array([bin(c).count("1") for c in range(1 << m)], dtype=np.int64)
-    for i in range(k, -1, -1):
+    start = k
+    saved = checkpoint.load() if checkpoint is not None else None
+    if saved is not None:
+        state, arrays = saved
+        start = int(state["next"])
+        require(arrays["fA"].shape == fA[:start + 1].shape and arrays["fB"].shape == fB[:start + 1].shape
+                and arrays["hist"].shape == hist.shape and arrays["emp"].shape == emp.shape,
+                "an odds checkpoint's counts have this position's shapes")
+        fA[:start + 1], fB[:start + 1], hist[:], emp[:] = arrays["fA"], arrays["fB"], arrays["hist"], arrays["emp"]
+        depths, split_groups, not_kept = int(state["depths"]), int(state["split_groups"]), int(state["not_kept"])
+        bar.update(k + 1 - start - bar.n)
+    for i in range(start, -1, -1):
         live_a = np.nonzero(fA[i])[0]
         live_b = np.nonzero(fB[i].any(axis=0))[0]
         if len(live_a) == 0 and len(live_b) == 0:
@@ -338,6 +360,10 @@ def _phase_counts(cards, stats, pool, bar):
         deal_forward(i, fA, fB, top.tables(), hist, emp, m)
         top = None
         bar.update(k + 2 - i - bar.n)
+        if checkpoint is not None and i > 0:
+            checkpoint.step(k + 1 - i, k + 1, lambda i=i: (
+                {"next": i - 1, "depths": depths, "split_groups": split_groups, "not_kept": not_kept},
+                {"fA": fA[:i], "fB": fB[:i], "hist": hist, "emp": emp}))
     counts = [int(c) for c in hist.tolist()]
     require(sum(counts) == math.factorial(m), "phase odds must add up to m!")
     emptied = sum(int(e) * math.factorial(s) for s, e in enumerate(emp.tolist()))

@@ -26,8 +26,8 @@ MAX_ODDS_GAMES = 10**9
 @click.option("--method", type=click.Choice(["auto", "exact", "simulate"]), default="auto", show_default=True,
               help="auto: exact (fractions) with at most 13 cards to come, or before the first card of a "
                    "deck of up to 16 cards; simulated with a 95% interval beyond. exact: up to 16 cards to come "
-                   "(minutes; where the tables fit in memory; not checkpointed: Ctrl-C keeps nothing). final=once: the search alone, auto exact to 11 "
-                   "cards to come, exact to 13.")
+                   "(minutes; where the tables fit in memory; --checkpoint-dir keeps the work on Ctrl-C). final=once: "
+                   "the search alone, auto exact to 11 cards to come, exact to 13.")
 @click.option("--engine", type=click.Choice(["auto", "phase", "search"]), default="auto", show_default=True,
               help="The exact engine from a position: phase (the phase recursion over the sets of cards to come) "
                    "or search (a memoised search over dealt prefixes); auto takes phase from 12 cards to come "
@@ -42,9 +42,14 @@ MAX_ODDS_GAMES = 10**9
 @seed_option
 @click.option("--figure", type=click.Path(dir_okay=False), default=None, metavar="FILE.png|svg|pdf",
               help="With --each: draw the chance of winning after every card.")
+@click.option("--checkpoint-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="One position counted by the exact phase engine: keep its counts in DIR after each row depth "
+                   "(at most every 10 s, and on Ctrl-C or SIGTERM, which stop at the next depth) and resume "
+                   "there when the same command is run again; the file is removed once the odds are shown. "
+                   "The search engine (final=once, or fewer than 12 cards to come) and simulated odds keep nothing.")
 @json_option
 def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine, games, workers, seed, figure,
-                 as_json):
+                 checkpoint_dir, as_json):
     """The odds from here: given the cards dealt so far, the probability of winning and the whole
     distribution of the final score over every order of the cards still to come, exact while
     few cards are left, simulated beyond.
@@ -65,6 +70,12 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
                      "core and keep nothing if stopped; for a whole deck use `solitaire simulate`")
     if (dealt is None) == (each_order is None) and not (dealt is None and each_order is None):
         raise UsageError("give --dealt or --each, not both")
+    if checkpoint_dir is not None and each_order is not None:
+        raise UsageError("--checkpoint-dir keeps the count of one position (--dealt); --each counts each in seconds")
+    if checkpoint_dir is not None:
+        from sim.checks import writable_folder
+
+        writable_folder(checkpoint_dir, option="--checkpoint-dir")
     if figure is not None and each_order is None:
         raise UsageError("--figure draws the odds after every card: give --each ORDER")
     if figure is not None:
@@ -99,9 +110,16 @@ def odds_command(game, suits, ranks, variants, dealt, each_order, method, engine
         return
     from sim import interrupts
 
-    with interrupts.keeping(": the odds from a position are not checkpointed: nothing was kept"):
-        result = odds(dealt or "", deck, variant, method=method, games=1_000_000 if games is None else games,
-                      seed=seed, engine=engine, workers=workers)
+    kwargs = dict(method=method, games=1_000_000 if games is None else games, seed=seed, engine=engine,
+                  workers=workers)
+    if checkpoint_dir is not None and not variant.rules.final_once and engine != "search":
+        with interrupts.deferred():  # the phase engine stops at the next row depth, its counts saved
+            result = odds(dealt or "", deck, variant, checkpoint_dir=checkpoint_dir, **kwargs)
+            interrupts.forget()  # a signal after the last depth: the odds are complete, shown below
+    else:
+        with interrupts.keeping(": nothing was kept (the exact phase engine keeps its counts with "
+                                "--checkpoint-dir DIR)"):
+            result = odds(dealt or "", deck, variant, **kwargs)
     if as_json:
         emit_json(result.to_dict(), games=[variant.game])
         return

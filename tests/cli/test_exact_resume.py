@@ -135,7 +135,7 @@ def test_sigint_during_a_real_exact_run_keeps_the_journal_and_resumes(tmp_path):
     (["poison", "--suits", "2", "--ranks", "2", "--all"], "exact.hand.whole_deck", "analyse_deck",
      "the whole-graph analysis is not checkpointed: nothing of it was kept"),
     (["odds", "--suits", "2", "--ranks", "2", "--dealt", "AS"], "exact.one_handed.odds", "odds",
-     "the odds from a position are not checkpointed: nothing was kept"),
+     "nothing was kept (the exact phase engine keeps its counts with --checkpoint-dir DIR)"),
 ])
 def test_computations_that_keep_nothing_say_so_when_stopped(monkeypatch, capfd, args, module, name, note):
     import importlib
@@ -175,3 +175,32 @@ def test_validate_draws_its_progress_unless_told_not_to(cli_run, monkeypatch):
     assert code == 0 and "validate:" in err
     code, _, err = cli_run(*args, "--no-progress")
     assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_odds_resume_from_their_checkpoint_to_the_same_counts(cli_run, tmp_path, stop_after, signum):
+    args = ["odds", "--suits", "4", "--ranks", "5", "--dealt", "AS 2H 3D 4C 5S AH 2D 3C", "--method", "exact",
+            "--engine", "phase", "--workers", "1", "--json"]
+    code, whole, err = cli_run(*args)
+    assert code == 0, err
+    folder = tmp_path / "kept"
+    steps = stop_after(1, signum)
+    code, out, err = cli_run(*args, "--checkpoint-dir", str(folder))
+    assert (code, out) == (128 + signum, "")
+    assert err.startswith("solitaire: interrupted: 1 of ") and f" row depths saved to {folder}/" in err
+    assert len(list(folder.glob("*.npz"))) == 1
+    first_run = len(steps)
+    code, out, err = cli_run(*args, "--checkpoint-dir", str(folder))
+    assert code == 0, err
+    rerun = steps[first_run:]
+    assert rerun and min(rerun) == 2, "the depths dealt before the stop are not dealt again"
+    again, whole = json.loads(out), json.loads(whole)
+    assert (again["score_counts"], again["p_win"]) == (whole["score_counts"], whole["p_win"])
+    assert list(folder.iterdir()) == [], "the checkpoint is removed once the odds are shown"
+
+
+def test_odds_keep_nothing_without_a_checkpoint_dir_and_refuse_one_with_each(cli_run, tmp_path):
+    code, out, err = cli_run("odds", "--suits", "2", "--ranks", "3", "--each", "AS 2S 3S AH 2H 3H",
+                             "--checkpoint-dir", str(tmp_path / "k"))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "--checkpoint-dir" in err
+    assert not (tmp_path / "k").exists()
