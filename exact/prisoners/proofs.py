@@ -289,46 +289,50 @@ def uncoverable_cards(row, neighbours, reverse: bool) -> bool:
     return found >= 2
 
 
-def stranded_cards(row, neighbours, reverse: bool) -> bool:
-    """Whether a physical row's stranded cards cannot, all but one, be given distinct partners to land
-    on (see the module docstring: a maximum bipartite matching, the plain way); always ``False``
-    with ``moves=published``."""
+def _stranded_options(row, neighbours, reverse: bool) -> dict[int, list[int]] | None:
+    """The stranded cards of a physical row (no partner to their right), from the right, each with its
+    landing partners: the positions to its left holding a partner, none when it has fewer than two
+    or sits in the first three piles (see the module docstring). None where neither condition on them
+    can fire: a published row (``reverse``), or at most one stranded card."""
     if reverse or len(row) <= 1:
-        return False
+        return None
     stranded = []
     right: set = set()
     for p in range(len(row) - 1, -1, -1):
         if not any(s in right for s in neighbours[row[p]]):
             stranded.append(p)
         right.add(row[p])
-    if len(stranded) <= 1:
-        return False
     options = {}
     for c in stranded:
         partners = [q for q in range(c) if row[q] in neighbours[row[c]]]
         options[c] = partners if c >= 3 and len(partners) >= 2 else []
-    owner: dict[int, int] = {}  # landing partner -> stranded card
+    return options if len(options) > 1 else None
 
-    def augment(c, seen) -> bool:
-        for q in options[c]:
-            if q not in seen:
-                seen.add(q)
-                if q not in owner or augment(owner[q], seen):
-                    owner[q] = c
-                    return True
+
+def stranded_cards(row, neighbours, reverse: bool) -> bool:
+    """Whether a physical row's stranded cards cannot, all but one, be given distinct partners to land
+    on (see the module docstring: a maximum bipartite matching, the plain way); always ``False``
+    with ``moves=published``."""
+    options = _stranded_options(row, neighbours, reverse)
+    if options is None:
         return False
-
-    matched = sum(1 for c in stranded if augment(c, set()))
-    return len(stranded) - matched >= 2
+    return len(options) - _matched(list(options), lambda c: options[c]) >= 2
 
 
 def _saturates(jumpers, options, double) -> bool:
     """Whether the bipartite graph ``jumpers`` -> ``options`` (landing partners), with the jumper
     ``double`` counted twice, matches every jumper (and the second copy) to distinct partners."""
-    owner: dict = {}  # partner -> (jumper, copy)
+    copies = [(c, 0) for c in jumpers] + [(double, 1)]
+    return _matched(copies, lambda u: options[u[0]]) == len(copies)
+
+
+def _matched(items, partners_of) -> int:
+    """The size of a maximum matching of ``items`` to distinct partners (``partners_of(item)``), by
+    augmenting paths (Kuhn's algorithm), the plain way."""
+    owner: dict = {}  # partner -> item
 
     def augment(u, seen) -> bool:
-        for q in options[u[0]]:
+        for q in partners_of(u):
             if q not in seen:
                 seen.add(q)
                 if q not in owner or augment(owner[q], seen):
@@ -336,28 +340,17 @@ def _saturates(jumpers, options, double) -> bool:
                     return True
         return False
 
-    copies = [(c, 0) for c in jumpers] + [(double, 1)]
-    return all(augment(u, set()) for u in copies)
+    return sum(1 for u in items if augment(u, set()))
 
 
 def used_partners(row, neighbours, reverse: bool) -> bool:
     """Whether a physical row's stranded cards, all but one, fail the surplus condition: some set of
     them whose partners are not more than the set (see the module docstring); always ``False``
     with ``moves=published``."""
-    if reverse or len(row) <= 1:
+    options = _stranded_options(row, neighbours, reverse)
+    if options is None:
         return False
-    stranded = []
-    right: set = set()
-    for p in range(len(row) - 1, -1, -1):
-        if not any(s in right for s in neighbours[row[p]]):
-            stranded.append(p)
-        right.add(row[p])
-    if len(stranded) <= 1:
-        return False
-    options = {}
-    for c in stranded:
-        partners = [q for q in range(c) if row[q] in neighbours[row[c]]]
-        options[c] = partners if c >= 3 and len(partners) >= 2 else []
+    stranded = list(options)
     hopeless = [c for c in stranded if not options[c]]
     if len(hopeless) >= 2:
         return True

@@ -75,25 +75,18 @@ def uncoverable_cards(tops, m, neighbours, ranks, right, total):
 
 
 @jit(inline="always")
-def stranded_cards(tops, m, neighbours, ranks, work):
-    """Whether the stranded cards of a physical row cannot, all but one, be given distinct partners to
-    land on (:func:`exact.prisoners.proofs.stranded_cards`): a maximum bipartite matching by
-    breadth-first augmenting paths on bit masks of positions. ``work``: ``ranks + 6 * m`` ints."""
-    if m <= 1:
-        return False
-    at = work[:ranks]  # at[r]: the positions holding rank r, a bit mask
-    cards = work[ranks:ranks + m]  # the stranded cards, by position
-    options = work[ranks + m:ranks + 2 * m]  # per stranded card: its landing partners, a bit mask
-    owner = work[ranks + 2 * m:ranks + 3 * m]  # per position: the stranded card landing there, or -1
-    landing = work[ranks + 3 * m:ranks + 4 * m]  # per stranded card: where it lands, or -1
-    previous = work[ranks + 4 * m:ranks + 5 * m]  # per position: the card that reached it in the search
-    queue = work[ranks + 5 * m:ranks + 6 * m]
+def _collect_stranded(tops, m, neighbours, ranks, at, cards, options):
+    """The stranded cards of a physical row (no partner to their right), for :func:`stranded_cards` and
+    :func:`used_partners`: ``cards[c]`` the position of the ``c``-th from the right and
+    ``options[c]`` its landing partners as a bit mask of positions (none when it has fewer than two,
+    or sits in the first three piles). Returns ``(count, the index of the first card with no landing
+    partner or -1, whether a second one was found)``: two such cards prove the row lost at once."""
     for r in range(ranks):
         at[r] = 0
     for p in range(m):
         at[tops[p]] |= np.int64(1) << p
     count = 0
-    hopeless = 0
+    hopeless = -1
     seen = np.int64(0)  # ranks to the right
     for k in range(m):
         p = m - 1 - k
@@ -108,13 +101,74 @@ def stranded_cards(tops, m, neighbours, ranks, work):
                 if (mask & (mask - 1)) == 0:  # fewer than two partners
                     mask = np.int64(0)
             if mask == 0:
-                hopeless += 1
-                if hopeless == 2:
-                    return True
+                if hopeless >= 0:
+                    return count, hopeless, True
+                hopeless = count
             cards[count] = p
             options[count] = mask
             count += 1
         seen |= np.int64(1) << t
+    return count, hopeless, False
+
+
+@jit(inline="always")
+def _augment(i, options, owner, landing, previous, queue):
+    """Match card ``i`` (``landing[i] == -1``) by a breadth-first augmenting path over the bit masks
+    ``options``: ``owner[q]`` the card landing on position ``q`` or -1, ``landing[c]`` where card ``c``
+    lands. On a path, every card on it takes the position that reached it, and True is returned; with
+    none, nothing changes and False is returned."""
+    visited = np.int64(0)
+    queue[0] = i
+    head = 0
+    tail = 1
+    found = -1
+    while head < tail and found < 0:
+        u = queue[head]
+        head += 1
+        free = options[u] & ~visited
+        q = 0
+        while free != 0:
+            if (free >> q) & 1:
+                free ^= np.int64(1) << q
+                visited |= np.int64(1) << q
+                previous[q] = u
+                if owner[q] < 0:
+                    found = q
+                    break
+                queue[tail] = owner[q]
+                tail += 1
+            q += 1
+    if found < 0:
+        return False
+    q = found
+    while True:  # flip the path: every card on it takes the position that reached it
+        u = previous[q]
+        nxt = landing[u]
+        owner[q] = u
+        landing[u] = q
+        if u == i:
+            break
+        q = nxt
+    return True
+
+
+@jit(inline="always")
+def stranded_cards(tops, m, neighbours, ranks, work):
+    """Whether the stranded cards of a physical row cannot, all but one, be given distinct partners to
+    land on (:func:`exact.prisoners.proofs.stranded_cards`): a maximum bipartite matching by
+    breadth-first augmenting paths on bit masks of positions. ``work``: ``ranks + 6 * m`` ints."""
+    if m <= 1:
+        return False
+    at = work[:ranks]  # at[r]: the positions holding rank r, a bit mask
+    cards = work[ranks:ranks + m]  # the stranded cards, by position
+    options = work[ranks + m:ranks + 2 * m]  # per stranded card: its landing partners, a bit mask
+    owner = work[ranks + 2 * m:ranks + 3 * m]  # per position: the stranded card landing there, or -1
+    landing = work[ranks + 3 * m:ranks + 4 * m]  # per stranded card: where it lands, or -1
+    previous = work[ranks + 4 * m:ranks + 5 * m]  # per position: the card that reached it in the search
+    queue = work[ranks + 5 * m:ranks + 6 * m]
+    count, _, two_hopeless = _collect_stranded(tops, m, neighbours, ranks, at, cards, options)
+    if two_hopeless:
+        return True
     if count <= 1:
         return False
     for p in range(m):
@@ -122,46 +176,10 @@ def stranded_cards(tops, m, neighbours, ranks, work):
     unmatched = 0
     for i in range(count):
         landing[i] = -1
-        if options[i] == 0:
+        if options[i] == 0 or not _augment(i, options, owner, landing, previous, queue):
             unmatched += 1
             if unmatched == 2:
                 return True
-            continue
-        visited = np.int64(0)
-        queue[0] = i
-        head = 0
-        tail = 1
-        found = -1
-        while head < tail and found < 0:
-            u = queue[head]
-            head += 1
-            free = options[u] & ~visited
-            q = 0
-            while free != 0:
-                if (free >> q) & 1:
-                    free ^= np.int64(1) << q
-                    visited |= np.int64(1) << q
-                    previous[q] = u
-                    if owner[q] < 0:
-                        found = q
-                        break
-                    queue[tail] = owner[q]
-                    tail += 1
-                q += 1
-        if found < 0:
-            unmatched += 1
-            if unmatched == 2:
-                return True
-            continue
-        q = found
-        while True:  # flip the path: every card on it takes the position that reached it
-            u = previous[q]
-            nxt = landing[u]
-            owner[q] = u
-            landing[u] = q
-            if u == i:
-                break
-            q = nxt
     return False
 
 
@@ -182,33 +200,9 @@ def used_partners(tops, m, neighbours, ranks, work):
     landing = work[ranks + 3 * m:ranks + 4 * m]  # per card index: where it lands, or -1
     previous = work[ranks + 4 * m:ranks + 5 * m]
     queue = work[ranks + 5 * m:ranks + 6 * m]
-    for r in range(ranks):
-        at[r] = 0
-    for p in range(m):
-        at[tops[p]] |= np.int64(1) << p
-    count = 0
-    hopeless = -1
-    seen = np.int64(0)
-    for k in range(m):
-        p = m - 1 - k
-        t = tops[p]
-        nb = neighbours[t]
-        if (nb & seen) == 0:
-            mask = np.int64(0)
-            if p >= 3:
-                for r in range(ranks):
-                    if (nb >> r) & 1:
-                        mask |= at[r]
-                if (mask & (mask - 1)) == 0:
-                    mask = np.int64(0)
-            if mask == 0:
-                if hopeless >= 0:
-                    return True  # two cards with no landing partner
-                hopeless = count
-            cards[count] = p
-            options[count] = mask
-            count += 1
-        seen |= np.int64(1) << t
+    count, hopeless, two_hopeless = _collect_stranded(tops, m, neighbours, ranks, at, cards, options)
+    if two_hopeless:
+        return True  # two cards with no landing partner
     if count <= 1:
         return False
     for final in range(count):
@@ -220,41 +214,9 @@ def used_partners(tops, m, neighbours, ranks, work):
         for i in range(count):
             landing[i] = -1
         for i in range(count):
-            if i == final:
-                continue
-            visited = np.int64(0)
-            queue[0] = i
-            head = 0
-            tail = 1
-            found = -1
-            while head < tail and found < 0:
-                u = queue[head]
-                head += 1
-                free = options[u] & ~visited
-                q = 0
-                while free != 0:
-                    if (free >> q) & 1:
-                        free ^= np.int64(1) << q
-                        visited |= np.int64(1) << q
-                        previous[q] = u
-                        if owner[q] < 0:
-                            found = q
-                            break
-                        queue[tail] = owner[q]
-                        tail += 1
-                    q += 1
-            if found < 0:
+            if i != final and not _augment(i, options, owner, landing, previous, queue):
                 matched_all = False
                 break
-            q = found
-            while True:
-                u = previous[q]
-                nxt = landing[u]
-                owner[q] = u
-                landing[u] = q
-                if u == i:
-                    break
-                q = nxt
         if not matched_all:
             continue
         reach = np.int64(0)  # free landing partners, then those held by good cards
