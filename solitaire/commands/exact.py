@@ -81,8 +81,6 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
     if method not in record.exact_methods:
         raise UsageError(f"--method {method} is not a method of the exact {game} engine: choose one of "
                          f"{', '.join(record.exact_methods)}")
-    global _SHOW_PROGRESS
-    _SHOW_PROGRESS = progress
     kwargs = {"checkpoint_dir": checkpoint_dir}
     if "zeta" in record.exact_methods:  # its passes: threads, a Dask cluster
         from sim.backends import check_backend
@@ -105,7 +103,7 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
             raise UsageError("--only p_win is printed, not stored (the store keeps whole distributions): "
                              "leave out --out")
         built = (deck.ranks, deck.suits) if variant.rules.reverse else (deck.suits, deck.ranks)
-        _run_core(deck, variant, built, False, kwargs, as_json, method="zeta")
+        _run_core(deck, variant, built, False, kwargs, as_json, progress, method="zeta")
         return
     if method == "word":
         from exact.one_handed.limits import choose_method
@@ -117,13 +115,13 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
             _show_plan(built, mode, checkpoint_dir, as_json)
             return
         if shard is not None:
-            _run_shard(built, _parse_shard(shard), mode, kwargs, as_json)
+            _run_shard(built, _parse_shard(shard), mode, kwargs, as_json, progress)
             return
         if mode == "core":
             if out is not None:
                 raise UsageError("--only p_win is printed, not stored (the store keeps whole distributions): "
                                  "leave out --out")
-            _run_core(deck, variant, built, merge_only, kwargs, as_json)
+            _run_core(deck, variant, built, merge_only, kwargs, as_json, progress)
             return
         if merge_only:
             if checkpoint_dir is None:
@@ -132,7 +130,8 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
     store = open_store(out)  # a bad store is refused before any work
     resolved = _resolved_method(game, deck, variant, method)
     if store is None:
-        _show(_compute(exact_distribution, deck, variant, method, kwargs, resolved), record, None, out, as_json)
+        _show(_compute(exact_distribution, deck, variant, method, kwargs, resolved, progress), record, None, out,
+              as_json)
         return
     # one process at a time counts a deck: a second one asking for it waits, then is served the record
     identity = {"kind": "exact", "game": game, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks,
@@ -161,7 +160,7 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
             own_folder = store.journal / f"{run_key(identity)}.exact"
             kwargs["checkpoint_dir"] = str(own_folder)
         with _stopping(resolved, kwargs):
-            result = _compute(exact_distribution, deck, variant, method, kwargs, resolved, stop=False)
+            result = _compute(exact_distribution, deck, variant, method, kwargs, resolved, progress, stop=False)
             name = store.save(result)
             interrupts.forget()  # a signal after the last step: the result is stored, shown below
         if own_folder is not None:
@@ -178,9 +177,6 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
 #: when it runs one pass at a time here); the others (word; zeta on several workers) write each
 #: finished job or pass as it ends and stop at once
 _STEPPED = ("phase", "dp", "zeta")
-
-#: ``--progress/--no-progress`` of the command being run (the bars below read it)
-_SHOW_PROGRESS = True
 
 
 def _resolved_method(game, deck, variant, method):
@@ -216,18 +212,18 @@ def _stopping(method, kwargs):
             yield
 
 
-def _compute(exact_distribution, deck, variant, method, kwargs, resolved, stop=True):
-    """The exact result, with a progress bar on stderr once it runs a few seconds (``stop``: within
-    :func:`_stopping`, else the caller holds it)."""
+def _compute(exact_distribution, deck, variant, method, kwargs, resolved, show_progress: bool, stop=True):
+    """The exact result, with a progress bar on stderr once it runs a few seconds unless
+    ``show_progress`` is False (``stop``: within :func:`_stopping`, else the caller holds it)."""
     from sim import interrupts
     from sim.progress import progress_bar
 
     with _stopping(resolved, kwargs) if stop else contextlib.nullcontext():
         if method == "word":  # jobs done of the jobs to run, and the CPU they are estimated to need
-            with _job_progress("exact") as progress:
+            with _job_progress("exact", show_progress) as progress:
                 result = exact_distribution(deck, variant, method=method, progress=progress, **kwargs)
         else:
-            with progress_bar(None, _SHOW_PROGRESS, desc="exact", unit="step") as bar:
+            with progress_bar(None, show_progress, desc="exact", unit="step") as bar:
                 def progress(done, total, work):
                     bar.total = total
                     bar.set_postfix_str(f"{work:.3g}", refresh=False)
@@ -306,12 +302,12 @@ def _core_hours(seconds: float) -> str:
 
 
 @contextlib.contextmanager
-def _job_progress(desc: str):
+def _job_progress(desc: str, show_progress: bool):
     """The word method's progress callback, drawing jobs done of the jobs to run on stderr."""
     from sim.progress import progress_bar
 
     # no rate-based time left: jobs run largest first, so the rate of jobs says nothing of the rest
-    with progress_bar(None, _SHOW_PROGRESS, desc=desc, unit="job",
+    with progress_bar(None, show_progress, desc=desc, unit="job",
                       bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} jobs [{elapsed}{postfix}]") as bar:
         def progress(done, total, cpu_left):
             bar.total = total
@@ -322,7 +318,7 @@ def _job_progress(desc: str):
         yield progress
 
 
-def _run_core(deck, variant, built, merge_only, kwargs, as_json, method: str = "word") -> None:
+def _run_core(deck, variant, built, merge_only, kwargs, as_json, show_progress: bool, method: str = "word") -> None:
     """``--only p_win``: the core mode's p_win, mean score and never-emptying orders, printed."""
     from fractions import Fraction
     import math
@@ -332,7 +328,7 @@ def _run_core(deck, variant, built, merge_only, kwargs, as_json, method: str = "
     if method == "word":
         from exact.one_handed.word_run import word_counts
 
-        with _stopping("word", kwargs), _job_progress("exact") as progress:
+        with _stopping("word", kwargs), _job_progress("exact", show_progress) as progress:
             res = word_counts(*built, mode="core", merge_only=merge_only, progress=progress, **kwargs)
         orders, never, (e0, _, _, mo, me) = res.orders, res.never, res.ends
     else:
@@ -342,7 +338,7 @@ def _run_core(deck, variant, built, merge_only, kwargs, as_json, method: str = "
 
         extra = dict(kwargs)
         extra["checkpoint"] = zeta_checkpoint(extra.pop("checkpoint_dir", None), *built, mode="core")
-        with _stopping("zeta", kwargs), progress_bar(None, _SHOW_PROGRESS, desc="exact", unit="step") as bar:
+        with _stopping("zeta", kwargs), progress_bar(None, show_progress, desc="exact", unit="step") as bar:
             def progress(done, total, _work):
                 bar.total = total
                 bar.update(done - bar.n)
@@ -362,10 +358,10 @@ def _run_core(deck, variant, built, merge_only, kwargs, as_json, method: str = "
     click.echo(f"mean score (cards left) = {mean} ~ {float(mean):.6f}")
 
 
-def _run_shard(built, shard, mode, kwargs, as_json) -> None:
+def _run_shard(built, shard, mode, kwargs, as_json, show_progress: bool) -> None:
     from exact.one_handed.word_run import journal_name, word_counts
 
-    with _stopping("word", kwargs), _job_progress(f"shard {shard[0]}/{shard[1]}") as progress:  # word_counts refuses a shard without a folder
+    with _stopping("word", kwargs), _job_progress(f"shard {shard[0]}/{shard[1]}", show_progress) as progress:  # word_counts refuses a shard without a folder
         word_counts(*built, mode=mode, shard=shard, progress=progress, **kwargs)
     path = f"{kwargs['checkpoint_dir']}/{journal_name(*built, mode, shard)}"
     if as_json:
