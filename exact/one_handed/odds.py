@@ -297,7 +297,8 @@ def settled_position(dealt, deck: Deck, variant: Variant) -> tuple[list[int], bo
 
 
 def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto", workers: int = 1,
-           progress: bool | None = None, checkpoint: dict | None = None) -> tuple[list[int], int, str]:
+           progress: bool | None = None, checkpoint_dir=None,
+           checkpoint_seconds: float | None = None) -> tuple[list[int], int, str]:
     n = deck.size
     reverse = variant.rules.reverse
     win_any = variant.rules.win_any
@@ -312,14 +313,15 @@ def _exact(dealt, deck: Deck, variant: Variant, engine: str = "auto", workers: i
         used = engine
         for head in permutations(undealt, need):
             sub_counts, sub_wins, used = _exact(tuple(dealt) + head, deck, variant, engine, workers, progress,
-                                                checkpoint)
+                                                checkpoint_dir, checkpoint_seconds)
             total = [a + b for a, b in zip(total, sub_counts)]
             wins += sub_wins
         return total, wins, used
     row, emptied_before = settled_position(dealt, deck, variant)
     score_counts, emptied, used = position_odds(row, undealt, deck, reverse=reverse, track_empty=win_any,
                                                 final_once=variant.rules.final_once, engine=engine, workers=workers,
-                                                progress=progress, **(checkpoint or {}))
+                                                progress=progress, checkpoint_dir=checkpoint_dir,
+                                                checkpoint_seconds=checkpoint_seconds)
     if not win_any:
         return score_counts, score_counts[0], used
     if emptied_before:
@@ -459,8 +461,8 @@ def odds(dealt, deck: Deck | None = None, variant: Variant | str | None = None, 
             raise UsageError(f"{k} cards still to come: exact odds{reading} are computed for at most {max_cards} "
                              f"cards left; use --method simulate (or deal more cards)")
         else:
-            keep = {"checkpoint_dir": checkpoint_dir, "checkpoint_seconds": checkpoint_seconds} if checkpoint_dir else None
-            score_counts, wins, used = _exact(dealt, deck, variant, engine, workers, progress, keep)
+            score_counts, wins, used = _exact(dealt, deck, variant, engine, workers, progress, checkpoint_dir,
+                                              checkpoint_seconds)
             if k == 0:
                 used = "outcome"
         require(check_parity(score_counts, deck.size), "a score with the wrong parity")
