@@ -48,11 +48,16 @@ def superseded(store: ResultsStore) -> list[tuple[str, str]]:
     return found
 
 
-def compact(store: ResultsStore) -> None:
-    """Rewrite the store with only its live objects (HDF5 does not give back the space of replaced or
-    deleted objects)."""
+def _compact_at_next_write(store: ResultsStore) -> None:
+    """Make the store's next transaction copy only its live objects into a fresh file (HDF5 does not
+    give back the space of replaced or deleted objects)."""
     with store.transaction() as f:
-        f.attrs["compacted_size"] = 0  # so that the next transaction copies only the live objects
+        f.attrs["compacted_size"] = 0
+
+
+def compact(store: ResultsStore) -> None:
+    """Rewrite the store with only its live objects."""
+    _compact_at_next_write(store)
     with store.transaction():
         pass
 
@@ -61,8 +66,7 @@ def drop(store: ResultsStore, names: list[str]) -> None:
     """Remove these results and rebuild the index from what remains, in a compacted file."""
     from sim.store.layout import _INDEX, _RESULTS
 
-    with store.transaction() as f:
-        f.attrs["compacted_size"] = 0  # so that the next transaction copies only the live objects
+    _compact_at_next_write(store)
     with store.transaction() as f:
         for name in names:
             del f[_RESULTS][name]

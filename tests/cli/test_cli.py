@@ -63,6 +63,7 @@ def test_validate_table_columns_stay_in_line_with_final_once_variants(cli_run):
     assert all(row[column - 1] != " " and row[column:column + 2] == "  " for row in rows), out
     assert summary.endswith("all passed")
 
+
 def test_sweep_cli_marks_exact_theorem_and_simulated_cells(cli_run):
     code, out, err = cli_run("sweep", "--suits", "2-3", "--ranks", "3,4", "--games", "3000",
                              "--exact-max-cards", "8", "--seed", "1", "--json")

@@ -93,6 +93,7 @@ def test_compaction_gives_back_the_space_of_replaced_objects_and_keeps_every_rec
     assert store.path.stat().st_size < grown - 1_000_000
     assert {name: json.dumps(store.load(name), sort_keys=True) for name in store.names()} == before
 
+
 def test_a_report_with_nothing_new_leaves_its_readme_as_it_was(tmp_path):
     store = ResultsStore(tmp_path / "store.h5")
     simulate(Deck(4, 13), Variant.make("one-handed"), out=store, **RUN)
