@@ -82,7 +82,7 @@ class StepCheckpoint:
         self.resumed_at = int(head["done"])
         return head["state"], arrays
 
-    def save(self, done: int, total: int, state: dict, arrays: dict) -> None:
+    def save(self, done: int, total: int | None, state: dict, arrays: dict) -> None:
         """Write the state after step ``done`` of ``total`` (replacing the previous one, atomically)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         head = json.dumps({"key": self.key, "done": done, "total": total, "state": state})
@@ -102,11 +102,12 @@ class StepCheckpoint:
         self._last = time.monotonic()
         self.saved = (done, total)
 
-    def step(self, done: int, total: int, snapshot) -> None:
-        """After step ``done`` of ``total``: write ``snapshot()`` (``(state, arrays)``) if it is due,
-        or if a signal is waiting, and then stop with :class:`~sim.interrupts.Interrupted`."""
+    def step(self, done: int, total: int | None, snapshot) -> None:
+        """After step ``done`` of ``total`` (None: a computation that does not know how many steps it
+        takes, as a p-adic lifting): write ``snapshot()`` (``(state, arrays)``) if it is due, or if a
+        signal is waiting, and then stop with :class:`~sim.interrupts.Interrupted`."""
         stop = interrupts.pending()
-        if done >= total:
+        if total is not None and done >= total:
             return  # the last step: what follows it is the result (a signal now is the caller's to honour)
         if stop or time.monotonic() - self._last >= self.seconds:
             self.save(done, total, *snapshot())
@@ -114,8 +115,8 @@ class StepCheckpoint:
             try:
                 interrupts.check()
             except interrupts.Interrupted as exc:
-                exc.saved = (f"{done} of {total} {self.what} saved to {self.path}; run the same command to "
-                             "resume")
+                exc.saved = (f"{done}{'' if total is None else f' of {total}'} {self.what} saved to {self.path}; "
+                             "run the same command to resume")
                 raise
 
     def discard(self) -> None:

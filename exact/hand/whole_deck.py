@@ -13,6 +13,7 @@ tested against :func:`analyse_deck_reference` (plain Python classes, Fraction el
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from fractions import Fraction
 import networkx as nx
 import numpy as np
 
+from sim import interrupts
 from sim import provenance as _prov
 from sim.deck import Deck
 from sim.checks import non_negative_int, positive_int
@@ -225,7 +227,8 @@ _METHOD_TEXT = {
 
 def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: str = "modular",
                  prove: bool = False, iterations: int = 0, tail: int = 0, progress=None,
-                 max_cards: int = MAX_GRAPH_CARDS) -> HandGraphResult:
+                 max_cards: int = MAX_GRAPH_CARDS, checkpoint_dir=None,
+                 checkpoint_seconds: float | None = None) -> HandGraphResult:
     """Build the whole deck-order graph of a small deck and answer exactly.
 
     Returns the poison sets (closed strongly connected sets without a win), the number of unwinnable
@@ -244,6 +247,12 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     (classes explored, unknowns after lumping, the factorization, the lifting): what a run cut short
     by a time limit got to. ``max_cards`` raises the size limit (:data:`MAX_GRAPH_CARDS`) for
     experiments beyond it (``benchmarks/bench_hand_graph.py --beyond``: 14 and 16 cards).
+    ``checkpoint_dir`` (a folder; the modular method without ``prove``) keeps the work in two files
+    of :mod:`exact.checkpoint`: the lumped chain with the graph's answers once the graph is explored,
+    and the lifting's state every ``checkpoint_seconds`` and when SIGINT or SIGTERM arrives (the
+    lifting, most of a 12-card deck's time, stops at the end of a step). Given the same folder
+    again, the analysis starts from what is there and ends with the answers of an uninterrupted
+    run; the files are removed once the result is returned.
 
     Examples
     --------
@@ -255,7 +264,6 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     if method not in METHODS:
         raise UsageError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     iterations, tail = non_negative_int("iterations", iterations), non_negative_int("tail", tail)
-    ordered = not variant.rules.reshuffle
     started, t0 = _prov.now(), work_clock.perf_counter()
     cpu = [work_clock.process_time()]
 
@@ -263,6 +271,98 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
         cpu.append(work_clock.process_time())
         return cpu[-1] - cpu[-2]
 
+    kept = lifting = None
+    if checkpoint_dir is not None and method == "modular" and not prove:
+        from exact.checkpoint import in_folder
+
+        key = {"engine": "hand-graph", "suits": deck.suits, "ranks": deck.ranks, "variant": str(variant)}
+        kept = in_folder(checkpoint_dir, dict(key, part="graph"), what="phases")
+        lifting = in_folder(checkpoint_dir, dict(key, part="lifting"), seconds=checkpoint_seconds,
+                            what="lifting steps")
+    saved = kept.load() if kept is not None else None
+    if saved is not None:
+        graph = _GraphAnswers.from_state(*saved)
+        graph.solver["resumed"] = True
+    else:
+        graph = _explore_graph(deck, variant, method, progress, lap)
+        if kept is not None:
+            kept.save(1, 2, *graph.state())
+    solver = graph.solver
+    if method == "fractions":
+        p_win, m_start = absorb_fractions(graph.chain, graph.transient, 0)
+    else:
+        note = f": the explored graph and the lifting done so far are kept in {checkpoint_dir}; run the same command to resume"
+        with (interrupts.keeping(note) if kept is not None else contextlib.nullcontext()):
+            p_win, m_start = absorb_modular(graph.chain, graph.transient, graph.start, prove=prove, stats=solver,
+                                            progress=progress, checkpoint=lifting)
+    solver["solve_cpu_seconds"] = lap()
+    steps_exact: tuple = ()
+    steps_tail: tuple = ()
+    if iterations or tail:
+        lumped, lumped_transient, lumped_start = graph.chain, graph.transient, graph.start
+        if method == "fractions":
+            lumped, lumped_transient, lumped_start, _ = lump(graph.chain, graph.transient, 0)
+        steps_exact = tuple(steps_to_win(lumped, lumped_transient, lumped_start, steps=iterations))
+        steps_tail = tuple(steps_to_win_tail(lumped, lumped_transient, lumped_start, first=iterations + 1,
+                                             last=tail).tolist())
+        solver["iterations_cpu_seconds"] = lap()
+    solver["cpu_seconds"] = cpu[-1] - cpu[0]
+    p_trapped = 1 - p_win  # a finite chain: a run that never wins ends in a closed set without a win
+    result = HandGraphResult(
+        deck=deck, variant=variant, orders=deck.orders, winning_orders=graph.winning_orders,
+        unwinnable_orders=graph.unwinnable_orders, poison_sets=graph.poison_sets,
+        poison_set_leftovers=graph.poison_leftovers, p_win=p_win, p_trapped=p_trapped,
+        expected_iterations_given_win=(m_start / p_win) if p_win else None,
+        classes=graph.classes, orders_played=graph.orders_played, seconds=work_clock.perf_counter() - t0,
+        iterations_to_win=steps_exact, iterations_to_win_tail=steps_tail,
+        solver=solver, provenance=dict(_provenance(started, t0, _METHOD_TEXT[method] + (", proved" if prove else "")),
+                                       solver=solver))
+    for checkpoint in (kept, lifting):
+        if checkpoint is not None:
+            checkpoint.discard()
+    return result
+
+
+@dataclass
+class _GraphAnswers:
+    """What :func:`analyse_deck` learns from the class graph before solving the chain: the graph's
+    answers (poison sets, unwinnable and first-iteration winning orders) and the chain to solve
+    (lumped for the modular method, as explored for the Fraction one), with the solver's details so
+    far. :meth:`state` and :meth:`from_state` are its checkpoint (plain JSON and arrays)."""
+
+    classes: int
+    orders_played: int
+    winning_orders: int
+    unwinnable_orders: int
+    poison_sets: dict
+    poison_leftovers: dict
+    chain: CountChain
+    transient: np.ndarray
+    start: int
+    solver: dict
+
+    def state(self):
+        state = {"classes": self.classes, "orders_played": self.orders_played,
+                 "winning_orders": str(self.winning_orders), "unwinnable_orders": str(self.unwinnable_orders),
+                 "poison_sets": {str(k): v for k, v in self.poison_sets.items()},
+                 "poison_leftovers": {str(k): v for k, v in self.poison_leftovers.items()},
+                 "start": self.start, "solver": self.solver}
+        arrays = {name: np.asarray(getattr(self.chain, name)) for name in ("src", "dst", "count", "wins", "total")}
+        return state, dict(arrays, transient=np.asarray(self.transient, dtype=bool))
+
+    @classmethod
+    def from_state(cls, state: dict, arrays: dict) -> "_GraphAnswers":
+        chain = CountChain(**{name: arrays[name] for name in ("src", "dst", "count", "wins", "total")})
+        return cls(classes=int(state["classes"]), orders_played=int(state["orders_played"]),
+                   winning_orders=int(state["winning_orders"]), unwinnable_orders=int(state["unwinnable_orders"]),
+                   poison_sets={int(k): int(v) for k, v in state["poison_sets"].items()},
+                   poison_leftovers={int(k): list(v) for k, v in state["poison_leftovers"].items()},
+                   chain=chain, transient=arrays["transient"], start=int(state["start"]), solver=dict(state["solver"]))
+
+
+def _explore_graph(deck: Deck, variant: Variant, method: str, progress, lap) -> _GraphAnswers:
+    """Explore the class graph of ``deck`` and answer the graph's questions (see :func:`analyse_deck`)."""
+    ordered = not variant.rules.reshuffle
     graph = explore_classes(deck, variant)
     explore_cpu = lap()
     classes = len(graph.keys)
@@ -316,35 +416,14 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     chain, transient = count_chain(graph), can_win[:classes]
     solver: dict = {"method": method, "unknowns": int(transient.sum()), "explore_cpu_seconds": explore_cpu,
                     "graph_cpu_seconds": graph_cpu}
-    if method == "fractions":
-        p_win, m_start = absorb_fractions(chain, transient, 0)
-    else:
-        lumped, lumped_transient, lumped_start, _ = lump(chain, transient, 0)
-        solver["lumped_unknowns"] = int(lumped_transient.sum())
-        solver["lump_cpu_seconds"] = lap()
-        if progress is not None:
-            progress(dict(solver, phase="lumped"))
-        p_win, m_start = absorb_modular(lumped, lumped_transient, lumped_start, prove=prove, stats=solver,
-                                        progress=progress)
-    solver["solve_cpu_seconds"] = lap()
-    steps_exact: tuple = ()
-    steps_tail: tuple = ()
-    if iterations or tail:
-        if method == "fractions":
-            lumped, lumped_transient, lumped_start, _ = lump(chain, transient, 0)
-        steps_exact = tuple(steps_to_win(lumped, lumped_transient, lumped_start, steps=iterations))
-        steps_tail = tuple(steps_to_win_tail(lumped, lumped_transient, lumped_start, first=iterations + 1,
-                                             last=tail).tolist())
-        solver["iterations_cpu_seconds"] = lap()
-    solver["cpu_seconds"] = cpu[-1] - cpu[0]
-    p_trapped = 1 - p_win  # a finite chain: a run that never wins ends in a closed set without a win
     unwinnable = sum(c for s, d, c in zip(src.tolist(), dst.tolist(), edge_orders) if s == 0 and not can_win[d])
-    return HandGraphResult(
-        deck=deck, variant=variant, orders=deck.orders, winning_orders=wins[0],
-        unwinnable_orders=unwinnable, poison_sets=dict(poison_sets), poison_set_leftovers=poison_leftovers,
-        p_win=p_win, p_trapped=p_trapped,
-        expected_iterations_given_win=(m_start / p_win) if p_win else None,
-        classes=classes, orders_played=graph.orders_played, seconds=work_clock.perf_counter() - t0,
-        iterations_to_win=steps_exact, iterations_to_win_tail=steps_tail,
-        solver=solver, provenance=dict(_provenance(started, t0, _METHOD_TEXT[method] + (", proved" if prove else "")),
-                                       solver=solver))
+    if method == "fractions":
+        return _GraphAnswers(classes, graph.orders_played, wins[0], unwinnable, dict(poison_sets), poison_leftovers,
+                             chain, transient, 0, solver)
+    lumped, lumped_transient, lumped_start, _ = lump(chain, transient, 0)
+    solver["lumped_unknowns"] = int(lumped_transient.sum())
+    solver["lump_cpu_seconds"] = lap()
+    if progress is not None:
+        progress(dict(solver, phase="lumped"))
+    return _GraphAnswers(classes, graph.orders_played, wins[0], unwinnable, dict(poison_sets), poison_leftovers,
+                         lumped, lumped_transient, lumped_start, solver)

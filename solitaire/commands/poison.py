@@ -74,9 +74,10 @@ def graph_progress(notify, *, after: float = GRAPH_PROGRESS_AFTER, every: float 
               help="Deck orders played at most to decide one run (beyond it: undecided).")
 @click.option("--all", "whole_deck", is_flag=True,
               help=f"Analyse the whole deck-order graph exactly (small decks, at most {MAX_GRAPH_CARDS} "
-                   "cards) instead of random decks; give --decks as well to classify random decks too. Not "
-                   "checkpointed: Ctrl-C stops it at once and keeps nothing of it, and the same command starts "
-                   "it again (the 12-card decks take up to about 10 CPU-minutes).")
+                   "cards) instead of random decks; give --decks as well to classify random decks too. With "
+                   "--out it checkpoints in the store's journal (the explored graph, then the lifting every "
+                   "--checkpoint-seconds): Ctrl-C or SIGTERM keeps it and the same command resumes it (the "
+                   "12-card decks take up to about 10 CPU-minutes).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store to save the results to: the run classification and, with --all, the "
                    "whole-graph result (`solitaire report` shows them). The classification checkpoints there as "
@@ -110,7 +111,9 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
     the JSON object then has "decks": 0 and null run counts.
 
     With --out, Ctrl-C or SIGTERM stops the classification between two chunks of decks and saves
-    them (exit status 130 or 143); the same command resumes it.
+    them, and the whole-graph analysis at the end of a lifting step and saves its state (exit status
+    130 or 143); the same command resumes either. Without --out the whole-graph analysis keeps
+    nothing.
     """
     from sim.fractions_text import fraction_digest
     from exact.hand.poison import classify_runs
@@ -137,9 +140,9 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
                    notify=notify)
     graph = None
     graph_report = graph_progress(notify) if progress else None
-    not_kept = interrupts.keeping(": the whole-graph analysis is not checkpointed: nothing of it was kept")
     if whole_deck and store is None:
-        with not_kept:
+        with interrupts.keeping(": the whole-graph analysis keeps its work only with --out FILE: nothing of it "
+                                "was kept"):
             graph = analyse_deck(deck, variant, progress=graph_report)  # refuses large decks at once
     elif whole_deck:
         identity = {"kind": HandGraphResult.kind, "variant": str(variant), "suits": deck.suits, "ranks": deck.ranks}
@@ -150,9 +153,7 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
                        "from there")
                 graph = HandGraphResult.from_record(found[-1][1])
             else:
-                with not_kept:
-                    graph = analyse_deck(deck, variant, progress=graph_report)  # refuses large decks at once
-                store.save(graph)
+                graph = _whole_graph_kept(store, identity, deck, variant, graph_report, checkpoint_seconds)
     result = None
     if decks is not None and store is not None:
         result = classify_runs_stored(store, deck, variant, decks=decks, seed=seed, cap=cap, budget=budget,
@@ -186,6 +187,26 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
                    f"p_trapped {fraction_digest(graph.p_trapped)}; "
                    f"E[iterations | win] {'-' if e is None else fraction_digest(e)}"
                    + (f" = {float(e):.4f}" if e else ""))
+
+
+def _whole_graph_kept(store, identity, deck, variant, graph_report, checkpoint_seconds):
+    """The whole-graph analysis checkpointed in the store's journal (its own folder, removed once
+    the result is stored), then stored."""
+    import shutil
+
+    from exact.hand.whole_deck import analyse_deck
+    from sim.store import run_key
+
+    folder = store.journal / f"{run_key(identity)}.graph" if store.journal.is_dir() else None
+    with interrupts.keeping(": the whole-graph analysis was still exploring its graph: nothing of it was kept"):
+        graph = analyse_deck(deck, variant, progress=graph_report,  # refuses large decks at once
+                             checkpoint_dir=None if folder is None else str(folder),
+                             checkpoint_seconds=checkpoint_seconds)
+        store.save(graph)
+        interrupts.forget()  # a signal after the last step: the result is stored, shown below
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+    return graph
 
 
 def _echo_runs(result, record: dict, variant, deck, cap: int, budget: int) -> None:

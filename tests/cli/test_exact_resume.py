@@ -133,7 +133,7 @@ def test_sigint_during_a_real_exact_run_keeps_the_journal_and_resumes(tmp_path):
 
 @pytest.mark.parametrize("args, module, name, note", [
     (["poison", "--suits", "2", "--ranks", "2", "--all"], "exact.hand.whole_deck", "analyse_deck",
-     "the whole-graph analysis is not checkpointed: nothing of it was kept"),
+     "the whole-graph analysis keeps its work only with --out FILE: nothing of it was kept"),
     (["odds", "--suits", "2", "--ranks", "2", "--dealt", "AS"], "exact.one_handed.odds", "odds",
      "nothing was kept (the exact phase engine keeps its counts with --checkpoint-dir DIR)"),
 ])

@@ -77,6 +77,57 @@ def test_no_resume_plays_again_and_a_whole_graph_is_stored_once(cli_run, tmp_pat
     assert len(store.names(kind="poison")) == 1 and len(store.names(kind="hand-graph")) == 1
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_whole_graph_resumes_from_the_store_journal(cli_run, tmp_path, monkeypatch, signum):
+    from exact.checkpoint import StepCheckpoint
+    from sim import interrupts
+
+    args = ("poison", "--suits", "2", "--ranks", "5", "--variant", "step7=off", "--all", "--json")
+    code, whole, err = cli_run(*args)
+    assert code == 0, err
+    real, steps = StepCheckpoint.step, []
+
+    def step(self, done, total, snapshot):  # the signal arrives during lifting step 37 of 200
+        steps.append(done)
+        if len(steps) == 37:
+            interrupts._pending.append(signum)
+        return real(self, done, total, snapshot)
+
+    monkeypatch.setattr(StepCheckpoint, "step", step)
+    path = tmp_path / "p.h5"
+    code, out, err = cli_run(*args, "--out", str(path))
+    assert (code, out) == (128 + signum, "")
+    assert err.startswith(f"solitaire: interrupted: 37 lifting steps saved to {path}.journal/"), err
+    assert err.endswith("; run the same command to resume\n") and err.count("\n") == 1
+    assert len(list(tmp_path.rglob("*.npz"))) == 2, "the explored graph and the lifting"
+    code, out, err = cli_run(*args, "--out", str(path))
+    assert code == 0, err
+    assert steps[37] == 38 and len(steps) == 200, "the lifting resumed from the next step"
+    assert json.loads(out) == json.loads(whole)
+    assert not (tmp_path / "p.h5.journal").exists(), "nothing is left once the result is stored"
+    assert len(ResultsStore(path).names(kind="hand-graph")) == 1
+
+
+def test_a_whole_graph_stopped_while_exploring_says_that_nothing_was_kept(monkeypatch, capfd, tmp_path):
+    import exact.hand.whole_deck as whole_deck
+    from sim import interrupts
+    from solitaire.cli import main
+
+    exits = []
+    monkeypatch.setattr(interrupts.os, "_exit", lambda status: exits.append(status))
+
+    def stopped(*a, **k):
+        interrupts._handler(signal.SIGTERM, None)  # the handler's immediate stop, os._exit caught
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(whole_deck, "analyse_deck", stopped)
+    code = main(["poison", "--suits", "2", "--ranks", "4", "--all", "--out", str(tmp_path / "p.h5")])
+    assert exits == [143] and code == 130
+    assert "interrupted: the whole-graph analysis was still exploring its graph: nothing of it was kept\n" in \
+        capfd.readouterr().err
+    assert list(tmp_path.iterdir()) == [], "no store, no journal"
+
+
 def test_poison_and_solve_decks_show_progress(cli_run, tmp_path, monkeypatch, small_chunks):
     monkeypatch.setattr(sim.progress, "DELAY_SECONDS", 0)
     monkeypatch.setattr(sim.progress, "MIN_INTERVAL", 0)  # every update drawn, however fast the run

@@ -173,6 +173,32 @@ class _Digits:
     def agrees(self, fraction: Fraction) -> bool:
         return (fraction.denominator * self.value - fraction.numerator) % self.power == 0
 
+    def state(self) -> dict:
+        """What a checkpoint keeps (plain JSON: the expansion in hexadecimal); the pending digits
+        are folded in first, which changes nothing a later :meth:`flush` would not."""
+        self.flush()
+        return {"value": format(self.value, "x"), "steps": self.steps, "found_at": self.found_at,
+                "candidate": fraction_state(self.candidate)}
+
+    @classmethod
+    def from_state(cls, p: int, state: dict) -> "_Digits":
+        """The expansion :meth:`state` described, for the same prime."""
+        digits = cls(p)
+        digits.value, digits.steps = int(state["value"], 16), int(state["steps"])
+        digits.power = p ** digits.steps
+        digits.found_at = int(state["found_at"])
+        digits.candidate = fraction_from_state(state["candidate"])
+        return digits
+
+
+def fraction_state(value: Fraction | None):
+    """A fraction (or None) as plain JSON, read back by :func:`fraction_from_state`."""
+    return None if value is None else [format(value.numerator, "x"), format(value.denominator, "x")]
+
+
+def fraction_from_state(state) -> Fraction | None:
+    return None if state is None else Fraction(int(state[0], 16), int(state[1], 16))
+
 
 def _lift_vector(system: IntegerSystem, factors: ModularFactors, rhs: list) -> list:
     """The exact solution of ``A x = rhs`` (Python ints), every entry lifted p-adically; returned
