@@ -206,3 +206,28 @@ def test_a_long_whole_graph_analysis_says_where_it_is():
     quiet = []
     analyse_deck(Deck(2, 4), Variant.make("hand", step7="off"), progress=graph_progress(quiet.append, after=3600.0))
     assert quiet == []
+
+
+@pytest.mark.slow
+def test_sigint_during_a_real_whole_graph_lifting_keeps_it_and_resumes(tmp_path):
+    # in a child process: 2x6 hand(), SIGINT once the lifting has said where it is
+    import subprocess
+    import sys
+    import time
+
+    cmd = [sys.executable, "-m", "solitaire.cli", "poison", "--suits", "2", "--ranks", "6", "--all", "--json"]
+    store, log = tmp_path / "p.h5", tmp_path / "err"
+    with open(log, "wb") as err:
+        proc = subprocess.Popen(cmd + ["--out", str(store)], stdout=subprocess.PIPE, stderr=err)
+        deadline = time.monotonic() + 600
+        while b"lifting:" not in log.read_bytes() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=600)
+    text = log.read_text()
+    assert proc.returncode == 130 and out == b"", text
+    assert text.splitlines()[-1].startswith("solitaire: interrupted: ") and " lifting steps saved to " in text, text
+    again = subprocess.run(cmd + ["--out", str(store)], capture_output=True, text=True, timeout=900)
+    fresh = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    assert again.returncode == 0 and json.loads(again.stdout) == json.loads(fresh.stdout)
+    assert not (tmp_path / "p.h5.journal").exists()
