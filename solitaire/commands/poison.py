@@ -80,9 +80,9 @@ def graph_progress(notify, *, after: float = GRAPH_PROGRESS_AFTER, every: float 
                    "12-card decks take up to about 10 CPU-minutes).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Results store to save the results to: the run classification and, with --all, the "
-                   "whole-graph result (`solitaire report` shows them). The classification checkpoints there as "
-                   "it goes: a stopped one resumes when the same command is run again, a finished one is shown "
-                   "from the store.")
+                   "whole-graph result (`solitaire report` shows them). Both checkpoint there as they go: a "
+                   "stopped one resumes when the same command is run again, a finished one is shown from the "
+                   "store.")
 @resume_option("With --out", "classification")
 @checkpoint_seconds_option("With --out")
 @click.option("--progress/--no-progress", default=True, show_default=True,
