@@ -13,10 +13,15 @@ rows, which every pair reads, lie together). Degree by degree:
 No pair reads what another pair of the same degree writes (``A(d + 1)`` and ``B(d)`` are written at
 slots or half-degrees that degree ``d`` never reads), so the order of the pairs is free.
 
-**Overflow.** Primes are below ``2**26`` (:data:`PRIME_BITS`): a product of two residues is below
-``2**52`` and a sum of up to ``2**12`` of them fits in 64 bits; one entry of ``B_W(a)(d)`` sums at
-most ``(R + 1) * (n / 2 + 1)`` products plus the mapped counts, below ``2**12`` for every deck of at
-most 62 cards, so each entry is reduced once.
+**Overflow.** Every sum is taken in ``uint64`` and reduced once. For a prime ``p``, an entry of a
+pair's ``B_W(a)(d)`` sums at most ``(R + 1) * (n / 2 + 1)`` products of two residues (``R`` kept
+vectors at each even ``e <= d``, one ``R3'`` at each odd one) and at most 3 mapped counts, each below
+``p``; an entry of a window's ``A_W(d + 1)`` sums as many products (the gathered hand-backs), the
+reduced vectors and mapped counts of at most ``n`` pairs (at most 3 values below ``p`` each) and at
+most ``n`` ones (the matches at degree 0). So every sum stays below ``(R + 1) (n / 2 + 1) p^2 + 3 n p
++ n``, and :func:`prime_bits` gives the widest primes for which that is below ``2**64``:
+``PRIME_BITS`` (26) is safe for every deck of at most 62 cards (``(R + 1) (n / 2 + 1) <= 2016``), and
+the residues, stored as ``uint32``, take at most :data:`MAX_PRIME_BITS` bits.
 """
 from __future__ import annotations
 
@@ -27,8 +32,25 @@ from sim._jit import jit
 from exact.invariants import require
 from exact.one_handed.word_plan import Layout, Plan
 
-#: residues are below 2**PRIME_BITS (see the module docstring)
+#: primes below 2**PRIME_BITS are safe for every deck the word method holds (see the module docstring)
 PRIME_BITS = 26
+#: the widest primes any deck uses (residues are stored as ``uint32``)
+MAX_PRIME_BITS = 31
+
+
+def prime_bits(n: int, ranks: int) -> int:
+    """The widest primes, in bits, whose sums cannot overflow on a deck of ``n`` cards and ``ranks``
+    ranks (as built): the largest ``b <= MAX_PRIME_BITS`` with ``(R + 1) (n / 2 + 1) 4^b + 3 n 2^b + n <
+    2^64`` (the module docstring's bound for primes below ``2^b``), at least :data:`PRIME_BITS`.
+
+    >>> prime_bits(24, 6), prime_bits(52, 13), prime_bits(62, 31)
+    (28, 27, 26)
+    """
+    terms = (ranks + 1) * (n // 2 + 1)
+    for bits in range(MAX_PRIME_BITS, PRIME_BITS, -1):
+        if terms * 4**bits + 3 * n * 2**bits + n < 2**64:
+            return bits
+    return PRIME_BITS
 
 
 @jit(inline="always")
@@ -233,7 +255,8 @@ def solve_job(plan: Plan, lay: Layout, n: int, primes):
     ``n`` (Python ints in ``[0, prime)``) and the words whose row never empties; every prime in one
     run of the kernel (tables of :func:`table_bytes`)."""
     primes = [int(p) for p in primes]
-    require(all(2 < p < 2**PRIME_BITS for p in primes), f"word primes lie below 2**{PRIME_BITS}")
+    bits = prime_bits(n, lay.s1.shape[0])
+    require(all(2 < p < 2**bits for p in primes), f"the primes of this deck lie below 2**{bits}")
     nw = plan.windows.shape[0]
     H = n // 2 + 1
     P = len(primes)

@@ -34,7 +34,7 @@ from exact.invariants import require
 from exact.one_handed.parity import check_parity
 from exact.one_handed.crt import crt, largest_primes
 from exact.one_handed.word_jobs import AlphabetJobs, alphabet_jobs
-from exact.one_handed.word_kernel import PRIME_BITS, solve_job, table_bytes
+from exact.one_handed.word_kernel import PRIME_BITS, prime_bits, solve_job, table_bytes
 from exact.one_handed.word_plan import MODES, job_plan, layout
 
 #: goes with every journal: a journal of another engine version is not read
@@ -54,17 +54,30 @@ class MissingJobs(UsageError):
     exit_status = 1
 
 
-def word_primes(n: int) -> list[int]:
-    """The largest primes below ``2**26`` whose product exceeds ``n * n! + 1`` (every count, and the
-    core mode's score sums, lies in ``[0, n * n!]``).
+def word_primes(n: int, ranks: int) -> list[int]:
+    """The primes of a deck of ``n`` cards and ``ranks`` ranks (as built): the largest primes below
+    ``2**26`` whose product exceeds ``n * n! + 1`` (every count, and the core mode's score sums, lies
+    in ``[0, n * n!]``), or the largest below ``2**b`` for the widest ``b`` the kernel's sums allow on
+    this deck (:func:`~exact.one_handed.word_kernel.prime_bits`) where that takes fewer primes. A job's
+    work is proportional to its number of primes (4x6: three of 28 bits instead of four of 26); a
+    deck that gains none keeps the 26-bit primes, which name its journals.
 
-    >>> word_primes(4)
+    >>> word_primes(4, 2)
     [67108859]
+    >>> [p.bit_length() for p in word_primes(24, 6)], [p.bit_length() for p in word_primes(20, 5)]
+    ([28, 28, 28], [26, 26, 26])
     """
     bound = n * math.factorial(n) + 1
-    need = bound.bit_length() // (PRIME_BITS - 1) + 1
+    narrow = _primes_above(bound, PRIME_BITS)
+    wide = _primes_above(bound, prime_bits(n, ranks))
+    return wide if len(wide) < len(narrow) else narrow
+
+
+def _primes_above(bound: int, bits: int) -> list[int]:
+    """The fewest largest primes below ``2**bits`` whose product exceeds ``bound``."""
+    need = bound.bit_length() // (bits - 1) + 1
     out, product = [], 1
-    for p in largest_primes(need, below=2**PRIME_BITS):
+    for p in largest_primes(need, below=2**bits):
         if product > bound:
             break
         out.append(p)
@@ -319,7 +332,7 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
     if shard is not None and checkpoint_dir is None:
         raise UsageError("a shard writes its jobs to a journal: give --checkpoint-dir")
     jobs = deck_jobs(suits, ranks)
-    primes = word_primes(n)
+    primes = word_primes(n, ranks)
     key = journal_key(suits, ranks, mode, primes)
     done: dict = {}
     journal = None
@@ -400,7 +413,7 @@ def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=No
     if not 1 <= n <= MAX_WORD_CARDS:
         raise UsageError(f"the word method holds decks of at most {MAX_WORD_CARDS} cards, got {suits}x{ranks}")
     jobs = deck_jobs(suits, ranks)
-    primes = word_primes(n)
+    primes = word_primes(n, ranks)
     lay = layout(n, ranks, mode)
     by_size: dict = {}
     for j in range(len(jobs)):

@@ -122,7 +122,11 @@ def test_kernel_equals_reference_job_by_job(suits, ranks):
     """Every job's residues are the reference's word counts at its alphabet, modulo each prime."""
     jobs = alphabet_jobs(suits, ranks)
     n = suits * ranks
-    primes = [67108859, 1000003]
+    from exact.one_handed.crt import largest_primes
+    from exact.one_handed.word_kernel import prime_bits
+
+    # the last as wide as the kernel's sums allow on this deck
+    primes = [67108859, 1000003] + largest_primes(1, below=2 ** prime_bits(n, ranks))
     for mode in ("all", "core"):
         lay = layout(n, ranks, mode)
         for j in range(len(jobs)):
@@ -240,10 +244,43 @@ def test_progress_reports_jobs_and_cpu_left(tmp_path):
     assert calls == [(total, total, 0)]
 
 
-def test_primes_cover_every_count():
-    for n in (1, 5, 12, 20, 52, 62):
-        product = math.prod(word_primes(n))
-        assert product > n * math.factorial(n)
+def test_primes_cover_every_count_and_are_as_few_as_the_kernel_allows():
+    from exact.one_handed.word_kernel import PRIME_BITS, prime_bits
+
+    for n, ranks in ((1, 1), (5, 5), (12, 3), (18, 3), (20, 5), (24, 6), (39, 3), (52, 13), (62, 2), (62, 31)):
+        primes = word_primes(n, ranks)
+        assert math.prod(primes) > n * math.factorial(n)
+        assert all(p < 2 ** prime_bits(n, ranks) for p in primes)
+        narrow = math.ceil((n * math.factorial(n) + 1).bit_length() / PRIME_BITS)
+        assert len(primes) <= narrow
+    assert [len(word_primes(24, 6)), max(word_primes(24, 6)).bit_length()] == [3, 28]  # 4x6: not four of 26 bits
+
+
+def test_prime_bits_is_the_widest_width_whose_sums_cannot_overflow():
+    from exact.one_handed.word_kernel import MAX_PRIME_BITS, PRIME_BITS, prime_bits
+
+    def largest_sum(n, ranks, bits):  # the module docstring's bound on any sum, primes below 2**bits
+        return (ranks + 1) * (n // 2 + 1) * 4**bits + 3 * n * 2**bits + n
+
+    for suits in range(1, 63):
+        for ranks in range(1, 62 // suits + 1):
+            n = suits * ranks
+            bits = prime_bits(n, ranks)
+            assert PRIME_BITS <= bits <= MAX_PRIME_BITS
+            assert largest_sum(n, ranks, bits) < 2**64
+            assert bits == MAX_PRIME_BITS or largest_sum(n, ranks, bits + 1) >= 2**64
+            assert largest_sum(n, ranks, PRIME_BITS) < 2**64, "26 bits are safe on every deck"
+
+
+def test_wider_primes_count_the_same():
+    # 6x3: two primes of 29 bits instead of three of 26, against the zeta method
+    from exact.one_handed.word_kernel import prime_bits
+
+    assert prime_bits(18, 3) == 29 and len(word_primes(18, 3)) == 2
+    deck = Deck(6, 3)
+    word = exact_distribution(deck, "one-handed", method="word")
+    other = exact_distribution(deck, "one-handed", method="zeta")
+    assert word.score_counts == other.score_counts and word.wins == other.wins
 
 
 def test_plan_summary_names_the_largest_job():
