@@ -120,6 +120,8 @@ class StepCheckpoint:
                 raise
 
     def discard(self) -> None:
-        """Remove the file (the computation is finished and kept elsewhere)."""
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
+        """Remove the file, and a half-written one a killed write left beside it (the computation
+        is finished and kept elsewhere)."""
+        for path in [self.path, *self.path.parent.glob(f".{self.path.name}-*.tmp")]:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()

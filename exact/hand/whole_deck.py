@@ -46,6 +46,9 @@ from sim import compiling as work_clock  # clocks that leave out kernel compilat
 REFERENCE_MAX_CARDS = 9
 #: Solvers of the absorbing chain (``method=``): the modular solver and the Fraction reference.
 METHODS = ("modular", "fractions")
+#: Part of the key of a whole-graph checkpoint (``analyse_deck(checkpoint_dir=...)``): raised when the
+#: explored graph, its answers or the lumping change, so that a saved graph of older code is refused.
+GRAPH_CHECKPOINT_VERSION = 1
 
 
 def _check(deck: Deck, variant, *, limit: int) -> Variant:
@@ -228,7 +231,7 @@ _METHOD_TEXT = {
 def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: str = "modular",
                  prove: bool = False, iterations: int = 0, tail: int = 0, progress=None,
                  max_cards: int = MAX_GRAPH_CARDS, checkpoint_dir=None,
-                 checkpoint_seconds: float | None = None) -> HandGraphResult:
+                 checkpoint_seconds: float | None = None, discard: bool = True) -> HandGraphResult:
     """Build the whole deck-order graph of a small deck and answer exactly.
 
     Returns the poison sets (closed strongly connected sets without a win), the number of unwinnable
@@ -252,7 +255,8 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     and the lifting's state every ``checkpoint_seconds`` and when SIGINT or SIGTERM arrives (the
     lifting, most of a 12-card deck's time, stops at the end of a step). Given the same folder
     again, the analysis starts from what is there and ends with the answers of an uninterrupted
-    run; the files are removed once the result is returned.
+    run; the files are removed once the result is returned (``discard=False``: left to the caller,
+    who removes the folder once the result is kept).
 
     Examples
     --------
@@ -275,7 +279,8 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     if checkpoint_dir is not None and method == "modular" and not prove:
         from exact.checkpoint import in_folder
 
-        key = {"engine": "hand-graph", "suits": deck.suits, "ranks": deck.ranks, "variant": str(variant)}
+        key = {"engine": "hand-graph", "suits": deck.suits, "ranks": deck.ranks, "variant": str(variant),
+               "version": GRAPH_CHECKPOINT_VERSION}
         kept = in_folder(checkpoint_dir, dict(key, part="graph"), what="phases")
         lifting = in_folder(checkpoint_dir, dict(key, part="lifting"), seconds=checkpoint_seconds,
                             what="lifting steps")
@@ -318,7 +323,7 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
         solver=solver, provenance=dict(_provenance(started, t0, _METHOD_TEXT[method] + (", proved" if prove else "")),
                                        solver=solver))
     for checkpoint in (kept, lifting):
-        if checkpoint is not None:
+        if checkpoint is not None and discard:
             checkpoint.discard()
     return result
 

@@ -149,6 +149,7 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
         with store.run_lock(identity, on_wait=notify):  # a second process asking for it waits, then is served
             found = store.find(kind=HandGraphResult.kind, suits=deck.suits, ranks=deck.ranks, variant=str(variant))
             if found:  # exact and deterministic: served from the store, not computed and stored again
+                _discard_graph_checkpoint(store, identity)  # left by a run killed once it had stored
                 notify(f"the whole graph of {deck} {variant} is already in {store.path} as {found[-1][0]}: shown "
                        "from there")
                 graph = HandGraphResult.from_record(found[-1][1])
@@ -189,23 +190,34 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
                    + (f" = {float(e):.4f}" if e else ""))
 
 
+def _graph_folder(store, identity):
+    """The folder of the whole-graph analysis's checkpoint in the store's journal."""
+    from sim.store import run_key
+
+    return store.journal / f"{run_key(identity)}.graph"
+
+
+def _discard_graph_checkpoint(store, identity) -> None:
+    import shutil
+
+    shutil.rmtree(_graph_folder(store, identity), ignore_errors=True)
+
+
 def _whole_graph_kept(store, identity, deck, variant, graph_report, checkpoint_seconds):
     """The whole-graph analysis checkpointed in the store's journal (its own folder, removed once
     the result is stored), then stored."""
-    import shutil
-
     from exact.hand.whole_deck import analyse_deck
-    from sim.store import run_key
 
-    folder = store.journal / f"{run_key(identity)}.graph" if store.journal.is_dir() else None
+    folder = _graph_folder(store, identity) if store.journal.is_dir() else None
     with interrupts.keeping(": the whole-graph analysis was still exploring its graph: nothing of it was kept"):
         graph = analyse_deck(deck, variant, progress=graph_report,  # refuses large decks at once
                              checkpoint_dir=None if folder is None else str(folder),
-                             checkpoint_seconds=checkpoint_seconds)
+                             checkpoint_seconds=checkpoint_seconds, discard=False)
+    with interrupts.keeping(f": the whole-graph analysis is kept in {folder}; run the same command to store it"):
         store.save(graph)
         interrupts.forget()  # a signal after the last step: the result is stored, shown below
     if folder is not None:
-        shutil.rmtree(folder, ignore_errors=True)
+        _discard_graph_checkpoint(store, identity)
     return graph
 
 

@@ -160,8 +160,9 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
                     next_check = min(next_check, max(steps + 1, min(pending)))
             if checkpoint is not None:
                 checkpoint.step(steps, None, snapshot)
-    if checkpoint is not None:
-        checkpoint.save(steps, None, *snapshot())  # a stop during the check below resumes there
+        if checkpoint is not None:
+            checkpoint.save(steps, None, *snapshot())  # a stop during the check below resumes there
+            checkpoint.step(steps, None, snapshot)  # a signal that came meanwhile stops here, saying so
     if stats is not None and one_column_from is not None:
         stats["one_column_from_step"] = one_column_from
     t_lift = work_clock.process_time() - t0 - t_factor
