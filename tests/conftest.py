@@ -28,6 +28,35 @@ def _compiling_notice_said():
 
 
 @pytest.fixture
+def stop_after(monkeypatch):
+    """``stop_after(k, signum=SIGINT)``: a signal arrives after step k of the next computation that
+    checkpoints step by step (:class:`exact.checkpoint.StepCheckpoint`), as the handler records it
+    while the work defers signals; returns the steps each run did, in order."""
+    import signal
+
+    from exact.checkpoint import StepCheckpoint
+    from sim import interrupts
+
+    done_steps = []
+    real = StepCheckpoint.step
+
+    def arm(k, signum=signal.SIGINT):
+        armed = [True]
+
+        def step(self, done, total, snapshot):
+            done_steps.append(done)
+            if armed[0] and done == k:
+                armed[0] = False
+                interrupts._pending.append(signum)
+            return real(self, done, total, snapshot)
+
+        monkeypatch.setattr(StepCheckpoint, "step", step)
+        return done_steps
+
+    return arm
+
+
+@pytest.fixture
 def cli_run(capsys):
     """Run the CLI in-process; returns (exit_code, stdout, stderr)."""
     from solitaire.cli import main

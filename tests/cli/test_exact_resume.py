@@ -1,7 +1,6 @@
 """`solitaire exact` stopped by Ctrl-C or SIGTERM keeps what it did (in the store's journal with
 --out, in --checkpoint-dir without), says so on a line of its own, and the same command run again
 resumes to the counts of an uninterrupted run."""
-import io
 import json
 import signal
 import subprocess
@@ -9,31 +8,7 @@ import sys
 
 import pytest
 
-from exact.checkpoint import StepCheckpoint
 from sim import interrupts, progress
-
-
-@pytest.fixture
-def stop_after(monkeypatch):
-    """``stop_after(k)``: a signal arrives after step k of the next checkpointed count (as the
-    handler records it while the count defers signals); returns the steps each run did."""
-    done_steps = []
-    real = StepCheckpoint.step
-
-    def arm(k, signum=signal.SIGINT):
-        armed = [True]
-
-        def step(self, done, total, snapshot):
-            done_steps.append(done)
-            if armed[0] and done == k:
-                armed[0] = False
-                interrupts._pending.append(signum)
-            return real(self, done, total, snapshot)
-
-        monkeypatch.setattr(StepCheckpoint, "step", step)
-        return done_steps
-
-    return arm
 
 
 @pytest.mark.parametrize("method, deck, k, unit, signum", [

@@ -78,22 +78,11 @@ def test_no_resume_plays_again_and_a_whole_graph_is_stored_once(cli_run, tmp_pat
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_stopped_whole_graph_resumes_from_the_store_journal(cli_run, tmp_path, monkeypatch, signum):
-    from exact.checkpoint import StepCheckpoint
-    from sim import interrupts
-
+def test_a_stopped_whole_graph_resumes_from_the_store_journal(cli_run, tmp_path, stop_after, signum):
     args = ("poison", "--suits", "2", "--ranks", "5", "--variant", "step7=off", "--all", "--json")
     code, whole, err = cli_run(*args)
     assert code == 0, err
-    real, steps = StepCheckpoint.step, []
-
-    def step(self, done, total, snapshot):  # the signal arrives during lifting step 37 of 200
-        steps.append(done)
-        if len(steps) == 37:
-            interrupts._pending.append(signum)
-        return real(self, done, total, snapshot)
-
-    monkeypatch.setattr(StepCheckpoint, "step", step)
+    steps = stop_after(37, signum)  # during lifting step 37 of 200
     path = tmp_path / "p.h5"
     code, out, err = cli_run(*args, "--out", str(path))
     assert (code, out) == (128 + signum, "")

@@ -5,7 +5,6 @@ import signal
 
 import pytest
 
-from exact.checkpoint import StepCheckpoint
 from exact.hand.whole_deck import GRAPH_CHECKPOINT_VERSION, analyse_deck
 from sim import interrupts
 from sim.deck import Deck
@@ -16,40 +15,17 @@ def _answers(result) -> dict:
     return {k: v for k, v in result.to_dict().items() if k != "seconds"}
 
 
-@pytest.fixture
-def stop_at(monkeypatch):
-    """``stop_at(k, signum)``: a signal arrives after lifting step k of the next analysis (as the
-    handler records it while the lifting defers signals); returns the steps each run did."""
-    done_steps = []
-    real = StepCheckpoint.step
-
-    def arm(k, signum=signal.SIGINT):
-        armed = [True]
-
-        def step(self, done, total, snapshot):
-            done_steps.append(done)
-            if armed[0] and done == k:
-                armed[0] = False
-                interrupts._pending.append(signum)
-            return real(self, done, total, snapshot)
-
-        monkeypatch.setattr(StepCheckpoint, "step", step)
-        return done_steps
-
-    return arm
-
-
 @pytest.mark.parametrize("suits, ranks, variant, k, one_column", [
     (2, 5, "hand(step7=off)", 37, False),  # 200 steps, h and m lifted together
     (2, 4, "hand()", 20, True),  # P(win) = 1: m alone from the first step, 44 steps
     (2, 4, "hand()", 44, True),  # the stop comes with the last step: the resumed run only checks
 ])
-def test_a_stopped_lifting_resumes_from_the_next_step_to_the_same_answers(tmp_path, stop_at, suits, ranks, variant,
+def test_a_stopped_lifting_resumes_from_the_next_step_to_the_same_answers(tmp_path, stop_after, suits, ranks, variant,
                                                                          k, one_column):
     deck = Deck(suits, ranks)
     whole = analyse_deck(deck, variant)
     assert ("one_column_from_step" in whole.solver) == one_column
-    steps = stop_at(k, signal.SIGTERM)
+    steps = stop_after(k, signal.SIGTERM)
     with pytest.raises(interrupts.Interrupted) as stopped:
         analyse_deck(deck, variant, checkpoint_dir=tmp_path)
     assert stopped.value.signum == signal.SIGTERM
@@ -68,7 +44,7 @@ def test_a_stopped_lifting_resumes_from_the_next_step_to_the_same_answers(tmp_pa
     assert list(tmp_path.iterdir()) == [], "the files go once the answer is returned"
 
 
-def test_a_saved_lifting_of_another_system_is_refused(tmp_path, stop_at):
+def test_a_saved_lifting_of_another_system_is_refused(tmp_path, stop_after):
     from exact.checkpoint import in_folder
     from sim.variant import Variant
 
@@ -80,7 +56,7 @@ def test_a_saved_lifting_of_another_system_is_refused(tmp_path, stop_at):
         return in_folder(folder, key)
 
     for folder, suits, ranks, k in ((tmp_path / "a", 2, 5, 30), (tmp_path / "b", 5, 2, 3)):
-        stop_at(k)
+        stop_after(k)
         with pytest.raises(interrupts.Interrupted):
             analyse_deck(Deck(suits, ranks), variant, checkpoint_dir=folder)
     state, arrays = lifting(tmp_path / "a", 2, 5).load()
