@@ -57,6 +57,33 @@ def stop_after(monkeypatch):
 
 
 @pytest.fixture
+def stop_simulation_after(monkeypatch):
+    """``stop_simulation_after(k)``: the next simulations play ``k`` chunks (the kernels' compile
+    warm-up, a throwaway stream, not counted), then Ctrl-C (``KeyboardInterrupt``) stops them at the
+    next chunk; returns the games of the chunks played."""
+    import sim.montecarlo as montecarlo
+
+    real, played = montecarlo.load_runner, []
+
+    def arm(k):
+        def load_runner(deck, variant, options=None):
+            runner = real(deck, variant, options)
+
+            def run(state, games):
+                if games != montecarlo.WARM_UP_GAMES:
+                    if len(played) >= k:
+                        raise KeyboardInterrupt
+                    played.append(games)
+                return runner(state, games)
+            return run
+
+        monkeypatch.setattr(montecarlo, "load_runner", load_runner)
+        return played
+
+    return arm
+
+
+@pytest.fixture
 def cli_run(capsys):
     """Run the CLI in-process; returns (exit_code, stdout, stderr)."""
     from solitaire.cli import main

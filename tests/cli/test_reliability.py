@@ -244,27 +244,11 @@ def test_an_interrupted_validation_resumes_by_case(tmp_path, monkeypatch):
 
 # --- the journal ------------------------------------------------------------------------------
 
-def test_checkpoints_never_rewrite_the_store_file(tmp_path, monkeypatch):
-    from sim import montecarlo
-
+def test_checkpoints_never_rewrite_the_store_file(tmp_path, stop_simulation_after):
     store = ResultsStore(tmp_path / "s.h5")
     store.save(simulate(Deck(2, 3), games=1000, seed=1, progress=False))
     before = store.path.read_bytes()
-    real, played = montecarlo.load_runner, []
-
-    def load_runner(deck, variant, options=None):
-        runner = real(deck, variant, options)
-
-        def run(state, games):
-            if games == montecarlo.WARM_UP_GAMES:  # the compile warm-up (a throwaway stream), not a chunk
-                return runner(state, games)
-            if len(played) >= 4:
-                raise KeyboardInterrupt
-            played.append(games)
-            return runner(state, games)
-        return run
-
-    monkeypatch.setattr(montecarlo, "load_runner", load_runner)
+    stop_simulation_after(4)
     with pytest.raises(KeyboardInterrupt):
         simulate(Deck(4, 5), games=100_000, chunk_games=10_000, seed=3, workers=1, out=store, checkpoint_seconds=0,
                  progress=False)

@@ -5,7 +5,6 @@ import time
 
 import pytest
 
-import sim.montecarlo as montecarlo
 from sim import Deck, simulate
 from sim.store import ResultsStore
 from sim.store.files import _locked
@@ -18,21 +17,8 @@ def test_a_finished_run_leaves_only_the_store(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.h5"]
 
 
-def test_an_interrupted_then_resumed_run_leaves_only_the_store(tmp_path, monkeypatch):
-    real, played = montecarlo.load_runner, []
-
-    def load_runner(deck, variant, options=None):
-        runner = real(deck, variant, options)
-
-        def run(state, games):
-            if games != montecarlo.WARM_UP_GAMES:
-                if len(played) >= 3:
-                    raise KeyboardInterrupt
-                played.append(games)
-            return runner(state, games)
-        return run
-
-    monkeypatch.setattr(montecarlo, "load_runner", load_runner)
+def test_an_interrupted_then_resumed_run_leaves_only_the_store(tmp_path, monkeypatch, stop_simulation_after):
+    stop_simulation_after(3)
     with pytest.raises(KeyboardInterrupt):
         simulate(Deck(2, 3), seed=2, out=tmp_path / "s.h5", checkpoint_seconds=3600, **RUN)
     monkeypatch.undo()
