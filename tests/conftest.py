@@ -60,12 +60,14 @@ def stop_after(monkeypatch):
 def stop_simulation_after(monkeypatch):
     """``stop_simulation_after(k)``: the next simulations play ``k`` chunks (the kernels' compile
     warm-up, a throwaway stream, not counted), then Ctrl-C (``KeyboardInterrupt``) stops them at the
-    next chunk; returns the games of the chunks played."""
+    next chunk; returns the games of the chunks played. Arming again replaces the stub."""
     import sim.montecarlo as montecarlo
 
-    real, played = montecarlo.load_runner, []
+    real = montecarlo.load_runner
 
     def arm(k):
+        played = []
+
         def load_runner(deck, variant, options=None):
             runner = real(deck, variant, options)
 

@@ -29,36 +29,10 @@ def counts(result):
     return result.wins, result.score_counts, result.extra
 
 
-@pytest.fixture
-def stop_after(monkeypatch):
-    """Make runs stop (as if by Ctrl-C) after a given number of chunks."""
-    def arm(n_chunks):
-        real = montecarlo.load_runner
-        played = []
-
-        def load_runner(deck, variant, options=None):
-            runner = real(deck, variant, options)
-
-            def run(state, games):
-                if games == montecarlo.WARM_UP_GAMES:  # the compile warm-up (a throwaway stream), not a chunk
-                    return runner(state, games)
-                if len(played) >= n_chunks:
-                    raise KeyboardInterrupt
-                played.append(games)
-                return runner(state, games)
-            return run
-
-        monkeypatch.setattr(montecarlo, "load_runner", load_runner)
-        return played
-
-    yield arm
-    monkeypatch.undo()
-
-
-def test_interrupted_run_resumes_to_identical_counts(tmp_path, stop_after, monkeypatch):
+def test_interrupted_run_resumes_to_identical_counts(tmp_path, stop_simulation_after, monkeypatch):
     store = ResultsStore(tmp_path / "s.h5")
     reference = simulate(Deck(4, 13), seed=21, workers=1, **RUN)
-    stop_after(5)
+    stop_simulation_after(5)
     with pytest.raises(KeyboardInterrupt):
         simulate(Deck(4, 13), seed=21, workers=1, out=store, checkpoint_seconds=3600, **RUN)
     monkeypatch.undo()
@@ -73,9 +47,9 @@ def test_interrupted_run_resumes_to_identical_counts(tmp_path, stop_after, monke
     assert store.load(store.names()[0])["score_counts"] == list(reference.score_counts)
 
 
-def test_without_seed_the_unfinished_run_is_resumed(tmp_path, stop_after, monkeypatch):
+def test_without_seed_the_unfinished_run_is_resumed(tmp_path, stop_simulation_after, monkeypatch):
     store = ResultsStore(tmp_path / "s.h5")
-    stop_after(3)
+    stop_simulation_after(3)
     with pytest.raises(KeyboardInterrupt):
         simulate(Deck(4, 5), workers=1, out=store, **RUN)
     monkeypatch.undo()
@@ -88,21 +62,21 @@ def test_without_seed_the_unfinished_run_is_resumed(tmp_path, stop_after, monkey
     assert other.seed != resumed.seed
 
 
-def test_no_resume_starts_again(tmp_path, stop_after, monkeypatch):
+def test_no_resume_starts_again(tmp_path, stop_simulation_after, monkeypatch):
     store = ResultsStore(tmp_path / "s.h5")
-    played = stop_after(4)
+    played = stop_simulation_after(4)
     with pytest.raises(KeyboardInterrupt):
         simulate(Deck(4, 5), seed=3, workers=1, out=store, **RUN)
     monkeypatch.undo()
-    played = stop_after(100)
+    played = stop_simulation_after(100)
     again = simulate(Deck(4, 5), seed=3, workers=1, out=store, resume=False, **RUN)
     assert len(played) == 12 and store.checkpoints() == []
     assert counts(again) == counts(simulate(Deck(4, 5), seed=3, workers=1, **RUN))
 
 
-def test_progress_bar_starts_from_chunks_done(tmp_path, stop_after, monkeypatch):
+def test_progress_bar_starts_from_chunks_done(tmp_path, stop_simulation_after, monkeypatch):
     store = ResultsStore(tmp_path / "s.h5")
-    stop_after(4)
+    stop_simulation_after(4)
     with pytest.raises(KeyboardInterrupt):
         simulate(Deck(4, 5), seed=5, workers=1, out=store, **RUN)
     monkeypatch.undo()
@@ -212,14 +186,14 @@ def _legacy_identity(monkeypatch):
     monkeypatch.setattr(montecarlo, "run_identity", run_identity)
 
 
-def test_other_engine_version_checkpoint_is_not_resumed(tmp_path, stop_after, monkeypatch):
+def test_other_engine_version_checkpoint_is_not_resumed(tmp_path, stop_simulation_after, monkeypatch):
     store = ResultsStore(tmp_path / "s.h5")
-    stop_after(5)
+    stop_simulation_after(5)
     with pytest.raises(KeyboardInterrupt):
         simulate(Deck(4, 5), seed=8, workers=1, out=store, checkpoint_seconds=3600, **RUN)
     monkeypatch.undo()
     _bump_engine_version(monkeypatch, "one-handed")
-    played, messages = stop_after(100), []
+    played, messages = stop_simulation_after(100), []
     fresh = simulate(Deck(4, 5), seed=8, workers=1, out=store, notify=messages.append, **RUN)
     assert len(played) == 12 and not any("resuming" in m for m in messages)
     assert counts(fresh) == counts(simulate(Deck(4, 5), seed=8, workers=1, **RUN))
@@ -229,29 +203,29 @@ def test_other_engine_version_checkpoint_is_not_resumed(tmp_path, stop_after, mo
     assert simulate(Deck(4, 5), workers=1, out=store, **RUN).seed != 8
 
 
-def test_other_engine_version_stored_run_is_not_served(tmp_path, stop_after, monkeypatch):
+def test_other_engine_version_stored_run_is_not_served(tmp_path, stop_simulation_after, monkeypatch):
     store = ResultsStore(tmp_path / "s.h5")
     first = simulate(Deck(4, 5), seed=9, workers=1, out=store, **RUN)
     _bump_engine_version(monkeypatch, "one-handed")
-    played = stop_after(100)
+    played = stop_simulation_after(100)
     again = simulate(Deck(4, 5), seed=9, workers=1, out=store, reuse=True, **RUN)
     assert len(played) == 12 and len(store.list()) == 2
     assert again.provenance["stored_as"] != first.provenance["stored_as"]
 
 
-def test_records_without_engine_version_are_version_1(tmp_path, stop_after, monkeypatch):
+def test_records_without_engine_version_are_version_1(tmp_path, stop_simulation_after, monkeypatch):
     """Checkpoints and results written before the field existed still resume and are still found."""
     store = ResultsStore(tmp_path / "s.h5")
     _legacy_identity(monkeypatch)
     finished = simulate(Deck(4, 5), seed=7, workers=1, out=store, **RUN)
-    stop_after(5)
+    stop_simulation_after(5)
     with pytest.raises(KeyboardInterrupt):
         simulate(Deck(4, 5), seed=4, workers=1, out=store, checkpoint_seconds=3600, **RUN)
     monkeypatch.undo()
     [legacy] = store.checkpoints()
     assert "engine_version" not in legacy
     reference, messages = simulate(Deck(4, 5), seed=4, workers=1, **RUN), []
-    played = stop_after(100)
+    played = stop_simulation_after(100)
     resumed = simulate(Deck(4, 5), seed=4, workers=1, out=store, notify=messages.append, **RUN)
     assert len(played) == 7 and "5 of 12 chunks" in messages[0]
     assert counts(resumed) == counts(reference)
