@@ -47,18 +47,30 @@ def largest_primes(count: int, below: int = PRIME_LIMIT) -> list[int]:
     return out
 
 
-def primes_for(n: int, primes=None) -> list[int]:
-    """The fewest primes (from ``primes``, default the largest below 2**31) whose product exceeds ``n!``."""
-    bound = math.factorial(n)
-    pool = list(primes) if primes is not None else largest_primes(bound.bit_length() // 30 + 1)
+def first_primes_over(bound: int, pool) -> list[int] | None:
+    """The shortest run of ``pool``'s first primes whose product exceeds ``bound`` (None when the
+    whole pool does not).
+
+    >>> first_primes_over(20, [7, 5, 3]), first_primes_over(200, [7, 5, 3])
+    ([7, 5], None)
+    """
     out, product = [], 1
     for p in pool:
         if product > bound:
             break
         out.append(p)
         product *= p
-    if product <= bound:
-        raise UsageError(f"the primes given multiply to {product}, not more than {n}! = {bound}: give more primes")
+    return out if product > bound else None
+
+
+def primes_for(n: int, primes=None) -> list[int]:
+    """The fewest primes (from ``primes``, default the largest below 2**31) whose product exceeds ``n!``."""
+    bound = math.factorial(n)
+    pool = list(primes) if primes is not None else largest_primes(bound.bit_length() // 30 + 1)
+    out = first_primes_over(bound, pool)
+    if out is None:
+        raise UsageError(f"the primes given multiply to {math.prod(pool)}, not more than {n}! = {bound}: give more "
+                         "primes")
     return out
 
 

@@ -32,7 +32,7 @@ from sim.errors import UsageError
 
 from exact.invariants import require
 from exact.one_handed.parity import check_parity
-from exact.one_handed.crt import crt, largest_primes
+from exact.one_handed.crt import crt, first_primes_over, largest_primes
 from exact.one_handed.word_jobs import AlphabetJobs, alphabet_jobs
 from exact.one_handed.word_kernel import PRIME_BITS, prime_bits, solve_job, table_bytes
 from exact.one_handed.word_plan import MODES, job_plan, layout
@@ -75,14 +75,8 @@ def word_primes(n: int, ranks: int) -> list[int]:
 
 def _primes_above(bound: int, bits: int) -> list[int]:
     """The fewest largest primes below ``2**bits`` whose product exceeds ``bound``."""
-    need = bound.bit_length() // (bits - 1) + 1
-    out, product = [], 1
-    for p in largest_primes(need, below=2**bits):
-        if product > bound:
-            break
-        out.append(p)
-        product *= p
-    require(product > bound, "enough primes for every count")
+    out = first_primes_over(bound, largest_primes(bound.bit_length() // (bits - 1) + 1, below=2**bits))
+    require(out is not None, "enough primes for every count")
     return out
 
 
