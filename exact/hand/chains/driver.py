@@ -64,10 +64,13 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
                                          f.u_idx, f.u_val, f.core, f.lu, f.perm, f.diagonal_inverse)
     # The m system lags one step behind: its right-hand side D h needs the h digit of the same step,
     # so one solve with two columns gives the next h digit and the current m digit together.
+    fingerprint = _fingerprint(system, p) if checkpoint is not None else None
+    saved = checkpoint.load() if checkpoint is not None else None
     r_h = system.wins.copy()
     r_m = np.zeros(n, dtype=np.int64)
     x = np.zeros((n, 2), dtype=np.int64)  # the digits (x_h, x_m) of a step
-    x[:, 0] = solve_modular(factors, r_h)
+    if saved is None:  # a resumed lifting takes its digits from the saved state instead
+        x[:, 0] = solve_modular(factors, r_h)
     # A's indices and counts as int32 when they fit (half the bytes a step streams; the products are
     # taken in int64 all the same)
     small = len(system.data) == 0 or int(np.abs(system.data).max()) < 2**31
@@ -80,8 +83,6 @@ def absorb_modular(chain: CountChain, transient, start: int = 0, *, prove: bool 
     accepted_h = accepted_m = None
     # x_m = 0 before the first step: r_m is unchanged by it, so every step is one fused pass
     x_m = r_one = one_column_from = None
-    fingerprint = _fingerprint(system, p) if checkpoint is not None else None
-    saved = checkpoint.load() if checkpoint is not None else None
     if saved is not None:
         state, arrays = saved
         if state["fingerprint"] != fingerprint:
