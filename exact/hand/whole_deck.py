@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import ClassVar
 from fractions import Fraction
 
@@ -328,6 +328,10 @@ def analyse_deck(deck: Deck, variant: Variant | str | None = None, *, method: st
     return result
 
 
+#: the arrays of a :class:`CountChain`, as a whole-graph checkpoint keeps them
+_CHAIN_ARRAYS = tuple(f.name for f in fields(CountChain))
+
+
 @dataclass
 class _GraphAnswers:
     """What :func:`analyse_deck` learns from the class graph before solving the chain: the graph's
@@ -352,12 +356,12 @@ class _GraphAnswers:
                  "poison_sets": {str(k): v for k, v in self.poison_sets.items()},
                  "poison_leftovers": {str(k): v for k, v in self.poison_leftovers.items()},
                  "start": self.start, "solver": self.solver}
-        arrays = {name: np.asarray(getattr(self.chain, name)) for name in ("src", "dst", "count", "wins", "total")}
+        arrays = {name: np.asarray(getattr(self.chain, name)) for name in _CHAIN_ARRAYS}
         return state, dict(arrays, transient=np.asarray(self.transient, dtype=bool))
 
     @classmethod
     def from_state(cls, state: dict, arrays: dict) -> "_GraphAnswers":
-        chain = CountChain(**{name: arrays[name] for name in ("src", "dst", "count", "wins", "total")})
+        chain = CountChain(**{name: arrays[name] for name in _CHAIN_ARRAYS})
         return cls(classes=int(state["classes"]), orders_played=int(state["orders_played"]),
                    winning_orders=int(state["winning_orders"]), unwinnable_orders=int(state["unwinnable_orders"]),
                    poison_sets={int(k): int(v) for k, v in state["poison_sets"].items()},
