@@ -213,7 +213,8 @@ def _whole_graph_kept(store, identity, deck, variant, graph_report, checkpoint_s
         graph = analyse_deck(deck, variant, progress=graph_report,  # refuses large decks at once
                              checkpoint_dir=None if folder is None else str(folder),
                              checkpoint_seconds=checkpoint_seconds, discard=False)
-    with interrupts.keeping(f": the whole-graph analysis is kept in {folder}; run the same command to store it"):
+    kept = f": the whole-graph analysis is kept in {folder}; run the same command to store it" if folder else ""
+    with interrupts.keeping(kept):
         store.save(graph)
         interrupts.forget()  # a signal after the last step: the result is stored, shown below
     if folder is not None:
