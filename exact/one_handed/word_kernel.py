@@ -13,7 +13,8 @@ rows, which every pair reads, lie together). Degree by degree:
 No pair reads what another pair of the same degree writes (``A(d + 1)`` and ``B(d)`` are written at
 slots or half-degrees that degree ``d`` never reads), so the order of the pairs is free.
 
-**Overflow.** Every sum is taken in ``uint64`` and reduced once. For a prime ``p``, an entry of a
+**Overflow.** Every sum is taken in ``uint64`` and reduced once (every term is nonnegative, so a
+partial sum, four products at a time in :func:`_conv`, is below the whole). For a prime ``p``, an entry of a
 pair's ``B_W(a)(d)`` sums at most ``(R + 1) * (n / 2 + 1)`` products of two residues (``R`` kept
 vectors at each even ``e <= d``, one ``R3'`` at each odd one) and at most 3 mapped counts, each below
 ``p``; an entry of a window's ``A_W(d + 1)`` sums as many products (the gathered hand-backs), the
@@ -21,7 +22,8 @@ reduced vectors and mapped counts of at most ``n`` pairs (at most 3 values below
 most ``n`` ones (the matches at degree 0). So every sum stays below ``(R + 1) (n / 2 + 1) p^2 + 3 n p
 + n``, and :func:`prime_bits` gives the widest primes for which that is below ``2**64``:
 ``PRIME_BITS`` (26) is safe for every deck of at most 62 cards (``(R + 1) (n / 2 + 1) <= 2016``), and
-the residues, stored as ``uint32``, take at most :data:`MAX_PRIME_BITS` bits.
+the residues, stored as ``uint32``, take at most :data:`MAX_PRIME_BITS` bits. The reductions
+(:func:`_mod`) take the quotient from ``float64``, which needs primes above ``2**13``.
 """
 from __future__ import annotations
 
@@ -36,6 +38,8 @@ from exact.one_handed.word_plan import Layout, Plan
 PRIME_BITS = 26
 #: the widest primes any deck uses (residues are stored as ``uint32``)
 MAX_PRIME_BITS = 31
+#: the reductions' float quotient (:func:`_mod`) is off by at most one for primes above this
+MIN_PRIME = 2**13
 
 
 def prime_bits(n: int, ranks: int) -> int:
@@ -86,13 +90,49 @@ def _nonzero(A, i, h, t, P):
 
 
 @jit(inline="always")
-def _axpy(acc, cc, V, row, hr, lo, hi, P):
-    """``acc[q, t] += cc[q] * V[hr, row, q, t]`` for the slots ``lo .. hi``, every prime ``q``."""
+def _conv(acc, cb, hb, m, V, row, lo, hi, P):
+    """``acc[q, t] += sum_k cb[k, q] * V[hb[k], row, q, t]`` for ``k < m`` and the slots ``lo .. hi``,
+    every prime ``q``: one term of a convolution over the degrees, four vectors a sweep (``acc`` is
+    read and written once per four products). The slices run from 0, so that numba's loops need no
+    negative-index wraparound and LLVM vectorises them; ``cb`` is ``uint32``, so each product is of two
+    zero-extended 32-bit values."""
     for q in range(P):
-        c = cc[q]
-        if c:
-            for t in range(lo, hi):
-                acc[q, t] += c * np.uint64(V[hr, row, q, t])
+        a = acc[q, lo:hi]
+        w = a.shape[0]
+        k = 0
+        while k + 4 <= m:
+            c0 = np.uint64(cb[k, q])
+            c1 = np.uint64(cb[k + 1, q])
+            c2 = np.uint64(cb[k + 2, q])
+            c3 = np.uint64(cb[k + 3, q])
+            v0 = V[hb[k], row, q, lo:hi]
+            v1 = V[hb[k + 1], row, q, lo:hi]
+            v2 = V[hb[k + 2], row, q, lo:hi]
+            v3 = V[hb[k + 3], row, q, lo:hi]
+            for t in range(w):
+                a[t] += (c0 * np.uint64(v0[t]) + c1 * np.uint64(v1[t])
+                         + c2 * np.uint64(v2[t]) + c3 * np.uint64(v3[t]))
+            k += 4
+        while k < m:
+            c0 = np.uint64(cb[k, q])
+            v0 = V[hb[k], row, q, lo:hi]
+            for t in range(w):
+                a[t] += c0 * np.uint64(v0[t])
+            k += 1
+
+
+@jit(inline="always")
+def _mod(x, p, pinv):
+    """``x % p`` for a ``uint64`` ``x`` and a prime ``2**13 < p < 2**32`` without a division: the
+    quotient from ``float64`` is off by at most one (``x``'s and ``1/p``'s rounding move ``x / p`` by
+    less than ``3 * 2**11 / p < 1``), so one correction either way gives the remainder."""
+    q = np.uint64(np.float64(x) * pinv)
+    r = np.int64(x - q * p)
+    if r < 0:
+        r += np.int64(p)
+    elif r >= np.int64(p):
+        r -= np.int64(p)
+    return np.uint64(r)
 
 
 @jit
@@ -112,8 +152,10 @@ def _solve(plan, lay, n, primes, A, B):
     P = primes.shape[0]
     nw = plan.windows.shape[0]
     pr = np.empty(P, dtype=np.uint64)
+    pinv = np.empty(P, dtype=np.float64)
     for q in range(P):
         pr[q] = np.uint64(primes[q])
+        pinv[q] = 1.0 / primes[q]
     A[:] = 0
     B[:] = 0
     e0 = lay.ends[0]
@@ -128,7 +170,8 @@ def _solve(plan, lay, n, primes, A, B):
     C3 = np.zeros((nw, n + 1, P), dtype=np.uint32)
     tmp = np.zeros((R, P), dtype=np.uint64)
     tmp3 = np.zeros(P, dtype=np.uint64)
-    cc = np.zeros(P, dtype=np.uint64)
+    cb = np.zeros((n + 2, P), dtype=np.uint32)
+    hb = np.zeros(n + 2, dtype=np.int64)
     bad = 0
     for d in range(n):
         h = d >> 1
@@ -169,30 +212,42 @@ def _solve(plan, lay, n, primes, A, B):
                     continue
                 acc[:, lo:hi] = 0
                 _mapped(acc, A, j, h, odd, lay, plan.p_rinv, p, even, P)
-                for e in range(1, d + 1):
-                    he = e >> 1
-                    hr = (d - e) >> 1
-                    if e & 1 == 0:
-                        for x in range(R):
-                            sx = lay.s2[x]
-                            if not _nonzero(A, j, he, sx, P):
-                                continue
-                            brow = plan.w_brow[i, plan.p_rinv[p, x]]
-                            if brow < 0:
-                                bad += 1
-                                continue
-                            for q in range(P):
-                                cc[q] = np.uint64(A[he, j, q, sx])
-                            _axpy(acc, cc, B, brow, hr, lo, hi, P)
-                    elif ret and _nonzero(A, j, he, lay.r3, P):
+                for x in range(R):
+                    sx = lay.s2[x]
+                    brow = plan.w_brow[i, plan.p_rinv[p, x]]
+                    m = 0
+                    for e in range(2, d + 1, 2):
+                        he = e >> 1
+                        if not _nonzero(A, j, he, sx, P):
+                            continue
+                        if brow < 0:
+                            bad += 1
+                            continue
                         for q in range(P):
-                            cc[q] = np.uint64(A[he, j, q, lay.r3])
-                        _axpy(acc, cc, A, i, hr, lo, hi, P)
+                            cb[m, q] = A[he, j, q, sx]
+                        hb[m] = (d - e) >> 1
+                        m += 1
+                    _conv(acc, cb, hb, m, B, brow, lo, hi, P)
+                if ret:
+                    m = 0
+                    for e in range(1, d + 1, 2):
+                        he = e >> 1
+                        if not _nonzero(A, j, he, lay.r3, P):
+                            continue
+                        for q in range(P):
+                            cb[m, q] = A[he, j, q, lay.r3]
+                        hb[m] = (d - e) >> 1
+                        m += 1
+                    _conv(acc, cb, hb, m, A, i, lo, hi, P)
                 for q in range(P):
-                    for t in range(lo, hi):
-                        v = acc[q, t] % pr[q]
-                        acc[q, t] = v
-                        B[h, row, q, t] = v
+                    pq = pr[q]
+                    iq = pinv[q]
+                    a = acc[q, lo:hi]
+                    out = B[h, row, q, lo:hi]
+                    for t in range(a.shape[0]):
+                        v = _mod(a[t], pq, iq)
+                        a[t] = v
+                        out[t] = v
                 if plan.p_deal[p]:
                     for q in range(P):
                         for t in range(lo, hi):
@@ -202,33 +257,43 @@ def _solve(plan, lay, n, primes, A, B):
                     C[i, d, r, q] = tmp[r, q] % pr[q]
                 C3[i, d, q] = tmp3[q] % pr[q]
             # the gathered hand-backs of the pairs summed into A
-            for e in range(1, d + 1):
-                hr = (d - e) >> 1
-                if e & 1 == 0:
-                    for r in range(R):
-                        nz = False
-                        for q in range(P):
-                            cc[q] = C[i, e, r, q]
-                            if cc[q]:
-                                nz = True
-                        if not nz:
-                            continue
-                        brow = plan.w_brow[i, r]
-                        if brow < 0:
-                            bad += 1
-                            continue
-                        _axpy(acc_a, cc, B, brow, hr, lo, hi, P)
-                elif ret:
+            for r in range(R):
+                brow = plan.w_brow[i, r]
+                m = 0
+                for e in range(2, d + 1, 2):
                     nz = False
                     for q in range(P):
-                        cc[q] = C3[i, e, q]
-                        if cc[q]:
+                        cb[m, q] = C[i, e, r, q]
+                        if cb[m, q]:
                             nz = True
-                    if nz:
-                        _axpy(acc_a, cc, A, i, hr, lo, hi, P)
+                    if not nz:
+                        continue
+                    if brow < 0:
+                        bad += 1
+                        continue
+                    hb[m] = (d - e) >> 1
+                    m += 1
+                _conv(acc_a, cb, hb, m, B, brow, lo, hi, P)
+            if ret:
+                m = 0
+                for e in range(1, d + 1, 2):
+                    nz = False
+                    for q in range(P):
+                        cb[m, q] = C3[i, e, q]
+                        if cb[m, q]:
+                            nz = True
+                    if not nz:
+                        continue
+                    hb[m] = (d - e) >> 1
+                    m += 1
+                _conv(acc_a, cb, hb, m, A, i, lo, hi, P)
             for q in range(P):
-                for t in range(lo, hi):
-                    A[h1, i, q, t] = (np.uint64(A[h1, i, q, t]) + acc_a[q, t] % pr[q]) % pr[q]
+                pq = pr[q]
+                iq = pinv[q]
+                a = acc_a[q, lo:hi]
+                out = A[h1, i, q, lo:hi]
+                for t in range(a.shape[0]):
+                    out[t] = _mod(np.uint64(out[t]) + _mod(a[t], pq, iq), pq, iq)
     ne = lay.ends.shape[0]
     top = np.zeros((ne, P), dtype=np.int64)
     hn = n >> 1
@@ -256,7 +321,8 @@ def solve_job(plan: Plan, lay: Layout, n: int, primes):
     run of the kernel (tables of :func:`table_bytes`)."""
     primes = [int(p) for p in primes]
     bits = prime_bits(n, lay.s1.shape[0])
-    require(all(2 < p < 2**bits for p in primes), f"the primes of this deck lie below 2**{bits}")
+    require(all(MIN_PRIME < p < 2**bits for p in primes),
+            f"the primes of this deck lie between {MIN_PRIME} and 2**{bits}")
     nw = plan.windows.shape[0]
     H = n // 2 + 1
     P = len(primes)

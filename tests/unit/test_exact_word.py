@@ -10,12 +10,14 @@ import json
 import math
 import os
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact import exact_distribution
+from exact.invariants import InvariantError
 from exact.one_handed.word import WordReference, deck_letters, word_counts_reference, word_distribution
 from exact.one_handed.word_jobs import alphabet_jobs, alphabet_orbit_count
 from exact.one_handed.word_kernel import solve_job
@@ -388,3 +390,34 @@ def test_word_reproduces_every_stored_result_up_to_24_cards():
 
 def test_word_reproduces_the_stored_results_up_to_14_cards():
     _check_stored(14)
+
+
+_KERNEL_PRIMES = [8209, 1000003, 33554467, 67108859, 2**31 - 1, 4294967291]  # 8209: the first above 2**13
+
+
+@settings(max_examples=300, deadline=None)
+@given(x=st.integers(0, 2**64 - 1), p=st.sampled_from(_KERNEL_PRIMES))
+def test_kernel_reduction_is_the_remainder(x, p):
+    from exact.one_handed.word_kernel import _mod
+
+    assert int(_mod(np.uint64(x), np.uint64(p), 1.0 / p)) == x % p
+
+
+@pytest.mark.parametrize("p", _KERNEL_PRIMES)
+def test_kernel_reduction_at_the_edges(p):
+    # where the float quotient rounds across an integer: next to every multiple of p, and at 2**64 - 1
+    from exact.one_handed.word_kernel import _mod
+
+    top = (2**64 - 1) // p
+    for k in (0, 1, 2**20, 2**32 - 1, top // 2, top - 1, top):
+        for x in (k * p - 1, k * p, k * p + 1, k * p + p - 1):
+            if 0 <= x < 2**64:
+                assert int(_mod(np.uint64(x), np.uint64(p), 1.0 / p)) == x % p, (x, p)
+    for x in (2**53 - 1, 2**53, 2**53 + 1, 2**63 - 1, 2**63, 2**64 - 2, 2**64 - 1):
+        assert int(_mod(np.uint64(x), np.uint64(p), 1.0 / p)) == x % p, (x, p)
+
+
+def test_kernel_refuses_primes_its_reduction_cannot_take():
+    jobs = alphabet_jobs(2, 2)
+    with pytest.raises(InvariantError, match="between 8192"):
+        solve_job(job_plan(jobs, 0), layout(4, 2), 4, [8191])
