@@ -58,27 +58,25 @@ def prime_bits(n: int, ranks: int) -> int:
 
 
 @jit(inline="always")
-def _mapped(acc, A, j, h, odd, lay, rinv, p, even, P):
-    """Add the child's own endings at degree ``d`` (half-degree ``h``, parity ``odd``) into ``acc``,
-    read for the parent: ``end`` by the end map, ``S1'(x)`` as ``S2`` of rank ``rinv[p, x]``, ``R1'``
-    as ``R2``, ``R2'`` as ``R3`` (every prime at once: ``acc`` is ``(prime, slot)``)."""
-    for u in range(lay.end_src.shape[0]):
-        src = lay.end_src[u]
-        if (src >= even) == (odd == 1):
-            dst = lay.end_dst[u]
-            for q in range(P):
-                acc[q, dst] += np.uint64(A[h, j, q, src])
-    if odd:
-        for x in range(lay.s1.shape[0]):
-            dst = lay.s2[rinv[p, x]]
-            src = lay.s1[x]
-            for q in range(P):
-                acc[q, dst] += np.uint64(A[h, j, q, src])
+def _fixed(acc, V, msrc, mdst, m, P):
+    """Add a child's endings at one degree, the vector ``V`` (``(prime, slot)``), into ``acc`` by the
+    maps that do not depend on the pair: ``end`` by the end map, ``R1'`` as ``R2``, ``R2'`` as ``R3``
+    (``msrc``, ``mdst``: the ``m`` slot pairs of the degree's parity)."""
+    for u in range(m):
+        src = msrc[u]
+        dst = mdst[u]
         for q in range(P):
-            acc[q, lay.r2] += np.uint64(A[h, j, q, lay.r1])
-    else:
+            acc[q, dst] += np.uint64(V[q, src])
+
+
+@jit(inline="always")
+def _renamed(acc, V, lay, rinv, p, P):
+    """Add a child's ``S1'(x)`` endings (an odd degree) into ``acc`` as ``S2`` of rank ``rinv[p, x]``."""
+    for x in range(lay.s1.shape[0]):
+        dst = lay.s2[rinv[p, x]]
+        src = lay.s1[x]
         for q in range(P):
-            acc[q, lay.r3] += np.uint64(A[h, j, q, lay.r2])
+            acc[q, dst] += np.uint64(V[q, src])
 
 
 @jit(inline="always")
@@ -163,6 +161,24 @@ def _solve(plan, lay, n, primes, A, B):
         for q in range(P):
             A[0, i, q, e0] = 1
     acc = np.zeros((P, W), dtype=np.uint64)
+    # the maps of a child's endings that do not depend on the pair, by the parity of the degree read
+    nmap = lay.end_src.shape[0] + 1
+    msrc = np.zeros((2, nmap), dtype=np.int64)
+    mdst = np.zeros((2, nmap), dtype=np.int64)
+    mlen = np.zeros(2, dtype=np.int64)
+    for u in range(lay.end_src.shape[0]):
+        par = 1 if lay.end_src[u] >= even else 0
+        msrc[par, mlen[par]] = lay.end_src[u]
+        mdst[par, mlen[par]] = lay.end_dst[u]
+        mlen[par] += 1
+    msrc[1, mlen[1]] = lay.r1
+    mdst[1, mlen[1]] = lay.r2
+    mlen[1] += 1
+    msrc[0, mlen[0]] = lay.r2
+    mdst[0, mlen[0]] = lay.r3
+    mlen[0] += 1
+    # the endings of a window's pairs summed into A only, added up before they are mapped
+    raw = np.zeros((P, W), dtype=np.uint64)
     acc_a = np.zeros((P, W), dtype=np.uint64)
     # the gathered hand-back coefficients of each window's pairs summed into A, by degree: kept
     # across degrees (a child's A(e) is final once computed), so each is gathered once
@@ -178,6 +194,10 @@ def _solve(plan, lay, n, primes, A, B):
         h1 = (d + 1) >> 1
         odd = d & 1
         lo, hi = (even, W) if odd == 0 else (0, even)  # slots whose A-parity is that of d + 1
+        rlo, rhi = (0, even) if odd == 0 else (even, W)  # slots a child's A(d) holds
+        ms = msrc[odd]
+        md = mdst[odd]
+        ml = mlen[odd]
         for i in range(nw):
             ret = plan.returns[i]
             acc_a[:, lo:hi] = 0
@@ -198,7 +218,13 @@ def _solve(plan, lay, n, primes, A, B):
                     continue
                 j = plan.p_child[p]
                 if row < 0:  # summed into A only: its own endings, and its hand-backs at degree d
-                    _mapped(acc_a, A, j, h, odd, lay, plan.p_rinv, p, even, P)
+                    for q in range(P):
+                        rw = raw[q, rlo:rhi]
+                        ch = A[h, j, q, rlo:rhi]
+                        for t in range(rw.shape[0]):
+                            rw[t] += np.uint64(ch[t])
+                    if odd:
+                        _renamed(acc_a, A[h, j], lay, plan.p_rinv, p, P)
                     if odd == 0:
                         if d:
                             for x in range(R):
@@ -211,7 +237,9 @@ def _solve(plan, lay, n, primes, A, B):
                             tmp3[q] += np.uint64(A[h, j, q, lay.r3])
                     continue
                 acc[:, lo:hi] = 0
-                _mapped(acc, A, j, h, odd, lay, plan.p_rinv, p, even, P)
+                _fixed(acc, A[h, j], ms, md, ml, P)
+                if odd:
+                    _renamed(acc, A[h, j], lay, plan.p_rinv, p, P)
                 for x in range(R):
                     sx = lay.s2[x]
                     brow = plan.w_brow[i, plan.p_rinv[p, x]]
@@ -256,6 +284,8 @@ def _solve(plan, lay, n, primes, A, B):
                 for r in range(R):
                     C[i, d, r, q] = tmp[r, q] % pr[q]
                 C3[i, d, q] = tmp3[q] % pr[q]
+            _fixed(acc_a, raw, ms, md, ml, P)
+            raw[:, rlo:rhi] = 0
             # the gathered hand-backs of the pairs summed into A
             for r in range(R):
                 brow = plan.w_brow[i, r]
