@@ -1,7 +1,7 @@
 """Run a stratified sample of the word method's jobs of a deck, to measure them and calibrate ``--plan``.
 
     .venv/bin/python scripts/word_sample.py --deck 4x13 --mode core --per-size 8 --dir results/word-4x13-sample
-        [--seed 0] [--min-size 0] [--max-size 52] [--random-only] [--hours 10]
+        [--seed 0] [--min-size 0] [--max-size 52] [--random-only] [--remeasure] [--hours 10]
 
 Jobs are grouped by alphabet size; from each size between ``--min-size`` and ``--max-size`` up to
 ``--per-size`` jobs are drawn (seeded; the job with the smallest stabiliser, the heaviest of its
@@ -22,7 +22,8 @@ import time
 
 
 def main(argv=None) -> int:
-    from exact.one_handed.word_run import Journal, journal_key, journal_name, deck_jobs, run_job, word_primes, read_journals
+    from exact.one_handed.word_run import (WORD_KERNEL_VERSION, Journal, deck_jobs, journal_key, journal_name,
+                                           read_journals, run_job, word_primes)
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deck", default="4x13")
@@ -34,6 +35,8 @@ def main(argv=None) -> int:
                     help="draw every job at random (not the heaviest of each size first)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hours", type=float, default=10.0)
+    ap.add_argument("--remeasure", action="store_true",
+                    help="run again the chosen jobs measured by an earlier kernel (--plan then fits the current one)")
     ap.add_argument("--dir", required=True)
     args = ap.parse_args(argv)
     suits, ranks = (int(x) for x in args.deck.split("x"))
@@ -57,6 +60,8 @@ def main(argv=None) -> int:
         heaviest = min(members, key=lambda j: (jobs.stabiliser_order(j), j))
         rest = [j for j in members if j != heaviest]
         chosen += [heaviest] + rng.sample(rest, min(len(rest), args.per_size - 1))
+    if args.remeasure:  # a job measured by an earlier kernel is not done
+        done = {j: rec for j, rec in done.items() if rec.get("kernel", 1) == WORD_KERNEL_VERSION}
     spent = sum(done[j]["cpu_seconds"] for j in chosen if j in done)
     print(f"{args.deck} {args.mode}: {len(chosen)} jobs chosen, {sum(j in done for j in chosen)} done "
           f"({spent / 3600:.2f} CPU h)", flush=True)

@@ -39,10 +39,14 @@ from exact.one_handed.word_plan import MODES, job_plan, layout
 
 #: goes with every journal: a journal of another engine version is not read
 WORD_ENGINE_VERSION = 1
+#: the kernel's generation, kept in each job's record: ``--plan`` calibrates on the jobs of the
+#: current generation where its folder has any, since an earlier kernel's seconds overstate the cost
+#: (the residues do not depend on it, so a journal of any generation resumes)
+WORD_KERNEL_VERSION = 2
 #: sets are int64 masks and ranks int8 renamings in the kernels: decks of at most 62 cards
 MAX_WORD_CARDS = 62
 #: CPU seconds per unit of :func:`job_work`, one core, when no journal of the deck calibrates it
-#: (fitted on the 1,053 jobs of 4x5 on a loaded machine; the plan prefers the jobs measured in its own folder)
+#: (fitted on the 1,053 jobs of 4x5; the plan prefers the jobs measured in its own folder)
 WORD_SECONDS_PER_WORK = 1.96e-9
 #: at most this many jobs of each alphabet size are planned by ``--plan`` (a seeded sample beyond)
 PLAN_SAMPLE_PER_SIZE = 60
@@ -94,7 +98,7 @@ def run_job(suits: int, ranks: int, job: int, mode: str, primes) -> dict:
     plan = job_plan(jobs, job)
     lay = layout(n, ranks, mode)
     residues = solve_job(plan, lay, n, primes)
-    return {"job": job, "label": jobs.label(job),
+    return {"job": job, "label": jobs.label(job), "kernel": WORD_KERNEL_VERSION,
             "residues": {str(p): top + [never] for p, (top, never) in residues.items()},
             "windows": int(plan.windows.shape[0]), "pairs": int(plan.p_card.shape[0]), "kept": plan.kept,
             "work": job_work(plan, lay, n) * len(primes),
@@ -177,13 +181,15 @@ class Journal:
 
 def read_journals(folder: str, suits: int, ranks: int, mode: str, key: dict) -> dict:
     """Every finished job of the computation in ``folder`` (the main journal and every shard's); a
-    job found twice must have equal residues."""
+    job found twice must have equal residues (its record is the newer kernel's, or the last read)."""
     pattern = os.path.join(glob.escape(folder), f"word-{suits}x{ranks}-{mode}*.jsonl")
     done: dict = {}
     for path in sorted(glob.glob(pattern)):
         for job, rec in Journal(path, key).read().items():
             if job in done:
                 require(done[job]["residues"] == rec["residues"], f"job {job} has two different results")
+                if rec.get("kernel", 1) < done[job].get("kernel", 1):
+                    continue  # keep the measurement of the newer kernel
             done[job] = rec
     return done
 
@@ -402,7 +408,8 @@ def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=No
     else a seeded sample of that many (the size's total work estimated as its mean times its count;
     the interval is two standard errors of the stratified estimate). Seconds per unit of work come
     from the jobs already measured in ``checkpoint_dir``'s journals (least squares through the
-    origin), else :data:`WORD_SECONDS_PER_WORK`."""
+    origin; those of the current :data:`WORD_KERNEL_VERSION` where there are any, else those of an
+    earlier kernel, flagged ``calibrated_on_older_kernel``), else :data:`WORD_SECONDS_PER_WORK`."""
     n = suits * ranks
     if not 1 <= n <= MAX_WORD_CARDS:
         raise UsageError(f"the word method holds decks of at most {MAX_WORD_CARDS} cards, got {suits}x{ranks}")
@@ -431,11 +438,14 @@ def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=No
         if len(chosen) < len(members) and len(works) > 1:
             var = sum((w - mean) ** 2 for w in works) / (len(works) - 1)
             variance += len(members) ** 2 * var / len(works) * (1 - len(works) / len(members))
-    rate, calibrated = WORD_SECONDS_PER_WORK, 0
+    rate, calibrated, older = WORD_SECONDS_PER_WORK, 0, False
     if checkpoint_dir is not None and os.path.isdir(checkpoint_dir):
         key = journal_key(suits, ranks, mode, primes)
         done = read_journals(checkpoint_dir, suits, ranks, mode, key)
-        pairs = [(rec["work"], rec["cpu_seconds"]) for rec in done.values() if rec.get("work")]
+        measured = [rec for rec in done.values() if rec.get("work")]
+        current = [rec for rec in measured if rec.get("kernel", 1) == WORD_KERNEL_VERSION]
+        older = bool(measured) and not current
+        pairs = [(rec["work"], rec["cpu_seconds"]) for rec in (current or measured)]
         if pairs:
             rate = sum(w * c for w, c in pairs) / sum(w * w for w, _ in pairs)
             calibrated = len(pairs)
@@ -443,7 +453,7 @@ def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=No
     return {"deck": f"{suits}x{ranks}", "mode": mode, "jobs": len(jobs), "jobs_planned": planned,
             "primes": len(primes), "work": total, "cpu_seconds": total * rate,
             "cpu_seconds_low": max(total - spread, 0) * rate, "cpu_seconds_high": (total + spread) * rate,
-            "seconds_per_work": rate, "calibrated_on_jobs": calibrated,
+            "seconds_per_work": rate, "calibrated_on_jobs": calibrated, "calibrated_on_older_kernel": older,
             "largest_job": jobs.label(largest[1]) if largest[1] is not None else "",
             "largest_job_table_bytes": largest[0]}
 

@@ -288,7 +288,8 @@ def _show_plan(built, mode, checkpoint_dir, as_json) -> None:
                f"{plan['primes']} primes each")
     click.echo(f"estimated CPU: {hours:.3g} core-hours (interval {plan['cpu_seconds_low'] / 3600:.3g} - "
                f"{plan['cpu_seconds_high'] / 3600:.3g}; {plan['jobs_planned']:,} jobs planned, "
-               + (f"seconds per work unit from {plan['calibrated_on_jobs']:,} measured jobs)"
+               + (f"seconds per work unit from {plan['calibrated_on_jobs']:,} measured jobs"
+                  + (" of an earlier, slower kernel: an overestimate)" if plan["calibrated_on_older_kernel"] else ")")
                   if plan["calibrated_on_jobs"] else "seconds per work unit from the built-in calibration)"))
     click.echo(f"largest job: {plan['largest_job']}, tables {plan['largest_job_table_bytes'] / 2**30:.3g} GiB "
                "(a worker needs about this plus 0.5 GiB)")

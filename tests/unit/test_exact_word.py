@@ -421,3 +421,29 @@ def test_kernel_refuses_primes_its_reduction_cannot_take():
     jobs = alphabet_jobs(2, 2)
     with pytest.raises(InvariantError, match="between 8192"):
         solve_job(job_plan(jobs, 0), layout(4, 2), 4, [8191])
+
+
+def test_plan_calibrates_on_the_current_kernel(tmp_path):
+    from exact.one_handed.word_run import journal_name
+
+    word_counts(3, 3, checkpoint_dir=str(tmp_path))
+    plan = plan_summary(3, 3, checkpoint_dir=str(tmp_path))
+    assert plan["calibrated_on_jobs"] == alphabet_orbit_count(3, 3) and not plan["calibrated_on_older_kernel"]
+    path = tmp_path / journal_name(3, 3, "all")
+    head, *lines = path.read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    older = []
+    for rec in records:  # as an earlier kernel (no "kernel" field) would have measured them, ten times slower
+        old = {k: v for k, v in rec.items() if k != "kernel"}
+        old["cpu_seconds"] = 10 * rec["cpu_seconds"] + 1e-3
+        older.append(json.dumps(old))
+    path.write_text("\n".join([head] + older) + "\n")
+    slow = plan_summary(3, 3, checkpoint_dir=str(tmp_path))
+    assert slow["calibrated_on_older_kernel"] and slow["seconds_per_work"] > 5 * plan["seconds_per_work"]
+    # one job measured again by the current kernel: the plan fits that one alone, and the join reads it
+    with open(path, "a") as fh:
+        fh.write(json.dumps(records[0]) + "\n")
+    again = plan_summary(3, 3, checkpoint_dir=str(tmp_path))
+    assert again["calibrated_on_jobs"] == 1 and not again["calibrated_on_older_kernel"]
+    resumed, fresh = word_counts(3, 3, checkpoint_dir=str(tmp_path)), word_counts(3, 3)
+    assert (resumed.ends, resumed.never, resumed.stats["jobs_reused"]) == (fresh.ends, fresh.never, 36)
