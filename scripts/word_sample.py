@@ -1,7 +1,7 @@
 """Run a stratified sample of the word method's jobs of a deck, to measure them and calibrate ``--plan``.
 
     .venv/bin/python scripts/word_sample.py --deck 4x13 --mode core --per-size 8 --dir results/word-4x13-sample
-        [--seed 0] [--min-size 0] [--max-size 52] [--random-only] [--remeasure] [--hours 10]
+        [--seed 0] [--min-size 0] [--max-size 52] [--size-step 1] [--random-only] [--remeasure] [--hours 10]
 
 Jobs are grouped by alphabet size; from each size between ``--min-size`` and ``--max-size`` up to
 ``--per-size`` jobs are drawn (seeded; the job with the smallest stabiliser, the heaviest of its
@@ -10,6 +10,8 @@ Each job runs through the same journal as a real run (:mod:`exact.one_handed.wor
 job is on disk at once, Ctrl-C keeps it, the same command resumes), with its CPU seconds, tables and
 cost-model work; ``solitaire exact --method word --plan --checkpoint-dir DIR`` then fits its seconds
 per unit of work on these jobs. Prints one line per job. Stops starting jobs after ``--hours`` of CPU.
+With ``--remeasure``, the jobs drawn are those an earlier kernel measured, run again by this one
+(each new record keeps the earlier seconds); ``--plan`` then fits the current kernel on them alone.
 """
 from __future__ import annotations
 
@@ -35,8 +37,11 @@ def main(argv=None) -> int:
                     help="draw every job at random (not the heaviest of each size first)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hours", type=float, default=10.0)
+    ap.add_argument("--size-step", type=int, default=0,
+                    help="only every STEP-th alphabet size from --min-size")
     ap.add_argument("--remeasure", action="store_true",
-                    help="run again the chosen jobs measured by an earlier kernel (--plan then fits the current one)")
+                    help="run again, per size, up to --per-size jobs that an earlier kernel measured "
+                         "(--plan then fits the current kernel on them)")
     ap.add_argument("--dir", required=True)
     args = ap.parse_args(argv)
     suits, ranks = (int(x) for x in args.deck.split("x"))
@@ -51,8 +56,15 @@ def main(argv=None) -> int:
         by_size.setdefault(jobs.size(j), []).append(j)
     rng = random.Random(args.seed)
     chosen = []
+    older = {j for j, rec in done.items() if rec.get("kernel", 1) != WORD_KERNEL_VERSION}
     for k, members in sorted(by_size.items()):
         if k < args.min_size or (args.max_size is not None and k > args.max_size):
+            continue
+        if args.size_step and (k - args.min_size) % args.size_step:
+            continue
+        if args.remeasure:  # jobs an earlier kernel measured, so that the two can be compared job by job
+            mine = [j for j in members if j in older]
+            chosen += rng.sample(mine, min(len(mine), args.per_size))
             continue
         if args.random_only:
             chosen += rng.sample(members, min(len(members), args.per_size))
@@ -60,6 +72,7 @@ def main(argv=None) -> int:
         heaviest = min(members, key=lambda j: (jobs.stabiliser_order(j), j))
         rest = [j for j in members if j != heaviest]
         chosen += [heaviest] + rng.sample(rest, min(len(rest), args.per_size - 1))
+    done_before = done
     if args.remeasure:  # a job measured by an earlier kernel is not done
         done = {j: rec for j, rec in done.items() if rec.get("kernel", 1) == WORD_KERNEL_VERSION}
     spent = sum(done[j]["cpu_seconds"] for j in chosen if j in done)
@@ -73,12 +86,15 @@ def main(argv=None) -> int:
             break
         rec = run_job(suits, ranks, j, args.mode, primes)
         rec["sample"] = True
+        if j in older:
+            rec["earlier_cpu_seconds"] = done_before[j]["cpu_seconds"]
         rec["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         journal.append([rec])
         spent += rec["cpu_seconds"]
         print(f"job {j} ({rec['label']}) size {jobs.size(j)} |Stab| {jobs.stabiliser_order(j)}: "
               f"{rec['cpu_seconds']:.2f} CPU s, tables {rec['table_bytes'] / 2**20:.1f} MiB, "
-              f"work {rec['work']:.3g}, {time.strftime('%H:%M:%S')}", flush=True)
+              f"work {rec['work']:.3g}, {time.strftime('%H:%M:%S')}"
+              + (f" (earlier kernel {rec['earlier_cpu_seconds']:.2f} s)" if j in older else ""), flush=True)
     return 0
 
 
