@@ -143,7 +143,10 @@ def _solve(plan, lay, n, primes, A, B):
     coefficients (scalars) are summed, by the kept vector they multiply, into the window's series
     ``C[i, e, r]`` (``S2'`` hand-backs to the letter of rank ``r`` after ``e`` letters) and ``C3[i, e]``
     (``R3'``), each term once, when the child's ``A(e)`` is complete; every degree then multiplies
-    each kept vector once by that series, instead of once per pair."""
+    each kept vector once by that series, instead of once per pair. Their own endings are summed
+    likewise: the children's vectors added slot by slot into ``raw``, mapped into ``A`` once per window
+    (the end map and ``R1' -> R2``, ``R2' -> R3`` do not depend on the pair; ``S1'`` is renamed per
+    pair, since its rank renaming does)."""
     W = lay.width
     even = lay.even
     R = lay.s1.shape[0]
