@@ -1,7 +1,7 @@
 """Run a stratified sample of the word method's jobs of a deck, to measure them and calibrate ``--plan``.
 
     .venv/bin/python scripts/word_sample.py --deck 4x13 --mode core --per-size 8 --dir results/word-4x13-sample
-        [--seed 0] [--min-size 0] [--max-size 52] [--size-step 1] [--random-only] [--remeasure] [--hours 10]
+        [--seed 0] [--min-size 0] [--max-size 52] [--size-step 1] [--random-only] [--remeasure] [--part 0/1] [--hours 10]
 
 Jobs are grouped by alphabet size; from each size between ``--min-size`` and ``--max-size`` up to
 ``--per-size`` jobs are drawn (seeded; the job with the smallest stabiliser, the heaviest of its
@@ -42,15 +42,19 @@ def main(argv=None) -> int:
     ap.add_argument("--remeasure", action="store_true",
                     help="run again, per size, up to --per-size jobs that an earlier kernel measured "
                          "(--plan then fits the current kernel on them)")
+    ap.add_argument("--part", default="0/1",
+                    help="I/N: run only the chosen jobs at positions i with i %% N == I, into their own journal "
+                         "(N processes at once)")
     ap.add_argument("--dir", required=True)
     args = ap.parse_args(argv)
     suits, ranks = (int(x) for x in args.deck.split("x"))
+    part, parts = (int(x) for x in args.part.split("/"))
     jobs = deck_jobs(suits, ranks)
     primes = word_primes(suits * ranks, ranks)
     key = journal_key(suits, ranks, args.mode, primes)
     os.makedirs(args.dir, exist_ok=True)
     done = read_journals(args.dir, suits, ranks, args.mode, key)
-    journal = Journal(os.path.join(args.dir, journal_name(suits, ranks, args.mode, ("sample", 0))), key)
+    journal = Journal(os.path.join(args.dir, journal_name(suits, ranks, args.mode, ("sample", part))), key)
     by_size: dict = {}
     for j in range(len(jobs)):
         by_size.setdefault(jobs.size(j), []).append(j)
@@ -72,6 +76,7 @@ def main(argv=None) -> int:
         heaviest = min(members, key=lambda j: (jobs.stabiliser_order(j), j))
         rest = [j for j in members if j != heaviest]
         chosen += [heaviest] + rng.sample(rest, min(len(rest), args.per_size - 1))
+    chosen = chosen[part::parts]
     done_before = done
     if args.remeasure:  # a job measured by an earlier kernel is not done
         done = {j: rec for j, rec in done.items() if rec.get("kernel", 1) == WORD_KERNEL_VERSION}
