@@ -46,8 +46,8 @@ WORD_KERNEL_VERSION = 2
 #: sets are int64 masks and ranks int8 renamings in the kernels: decks of at most 62 cards
 MAX_WORD_CARDS = 62
 #: CPU seconds per unit of :func:`job_work`, one core, when no journal of the deck calibrates it
-#: (fitted on the 1,053 jobs of 4x5; the plan prefers the jobs measured in its own folder)
-WORD_SECONDS_PER_WORK = 1.96e-9
+#: (4x5's 1,053 jobs in 38.7 CPU s with kernel 2; the plan prefers the jobs measured in its own folder)
+WORD_SECONDS_PER_WORK = 1.03e-9
 #: at most this many jobs of each alphabet size are planned by ``--plan`` (a seeded sample beyond)
 PLAN_SAMPLE_PER_SIZE = 60
 
