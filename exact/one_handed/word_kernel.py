@@ -80,11 +80,22 @@ def _renamed(acc, V, lay, rinv, p, P):
 
 
 @jit(inline="always")
-def _nonzero(A, i, h, t, P):
-    for q in range(P):
-        if A[h, i, q, t] != 0:
-            return True
-    return False
+def _gather(cb, hb, coef, shift, start, d, P):
+    """The nonzero terms of a convolution at degree ``d``: for ``e = start, start + 2, .. <= d``, the
+    coefficients ``coef[e >> shift]`` (a ``(degree or half-degree, prime)`` view) into ``cb`` and the
+    half-degree ``(d - e) >> 1`` of the vector each multiplies into ``hb``; returns their number."""
+    m = 0
+    for e in range(start, d + 1, 2):
+        nz = False
+        for q in range(P):
+            c = coef[e >> shift, q]
+            cb[m, q] = c
+            if c:
+                nz = True
+        if nz:
+            hb[m] = (d - e) >> 1
+            m += 1
+    return m
 
 
 @jit(inline="always")
@@ -244,31 +255,14 @@ def _solve(plan, lay, n, primes, A, B):
                 if odd:
                     _renamed(acc, A[h, j], lay, plan.p_rinv, p, P)
                 for x in range(R):
-                    sx = lay.s2[x]
                     brow = plan.w_brow[i, plan.p_rinv[p, x]]
-                    m = 0
-                    for e in range(2, d + 1, 2):
-                        he = e >> 1
-                        if not _nonzero(A, j, he, sx, P):
-                            continue
-                        if brow < 0:
-                            bad += 1
-                            continue
-                        for q in range(P):
-                            cb[m, q] = A[he, j, q, sx]
-                        hb[m] = (d - e) >> 1
-                        m += 1
-                    _conv(acc, cb, hb, m, B, brow, lo, hi, P)
+                    m = _gather(cb, hb, A[:, j, :, lay.s2[x]], 1, 2, d, P)
+                    if brow < 0:
+                        bad += m
+                    else:
+                        _conv(acc, cb, hb, m, B, brow, lo, hi, P)
                 if ret:
-                    m = 0
-                    for e in range(1, d + 1, 2):
-                        he = e >> 1
-                        if not _nonzero(A, j, he, lay.r3, P):
-                            continue
-                        for q in range(P):
-                            cb[m, q] = A[he, j, q, lay.r3]
-                        hb[m] = (d - e) >> 1
-                        m += 1
+                    m = _gather(cb, hb, A[:, j, :, lay.r3], 1, 1, d, P)
                     _conv(acc, cb, hb, m, A, i, lo, hi, P)
                 for q in range(P):
                     pq = pr[q]
@@ -292,33 +286,13 @@ def _solve(plan, lay, n, primes, A, B):
             # the gathered hand-backs of the pairs summed into A
             for r in range(R):
                 brow = plan.w_brow[i, r]
-                m = 0
-                for e in range(2, d + 1, 2):
-                    nz = False
-                    for q in range(P):
-                        cb[m, q] = C[i, e, r, q]
-                        if cb[m, q]:
-                            nz = True
-                    if not nz:
-                        continue
-                    if brow < 0:
-                        bad += 1
-                        continue
-                    hb[m] = (d - e) >> 1
-                    m += 1
-                _conv(acc_a, cb, hb, m, B, brow, lo, hi, P)
+                m = _gather(cb, hb, C[i, :, r, :], 0, 2, d, P)
+                if brow < 0:
+                    bad += m
+                else:
+                    _conv(acc_a, cb, hb, m, B, brow, lo, hi, P)
             if ret:
-                m = 0
-                for e in range(1, d + 1, 2):
-                    nz = False
-                    for q in range(P):
-                        cb[m, q] = C3[i, e, q]
-                        if cb[m, q]:
-                            nz = True
-                    if not nz:
-                        continue
-                    hb[m] = (d - e) >> 1
-                    m += 1
+                m = _gather(cb, hb, C3[i], 0, 1, d, P)
                 _conv(acc_a, cb, hb, m, A, i, lo, hi, P)
             for q in range(P):
                 pq = pr[q]
