@@ -23,12 +23,34 @@ import sys
 import time
 
 
+def _part(text: str):
+    """``I/N`` with ``0 <= I < N``, for ``--part``."""
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes I/N (e.g. 0/2), got {text!r}") from None
+    if not 0 <= i < n:
+        raise argparse.ArgumentTypeError(f"I/N needs 0 <= I < N, got {text!r}")
+    return i, n
+
+
+def _deck(text: str):
+    """``SxR`` with positive S and R, for ``--deck``."""
+    try:
+        suits, ranks = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes SxR (e.g. 4x13), got {text!r}") from None
+    if suits < 1 or ranks < 1:
+        raise argparse.ArgumentTypeError(f"needs at least 1 suit and 1 rank, got {text!r}")
+    return suits, ranks
+
+
 def main(argv=None) -> int:
     from exact.one_handed.word_run import (WORD_KERNEL_VERSION, Journal, deck_jobs, journal_key, journal_name,
                                            read_journals, run_job, word_primes)
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--deck", default="4x13")
+    ap.add_argument("--deck", type=_deck, default=(4, 13))
     ap.add_argument("--mode", choices=("all", "core"), default="core")
     ap.add_argument("--per-size", type=int, default=8)
     ap.add_argument("--min-size", type=int, default=0)
@@ -42,13 +64,13 @@ def main(argv=None) -> int:
     ap.add_argument("--remeasure", action="store_true",
                     help="run again, per size, up to --per-size jobs that an earlier kernel measured "
                          "(--plan then fits the current kernel on them)")
-    ap.add_argument("--part", default="0/1",
+    ap.add_argument("--part", type=_part, default=(0, 1),
                     help="I/N: run only the chosen jobs at positions i with i %% N == I, into their own journal "
                          "(N processes at once)")
     ap.add_argument("--dir", required=True)
     args = ap.parse_args(argv)
-    suits, ranks = (int(x) for x in args.deck.split("x"))
-    part, parts = (int(x) for x in args.part.split("/"))
+    suits, ranks = args.deck
+    part, parts = args.part
     jobs = deck_jobs(suits, ranks)
     primes = word_primes(suits * ranks, ranks)
     key = journal_key(suits, ranks, args.mode, primes)
@@ -60,7 +82,10 @@ def main(argv=None) -> int:
         by_size.setdefault(jobs.size(j), []).append(j)
     rng = random.Random(args.seed)
     chosen = []
-    older = {j for j, rec in done.items() if rec.get("kernel", 1) != WORD_KERNEL_VERSION}
+    # jobs an earlier kernel measured, whether or not measured again since (so that every part of a
+    # --remeasure draws the same jobs, whatever the other parts have done)
+    older = {j for j, rec in done.items()
+             if rec.get("kernel", 1) != WORD_KERNEL_VERSION or "earlier_cpu_seconds" in rec}
     for k, members in sorted(by_size.items()):
         if k < args.min_size or (args.max_size is not None and k > args.max_size):
             continue
@@ -81,7 +106,7 @@ def main(argv=None) -> int:
     if args.remeasure:  # a job measured by an earlier kernel is not done
         done = {j: rec for j, rec in done.items() if rec.get("kernel", 1) == WORD_KERNEL_VERSION}
     spent = sum(done[j]["cpu_seconds"] for j in chosen if j in done)
-    print(f"{args.deck} {args.mode}: {len(chosen)} jobs chosen, {sum(j in done for j in chosen)} done "
+    print(f"{suits}x{ranks} {args.mode}: {len(chosen)} jobs chosen, {sum(j in done for j in chosen)} done "
           f"({spent / 3600:.2f} CPU h)", flush=True)
     for j in chosen:
         if j in done:
@@ -92,7 +117,7 @@ def main(argv=None) -> int:
         rec = run_job(suits, ranks, j, args.mode, primes)
         rec["sample"] = True
         if j in older:
-            rec["earlier_cpu_seconds"] = done_before[j]["cpu_seconds"]
+            rec["earlier_cpu_seconds"] = done_before[j]["cpu_seconds"]  # an earlier kernel's: not done
         rec["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         journal.append([rec])
         spent += rec["cpu_seconds"]
