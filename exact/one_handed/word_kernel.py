@@ -14,8 +14,8 @@ No pair reads what another pair of the same degree writes (``A(d + 1)`` and ``B(
 slots or half-degrees that degree ``d`` never reads), so the order of the pairs is free.
 
 **Overflow.** Every sum is taken in ``uint64`` and reduced once (every term is nonnegative, so a
-partial sum, four products at a time in :func:`_conv`, is below the whole). For a prime ``p``, an entry of a
-pair's ``B_W(a)(d)`` sums at most ``(R + 1) * (n / 2 + 1)`` products of two residues (``R`` kept
+partial sum, four products at a time in :func:`_conv` or the children's vectors added up before
+they are mapped, is below the whole). For a prime ``p``, an entry of a pair's ``B_W(a)(d)`` sums at most ``(R + 1) * (n / 2 + 1)`` products of two residues (``R`` kept
 vectors at each even ``e <= d``, one ``R3'`` at each odd one) and at most 3 mapped counts, each below
 ``p``; an entry of a window's ``A_W(d + 1)`` sums as many products (the gathered hand-backs), the
 reduced vectors and mapped counts of at most ``n`` pairs (at most 3 values below ``p`` each) and at
