@@ -14,16 +14,17 @@ No pair reads what another pair of the same degree writes (``A(d + 1)`` and ``B(
 slots or half-degrees that degree ``d`` never reads), so the order of the pairs is free.
 
 **Overflow.** Every sum is taken in ``uint64`` and reduced once (every term is nonnegative, so a
-partial sum, four products at a time in :func:`_conv` or the children's vectors added up before
-they are mapped, is below the whole). For a prime ``p``, an entry of a pair's ``B_W(a)(d)`` sums
-at most ``(R + 1) * (n / 2 + 1)`` products of two residues (``R`` kept vectors at each even
-``e <= d``, one ``R3'`` at each odd one) and at most 3 mapped counts, each below ``p``; an entry of a window's ``A_W(d + 1)`` sums as many products (the gathered hand-backs), the
-reduced vectors and mapped counts of at most ``n`` pairs (at most 3 values below ``p`` each) and at
-most ``n`` ones (the matches at degree 0). So every sum stays below ``(R + 1) (n / 2 + 1) p^2 + 3 n p
-+ n``, and :func:`prime_bits` gives the widest primes for which that is below ``2**64``:
-``PRIME_BITS`` (26) is safe for every deck of at most 62 cards (``(R + 1) (n / 2 + 1) <= 2016``), and
-the residues, stored as ``uint32``, take at most :data:`MAX_PRIME_BITS` bits. The reductions
-(:func:`_mod`) take the quotient from ``float64``, which needs primes above ``2**13``.
+partial sum, four products at a time in :func:`_conv` or the children's vectors added up before they
+are mapped, is below the whole). For a prime ``p``, an entry of a pair's ``B_W(a)(d)`` sums at most
+``(R + 1) * (n / 2 + 1)`` products of two residues (``R`` kept vectors at each even ``e <= d``, one
+``R3'`` at each odd one) and at most 3 mapped counts, each below ``p``; an entry of a window's
+``A_W(d + 1)`` sums as many products (the gathered hand-backs), the reduced vectors and mapped
+counts of at most ``n`` pairs (at most 3 values below ``p`` each) and at most ``n`` ones (the
+matches at degree 0). So every sum stays below ``(R + 1) (n / 2 + 1) p^2 + 3 n p + n``, and
+:func:`prime_bits` gives the widest primes for which that is below ``2**64``: ``PRIME_BITS`` (26) is
+safe for every deck of at most 62 cards (``(R + 1) (n / 2 + 1) <= 2016``), and the residues, stored
+as ``uint32``, take at most :data:`MAX_PRIME_BITS` bits. The reductions (:func:`_mod`) take the
+quotient from ``float64``, which needs primes above ``2**13``.
 """
 from __future__ import annotations
 
