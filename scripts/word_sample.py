@@ -24,14 +24,14 @@ import time
 
 
 def _part(text: str):
-    """``I/N`` with ``0 <= I < N``, for ``--part``."""
+    """``I/N`` with ``0 <= I < N``, for ``--part`` (the CLI's ``--shard`` parser)."""
+    from sim.errors import UsageError
+    from solitaire.options import parse_part
+
     try:
-        i, n = (int(x) for x in text.split("/"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"takes I/N (e.g. 0/2), got {text!r}") from None
-    if not 0 <= i < n:
-        raise argparse.ArgumentTypeError(f"I/N needs 0 <= I < N, got {text!r}")
-    return i, n
+        return parse_part(text, "--part")
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _deck(text: str):

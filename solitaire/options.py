@@ -118,6 +118,18 @@ def parse_order(text: str, deck: Deck) -> list[int]:
     return list(parse_cards(text, deck, what="--order"))
 
 
+def parse_part(text: str, option: str) -> tuple[int, int]:
+    """``"I/N"`` -> ``(I, N)`` with ``0 <= I < N``: one part of N, for ``option`` (``--shard``, and the
+    scripts' ``--part``); a :class:`UsageError` naming ``option`` otherwise."""
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise UsageError(f"{option} takes I/N (e.g. 3/100), got {text!r}") from None
+    if not 0 <= i < n:
+        raise UsageError(f"{option} I/N needs 0 <= I < N, got {text!r}")
+    return i, n
+
+
 def _finite(obj):
     """``obj`` with every NaN or infinite float replaced by None (e.g. a standard error of one game)."""
     if isinstance(obj, float):

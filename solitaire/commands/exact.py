@@ -11,7 +11,7 @@ from sim.games import REGISTRY, get_game
 
 from ..options import INT
 from ..options import (deck_options, emit_json, game_option, json_option, make_deck_variant, open_store,
-                       variant_option)
+                       parse_part, variant_option)
 
 
 @click.command("exact")
@@ -115,7 +115,7 @@ def exact_command(game, suits, ranks, variants, method, workers, backend, schedu
             _show_plan(built, mode, checkpoint_dir, as_json)
             return
         if shard is not None:
-            _run_shard(built, _parse_shard(shard), mode, kwargs, as_json, progress)
+            _run_shard(built, parse_part(shard, "--shard"), mode, kwargs, as_json, progress)
             return
         if mode == "core":
             if out is not None:
@@ -262,17 +262,6 @@ def _show(result, record, name, out, as_json) -> None:
     click.echo(f"{unit} counts: " + ", ".join(f"{s}:{c}" for s, c in nonzero.items()))
     if name is not None:
         click.echo(f"stored as {name} in {out}")
-
-
-def _parse_shard(text: str):
-    """``"I/N"`` -> ``(I, N)`` with ``0 <= I < N``."""
-    try:
-        i, n = (int(x) for x in text.split("/"))
-    except ValueError:
-        raise UsageError(f"--shard takes I/N (e.g. 3/100), got {text!r}") from None
-    if not 0 <= i < n:
-        raise UsageError(f"--shard I/N needs 0 <= I < N, got {text!r}")
-    return i, n
 
 
 def _show_plan(built, mode, checkpoint_dir, as_json) -> None:
