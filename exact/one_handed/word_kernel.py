@@ -240,16 +240,15 @@ def _solve(plan, lay, n, primes, A, B):
                             rw[t] += np.uint64(ch[t])
                     if odd:
                         _renamed(acc_a, A[h, j], lay, plan.p_rinv, p, P)
-                    if odd == 0:
-                        if d:
-                            for x in range(R):
-                                sx = lay.s2[x]
-                                r = plan.p_rinv[p, x]
-                                for q in range(P):
-                                    tmp[r, q] += np.uint64(A[h, j, q, sx])
-                    elif ret:
-                        for q in range(P):
-                            tmp3[q] += np.uint64(A[h, j, q, lay.r3])
+                        if ret:
+                            for q in range(P):
+                                tmp3[q] += np.uint64(A[h, j, q, lay.r3])
+                    elif d:
+                        for x in range(R):
+                            sx = lay.s2[x]
+                            r = plan.p_rinv[p, x]
+                            for q in range(P):
+                                tmp[r, q] += np.uint64(A[h, j, q, sx])
                     continue
                 acc[:, lo:hi] = 0
                 _fixed(acc, A[h, j], ms, md, ml, P)
