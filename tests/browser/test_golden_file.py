@@ -1,20 +1,10 @@
 """The committed golden traces and stored figures are what their scripts make now (so they cannot go
 stale), and the golden traces cover every game, variant and card notation the page must handle.
 These run without a browser."""
-import importlib.util
 import json
-from pathlib import Path
-
 
 from sim.games import GAMES
-
-ROOT = Path(__file__).resolve().parents[2]
-
-def load_script(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.scripts import load_script
 
 
 def test_golden_traces_file_is_what_the_script_makes_now():

@@ -1,27 +1,17 @@
 """scripts/exact_families.py: computes the narrow decks its store lacks by the word method (equal to
 the DP), reads a deck's plain game from reverse=on on its transpose, and fits what it says it fits."""
-import importlib.util
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 from exact import exact_distribution
 from sim import Deck, Variant
 from sim.store import ResultsStore
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "exact_families.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("exact_families", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.scripts import load_script
 
 
 def test_fits_recover_their_forms():
-    script = load_script()
+    script = load_script("exact_families")
     a, b = script.fit_inverse([(s, 0.3 + 0.2 / s) for s in range(6, 20, 2)])
     assert a == pytest.approx(0.3) and b == pytest.approx(0.2)
     c, k = script.fit_power([(r, 0.5 * r ** -1.1) for r in range(6, 14)])
@@ -29,7 +19,7 @@ def test_fits_recover_their_forms():
 
 
 def test_families_compute_store_and_draw(tmp_path):
-    script = load_script()
+    script = load_script("exact_families")
     store_path, table, figure = tmp_path / "s.h5", tmp_path / "f.md", tmp_path / "f.png"
     args = ["--out", str(store_path), "--table", str(table), "--figure", str(figure),
             "--checkpoint-dir", str(tmp_path / "jobs")]
@@ -50,7 +40,7 @@ def test_families_compute_store_and_draw(tmp_path):
 
 
 def test_plain_game_read_from_the_transpose(tmp_path):
-    script = load_script()
+    script = load_script("exact_families")
     store = ResultsStore(tmp_path / "s.h5")
     store.save(exact_distribution(Deck(2, 5), Variant.parse("one-handed(reverse=on)"), method="dp"))
     values = script.family_values(store)
@@ -59,13 +49,13 @@ def test_plain_game_read_from_the_transpose(tmp_path):
 
 
 def test_a_wide_deck_is_refused():
-    script = load_script()
+    script = load_script("exact_families")
     with pytest.raises(SystemExit, match="not a narrow deck"):
         script.parse_decks("3x3")
 
 
 def test_compute_adds_only_the_missing_variant(tmp_path):
-    script = load_script()
+    script = load_script("exact_families")
     store_path = tmp_path / "s.h5"
     store = ResultsStore(store_path)
     store.save(exact_distribution(Deck(3, 2), Variant.parse(script.PLAIN), method="dp"))

@@ -1,22 +1,12 @@
 """scripts/exact_table.py resumes from its store: decks and variants already stored are not computed
 or saved again."""
-import importlib.util
-from pathlib import Path
 
 from sim.store import ResultsStore
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "exact_table.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("exact_table", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.scripts import load_script
 
 
 def test_exact_table_skips_what_its_store_holds(tmp_path, monkeypatch):
-    script = load_script()
+    script = load_script("exact_table")
     store, table = tmp_path / "store.h5", tmp_path / "table.md"
     args = ["--out", str(store), "--table", str(table), "--heatmap", str(tmp_path / "heatmap.png")]
     computed = []
@@ -41,7 +31,7 @@ def test_exact_table_skips_what_its_store_holds(tmp_path, monkeypatch):
 
 
 def test_exact_table_takes_more_decks(tmp_path):
-    script = load_script()
+    script = load_script("exact_table")
     store, table = tmp_path / "store.h5", tmp_path / "table.md"
     script.main(["--max-cards", "2", "--also", "2x3,3x2", "--out", str(store), "--table", str(table),
                  "--heatmap", str(tmp_path / "heatmap.png")])

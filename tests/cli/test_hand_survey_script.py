@@ -1,9 +1,7 @@
 """scripts/hand_poison_survey.py keeps its exact results in a store and reads them back instead of
 recomputing; the report's whole-deck table reads that store; long fractions are shortened."""
-import importlib.util
 import json
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -11,19 +9,11 @@ from sim.fractions_text import fraction_digest, fraction_from_text
 from exact.hand.whole_deck import HandGraphResult
 from sim import Variant
 from sim.store import ResultsStore
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "hand_poison_survey.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("hand_poison_survey", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.scripts import load_script
 
 
 def test_survey_reads_what_its_store_holds(tmp_path, monkeypatch, capsys):
-    script = load_script()
+    script = load_script("hand_poison_survey")
     store, table = tmp_path / "graphs.h5", tmp_path / "survey.md"
     args = ["12", "--decks", "2x3,2x2", "--store", str(store), "--out", str(table)]
     computed = []
@@ -49,7 +39,7 @@ def test_survey_reads_what_its_store_holds(tmp_path, monkeypatch, capsys):
 
 
 def test_survey_refuses_a_foreign_store(tmp_path):
-    script = load_script()
+    script = load_script("hand_poison_survey")
     bad = tmp_path / "bad.h5"
     bad.write_text("not a store")
     with pytest.raises(SystemExit) as exit_info:
@@ -75,7 +65,7 @@ def test_report_shows_the_stored_whole_decks_without_recomputing(tmp_path, monke
     import exact.hand.whole_deck as whole_deck
     from solitaire.report import HAND_GRAPHS_STORE, hand_graph_section, write_report
 
-    script = load_script()
+    script = load_script("hand_poison_survey")
     out = tmp_path / "report"
     script.main(["12", "--decks", "2x3", "--store", str(out / HAND_GRAPHS_STORE)])
 
@@ -97,7 +87,7 @@ def test_report_shows_the_stored_whole_decks_without_recomputing(tmp_path, monke
 
 
 def test_survey_lists_what_the_store_lacks_instead_of_computing_it(tmp_path, monkeypatch):
-    script = load_script()
+    script = load_script("hand_poison_survey")
     store, table = tmp_path / "graphs.h5", tmp_path / "survey.md"
     script.main(["12", "--decks", "2x3", "--store", str(store)])
     computed = []

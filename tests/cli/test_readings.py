@@ -56,13 +56,9 @@ def test_same_rate_p_and_compare():
 
 
 def test_section_from_a_small_store(tmp_path):
-    import importlib.util
-    from pathlib import Path
+    from tests.scripts import load_script
 
-    spec = importlib.util.spec_from_file_location(
-        "published_readings", Path(__file__).resolve().parents[2] / "scripts" / "published_readings.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("published_readings")
     out = tmp_path / "readings.h5"
     lines = script.main(["--out", str(out), "--games", "40000", "--hand-runs", "300", "--workers", "1"])
     text = "\n".join(lines)

@@ -2,7 +2,6 @@
 ``solitaire report`` on a fresh clone computes nothing and leaves git clean; runs of an older engine
 version are neither shown beside the current ones nor kept by the migration."""
 import dataclasses
-import importlib.util
 import json
 from pathlib import Path
 
@@ -13,22 +12,15 @@ from sim.montecarlo import stored_engine_version
 from sim.store import ResultsStore
 from solitaire.main_job import missing_defaults
 from solitaire.report import current_simulations, write_report
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "migrate_store.py"
 RUN = dict(games=2_000, chunk_games=1_000, seed=7, progress=False)
 
 
 def _bump_engine_version(monkeypatch, game: str) -> None:
     record = games.get_game(game)
     monkeypatch.setitem(games._REGISTRY, game, dataclasses.replace(record, engine_version=record.engine_version + 1))
-
-
-def _migrate_script():
-    spec = importlib.util.spec_from_file_location("migrate_store", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_committed_store_holds_the_whole_main_job():
@@ -67,12 +59,12 @@ def test_migration_drops_superseded_runs_and_keeps_every_other_record(tmp_path, 
     other = simulate(Deck(2, 2), Variant.make("one-handed"), out=store, **RUN)
     before = {name: json.dumps(store.load(name), sort_keys=True) for name in store.names()}
     old, new = [name for name, _ in store.find(kind="simulation", suits=2, ranks=3)]
-    assert _migrate_script().main(["--drop-superseded", str(store.path)]) == 0
+    assert load_script("migrate_store").main(["--drop-superseded", str(store.path)]) == 0
     assert "dropping " + old in capsys.readouterr().out
     after = {name: json.dumps(store.load(name), sort_keys=True) for name in store.names()}
     assert after == {name: text for name, text in before.items() if name != old}
     assert [r["wins"] for _, r in store.find(kind="simulation", suits=2, ranks=2)] == [other.wins]
-    assert _migrate_script().main(["--drop-superseded", str(store.path)]) == 0  # nothing left to drop
+    assert load_script("migrate_store").main(["--drop-superseded", str(store.path)]) == 0  # nothing left to drop
     assert "0 superseded dropped" in capsys.readouterr().out and new in store.names()
 
 
@@ -88,7 +80,7 @@ def test_compaction_gives_back_the_space_of_replaced_objects_and_keeps_every_rec
         del f["ballast"]
     grown = store.path.stat().st_size
     before = {name: json.dumps(store.load(name), sort_keys=True) for name in store.names()}
-    assert _migrate_script().main(["--compact", str(store.path)]) == 0
+    assert load_script("migrate_store").main(["--compact", str(store.path)]) == 0
     assert "every other record reads back identical" in capsys.readouterr().out
     assert store.path.stat().st_size < grown - 1_000_000
     assert {name: json.dumps(store.load(name), sort_keys=True) for name in store.names()} == before

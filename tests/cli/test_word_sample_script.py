@@ -1,21 +1,11 @@
 """scripts/word_sample.py: measures a stratified sample of the word method's jobs into a journal that
 ``--plan`` fits, and runs again (``--remeasure``) the jobs an earlier kernel measured."""
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
 from exact.one_handed.word_run import WORD_KERNEL_VERSION, deck_jobs, plan_summary
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "word_sample.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("word_sample", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.scripts import load_script
 
 
 def _records(folder):
@@ -26,7 +16,7 @@ def _records(folder):
 
 
 def test_sample_then_remeasure_in_two_parts(tmp_path, capsys):
-    script = load_script()
+    script = load_script("word_sample")
     folder = tmp_path / "jobs"
     assert script.main(["--deck", "3x3", "--mode", "all", "--per-size", "2", "--dir", str(folder)]) == 0
     first = _records(folder)
@@ -53,7 +43,7 @@ def test_sample_then_remeasure_in_two_parts(tmp_path, capsys):
 @pytest.mark.parametrize("args,message", [(["--part", "2/2"], "0 <= I < N"), (["--part", "x"], "I/N"),
                                           (["--deck", "4x"], "SxR")])
 def test_bad_arguments_are_one_line_and_exit_2(tmp_path, capsys, args, message):
-    script = load_script()
+    script = load_script("word_sample")
     with pytest.raises(SystemExit) as stop:
         script.main([*args, "--dir", str(tmp_path / "jobs")])
     assert stop.value.code == 2
