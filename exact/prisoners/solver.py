@@ -143,6 +143,7 @@ import numpy as np
 import exact.prisoners.beam_kernel as beam
 import exact.prisoners.nrpa_kernel as nk
 import exact.prisoners.solver_kernel as kernel
+from exact.invariants import require
 from exact.prisoners import lost_rows, proofs
 from exact.prisoners.limits import MAX_KERNEL_CARDS, STRATEGIES, default_node_budget
 from exact.status import BestPlayStatus
@@ -436,7 +437,9 @@ class KernelSearcher:
         self.ordering, self.strategy = ordering, strategy
         self.neighbours = kernel.neighbour_masks(ranks, wrap)
         self.neighbour_lists = _neighbour_lists(ranks, wrap)
-        self._table = None
+        self._table = None  # ((hashes, keys), node budget, most slots): see _room_for
+        #: the slots a deck's lost-row table starts with (:data:`exact.prisoners.lost_rows.START_SLOTS`)
+        self.start_slots = lost_rows.START_SLOTS
         self._generation = 0  # of the lost-row table (exact.prisoners.lost_rows.next_generation)
         #: nodes after which the restarts turn on the commuting-move reduction (:data:`COMMUTE_AFTER`;
         #: ``None``: never, 0: from the start)
@@ -466,12 +469,12 @@ class KernelSearcher:
         """One depth-first run within ``node_stop`` nodes: ``(status, nodes, cut counts)``;
         ``clock()`` says whether the time budget is spent (looked at every :data:`_CLOCK_SLICE` nodes)."""
         k = self.kernel
-        hashes, keys = self._table[0]
         self.kernel.start(self._state, len(tops), seed, filled=int(self._state[0][k._FILLED]),
                           generation=self._generation)
         scalars = self._state[0]
         while True:
             stop = min(node_stop, int(scalars[k._NODES]) + _CLOCK_SLICE)
+            hashes, keys = self._room_for(stop - int(scalars[k._NODES]))
             verdict = k._search(tops, bottoms, self.neighbours, self.ranks, self.reverse, ordering, hashes, keys,
                                 line, self._state, stop, proofs)
             if verdict != k.PAUSED_CODE:
@@ -483,6 +486,22 @@ class KernelSearcher:
         return BestPlayStatus.from_code(verdict), int(scalars[k._NODES]), (int(scalars[k._DISCONNECTED]), int(scalars[k._UNCOVERABLE]),
                                                  int(scalars[k._FROZEN]), int(scalars[k._UNPAIRED]),
                                                  int(scalars[k._USED]))
+
+    def _room_for(self, nodes: int):
+        """The lost-row table, grown first (:func:`exact.prisoners.lost_rows.grow_table`, by
+        :data:`~exact.prisoners.lost_rows.GROWTH`, up to the slots the node budget allows) if the next
+        ``nodes`` nodes, each storing at most one row, could leave it more than half full (``nodes``
+        is at most a slice, far below the table's size): ``(hashes, keys)``."""
+        (hashes, keys), budget, cap = self._table
+        filled = int(self._state[0][self.kernel._FILLED])
+        slots = hashes.shape[0]
+        if 2 * (filled + nodes) > slots and slots < cap:
+            slots = min(cap, slots * lost_rows.GROWTH)
+        if slots > hashes.shape[0]:
+            hashes, keys, moved = lost_rows.grow_table(hashes, keys, self._generation, slots)
+            require(moved == filled, f"the lost-row table held {moved} rows of this search, {filled} counted")
+            self._table = ((hashes, keys), budget, cap)
+        return hashes, keys
 
     def _nrpa(self, tops, line, node_allowance: int, clock):
         """NRPA searches (:data:`NRPA_PLAN`) from the dealt row ``tops`` within ``node_allowance``
@@ -512,7 +531,9 @@ class KernelSearcher:
             return Verdict(LOST, None, 0, name)
         k = self.kernel
         if self._table is None or self._table[1] != node_budget:
-            self._table = (lost_rows.new_table(self.cards, self.ranks, node_budget), node_budget)
+            cap = lost_rows.table_slots(self.cards, self.ranks, node_budget)
+            self._table = (lost_rows.new_table(self.cards, self.ranks, node_budget,
+                                               max_slots=min(cap, self.start_slots)), node_budget, cap)
         self._generation = lost_rows.next_generation(self._table[0][0], self._generation)  # the table is empty
         self._state[0][k._FILLED] = 0  # the table is empty: restarts carry its fill from here on
         self._state[6][:] = 0  # the profile of this deck's search (see :func:`profile`)

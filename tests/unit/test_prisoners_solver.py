@@ -622,13 +622,57 @@ def test_restarts_carry_the_fill_of_the_lost_row_table(moves):
     deck = Deck(4, 13)
     searcher = make_searcher(deck, Variant.make("prisoners", moves=moves))
     budget = 60_000
-    searcher._table = (lost_rows.new_table(deck.size, deck.ranks, budget, max_slots=1 << 12), budget)
+    searcher._table = (lost_rows.new_table(deck.size, deck.ranks, budget, max_slots=1 << 12), budget, 1 << 12)
     for order in random_orders(deck, 3, seed=2):
         verdict = searcher.solve_ranks([deck.rank(c) for c in order], budget)
         hashes = searcher._table[0][0]
         live = np.count_nonzero((hashes & np.uint64(0xFF)) == searcher._generation)  # this search's rows
         assert searcher._state[0][kernel._FILLED] == live <= 3 * len(hashes) // 4
         assert verdict.status in (WON, LOST, UNDECIDED) and verdict.nodes <= budget
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), st.sampled_from([(4, 13), (2, 5), (3, 4)]), st.booleans(), st.sampled_from([2, 8, 64]))
+def test_grown_lost_row_table_holds_the_same_rows(data, shape, reverse, factor):
+    # Rows of the current generation are all found after growing; rows of an earlier deck are gone.
+    cards, ranks = shape[0] * shape[1], shape[1]
+    hashes, keys = lost_rows.new_table(cards, ranks, 10**6, max_slots=1024)
+    rows = data.draw(st.lists(st.lists(st.integers(0, ranks - 1), min_size=1, max_size=cards), min_size=1,
+                              max_size=300, unique_by=tuple))
+    old = data.draw(st.integers(0, len(rows)))
+    filled, arrays = 0, []
+    for k, row in enumerate(rows):
+        tops = np.array(row, dtype=np.int64)
+        bottoms = tops[::-1].copy() if reverse else tops.copy()
+        h = np.uint64(lost_rows.slot_tag(np.uint64(lost_rows.row_hash(tops, bottoms, len(row), ranks, reverse)),
+                                         np.uint64(1 if k < old else 2)))
+        filled = lost_rows.insert_row(hashes, keys, h, tops, bottoms, len(row), ranks, reverse, filled)
+        arrays.append((tops, bottoms, h, k >= old))
+    grown, grown_keys, moved = lost_rows.grow_table(hashes, keys, 2, 1024 * factor)
+    assert moved == len(rows) - old == np.count_nonzero(grown) and len(grown) == 1024 * factor
+    for tops, bottoms, h, live in arrays:
+        assert lost_rows.lookup_row(grown, grown_keys, h, tops, bottoms, len(tops), ranks, reverse) == live
+    with pytest.raises(ValueError):
+        lost_rows.grow_table(hashes, keys, 2, 1000)
+
+
+@pytest.mark.parametrize("moves", ["published", "physical"])
+def test_growing_lost_row_table_changes_no_search(moves):
+    # A table that starts at 1,024 slots and grows as the search fills it gives the same verdicts,
+    # nodes, cuts and lines as the whole table from the start, deck after deck in one searcher.
+    deck = Deck(4, 13)
+    variant = Variant.make("prisoners", moves=moves)
+    budget = 150_000
+    small, whole = make_searcher(deck, variant), make_searcher(deck, variant)
+    small.start_slots = 1024
+    whole.start_slots = lost_rows.table_slots(deck.size, deck.ranks, budget)
+    grew = 0
+    for order in random_orders(deck, 12, seed=4):
+        ranks = [deck.rank(c) for c in order]
+        a, b = small.solve_ranks(ranks, budget), whole.solve_ranks(ranks, budget)
+        assert (a.status, a.nodes, a.proof, a.cuts, a.line) == (b.status, b.nodes, b.proof, b.cuts, b.line)
+        grew = max(grew, len(small._table[0][0]))
+    assert grew > 1024 and len(whole._table[0][0]) == lost_rows.table_slots(deck.size, deck.ranks, budget)
 
 
 @settings(max_examples=200)
