@@ -23,8 +23,9 @@ this lemma by brute force over interleaved plays on small decks.
 
 The search
 ----------
-Depth-first search over rows, with a transposition table of rows already proven lost (twice the node
-budget in slots, up to 4 GiB, so a search never has to forget one: until :data:`SOLVER_VERSION` 2 it
+Depth-first search over rows, with a transposition table of rows already proven lost (room for
+twice the node budget, up to 4 GiB, so a search never has to forget one; it starts small and grows
+as it fills, :func:`exact.prisoners.lost_rows.grow_table`: until :data:`SOLVER_VERSION` 2 it
 held at most about 1.5 million and was emptied when full, and the searches past that redid the
 subtrees of the rows they had proved lost; published 52-card decks undecided at 40 million nodes then
 are lost within 3 to 7 million now, see ``benchmarks/README.md``). A row is

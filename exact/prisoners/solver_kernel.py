@@ -6,8 +6,9 @@ The same search as the Python reference, on arrays:
   ``tops[j]`` to ``tops[i]`` (physical) or ``bottoms[i]`` (published, reversed) and deletes pile ``i``
   by shifting the piles to its right; an explicit stack of moves undoes it on the way back;
 * rows proven lost are kept in the lost-row table of :mod:`exact.prisoners.lost_rows` (a hash
-  collision can only miss, never turn a win into a loss). It has twice as many slots as the node
-  budget (:func:`~exact.prisoners.lost_rows.table_slots`), so it rarely fills; a fuller one is
+  collision can only miss, never turn a win into a loss). The searcher grows it between two calls
+  so that it is never more than half full, up to twice as many slots as the node budget
+  (:func:`~exact.prisoners.lost_rows.table_slots`), so it rarely fills; a fuller one is
   emptied when three-quarters full (dropping entries of a table of lost rows loses pruning, never
   correctness);
 * most children of an expanded row are rows already proven lost (about 4.5 of its 5.5 legal moves
