@@ -115,7 +115,7 @@ def layered_verdict(ranks_dealt, ranks: int, wrap: bool, reverse: bool, row_budg
         raise ValueError("four bits a rank")
     neighbours = neighbour_masks(ranks, wrap)
     start = time.thread_time()
-    codes = [17 * r if reverse else r for r in ranks_dealt]
+    codes = [17 * int(r) if reverse else int(r) for r in ranks_dealt]
     n = len(codes)
     layer = np.array([codes], dtype=np.uint8)
     sums = np.array([sum((c + 1) * int(_POWERS[k]) for k, c in enumerate(codes)) % (1 << 64)], dtype=np.uint64)
