@@ -163,7 +163,7 @@ def figure(values: dict, fitted: dict, path: Path) -> None:
     ax.set_title("One-Handed Solitaire, exact p_win on narrow decks (plain rules)\n"
                  "dashed: least-squares fits, not theorems")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="center right")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     _save(fig, path, svg=True)  # the SVG without a date, so that a rerun leaves git clean
