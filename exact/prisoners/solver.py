@@ -491,12 +491,12 @@ class KernelSearcher:
     def _room_for(self, nodes: int):
         """The lost-row table, grown first (:func:`exact.prisoners.lost_rows.grow_table`, by
         :data:`~exact.prisoners.lost_rows.GROWTH`, up to the slots the node budget allows) if the next
-        ``nodes`` nodes, each storing at most one row, could leave it more than half full (``nodes``
-        is at most a slice, far below the table's size): ``(hashes, keys)``."""
+        ``nodes`` nodes, each storing at most one row, could leave it more than half full:
+        ``(hashes, keys)``."""
         (hashes, keys), budget, cap = self._table
         filled = int(self._state[0][self.kernel._FILLED])
         slots = hashes.shape[0]
-        if 2 * (filled + nodes) > slots and slots < cap:
+        while 2 * (filled + nodes) > slots and slots < cap:
             slots = min(cap, slots * lost_rows.GROWTH)
         if slots > hashes.shape[0]:
             hashes, keys, moved = lost_rows.grow_table(hashes, keys, self._generation, slots)
