@@ -10,8 +10,8 @@ it was proven lost from (:func:`insert_row_bounded`).
 The table a search *may* use is sized for its whole node budget (:func:`table_slots`), but it starts
 small (:data:`START_SLOTS`) and the searcher makes it :data:`GROWTH` times larger between two
 slices of nodes (:func:`grow_table`) before it could pass half full, so that a deck settled in few nodes touches
-few pages of memory: a fresh 52-card search at the default budgets otherwise spends seconds of CPU
-mapping the pages of a table of up to 2 GiB that it fills sparsely. Growing moves every row of
+few pages of memory rather than mapping most of a table of up to 4 GiB that it fills sparsely (see
+benchmarks/README.md). Growing moves every row of
 the current generation to the larger table and drops the rest (rows of earlier decks, which are
 dead anyway); a lookup finds the same rows in either table, so the search expands the same nodes
 and reaches the same verdict as with the whole table from the start (tested).
@@ -62,8 +62,7 @@ def table_slots(cards: int, ranks: int, node_budget: int, max_bytes: int = MAX_T
 #: The slots a searcher's lost-row table starts with (8 MiB of records for a 52-card deck), and the
 #: factor it grows by (:func:`grow_table`) when it could pass half full: with 8 rather than 2, a
 #: search that ends with the whole table has moved its rows three times, at most an eighth of its
-#: budget the last time, instead of eight times (a 52-card search of 18 million nodes spent a
-#: third of its CPU time growing by 2).
+#: budget the last time, instead of eight times (benchmarks/README.md).
 START_SLOTS = 1 << 17
 GROWTH = 8
 
@@ -77,8 +76,11 @@ def new_table(cards: int, ranks: int, node_budget: int, max_slots: int | None = 
     slots = table_slots(cards, ranks, node_budget)
     if max_slots is not None:
         slots = min(slots, max(1 << 10, 1 << (max_slots.bit_length() - 1)))
-    dtype = _key_dtype(cards, ranks)
-    records = np.zeros((slots, record_words(cards, ranks)), dtype=np.uint64)
+    return _views(np.zeros((slots, record_words(cards, ranks)), dtype=np.uint64), _key_dtype(cards, ranks), cards)
+
+
+def _views(records, dtype, cards: int):
+    """``(hashes, keys)``: the hash word and the row codes of each record of ``records``."""
     first = 8 // np.dtype(dtype).itemsize
     return records[:, 0], records.view(dtype)[:, first:first + cards]
 
@@ -157,8 +159,7 @@ def grow_table(hashes, keys, generation: int, slots: int):
         raise ValueError(f"a lost-row table of new_table grows to a larger power of two, not {slots}")
     grown = np.zeros((slots, records.shape[1]), dtype=np.uint64)
     moved = _move_records(records, grown, np.uint64(generation))
-    first = 8 // keys.dtype.itemsize
-    return grown[:, 0], grown.view(keys.dtype)[:, first:first + keys.shape[1]], int(moved)
+    return (*_views(grown, keys.dtype, keys.shape[1]), int(moved))
 
 
 @jit
