@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from exact.prisoners.solver_kernel import neighbour_masks
 from sim._jit import jit
 
 _BASE = 0x9E3779B97F4A7C15
@@ -99,13 +100,6 @@ def _expand(layer, sums, start, stop, n, neighbours, reverse, table, mask, out, 
                             break
                     slot = (slot + 1) & np.int64(mask)
     return stop, count
-
-
-def neighbour_masks(ranks: int, wrap: bool) -> np.ndarray:
-    from sim.rules.prisoners import adjacent_ranks
-
-    return np.array([sum(1 << s for s in range(ranks) if adjacent_ranks(r, s, ranks, wrap)) for r in range(ranks)],
-                    dtype=np.int64)
 
 
 def layered_verdict(ranks_dealt, ranks: int, wrap: bool, reverse: bool, row_budget: int = 10**12,
