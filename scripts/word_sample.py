@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import sys
 import time
 
@@ -118,7 +117,6 @@ def main(argv=None) -> int:
         rec["sample"] = True
         if j in older:
             rec["earlier_cpu_seconds"] = done_before[j]["cpu_seconds"]  # an earlier kernel's: not done
-        rec["peak_rss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         journal.append([rec])
         spent += rec["cpu_seconds"]
         print(f"job {j} ({rec['label']}) size {jobs.size(j)} |Stab| {jobs.stabiliser_order(j)}: "

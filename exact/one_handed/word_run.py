@@ -10,7 +10,9 @@ anywhere: ``shard=(i, N)`` runs the jobs ``j`` with ``j % N == i`` into its own 
 reads every journal of the computation in the folder, checks that each job is there (twice only with
 equal residues) and sums ``sign * orbit size * residues`` per prime, then joins the primes by the
 Chinese remainder theorem and checks the counts (:func:`join`). The result does not depend on how
-the jobs were split, ordered or run: the sums are exact modular sums.
+the jobs were split, ordered or run: the sums are exact modular sums. Each job's record also keeps
+its CPU seconds, its tables' bytes and the peak memory of the process that ran it when it finished,
+so a result joined from journals states what computing it cost, not what reading the journals cost.
 """
 from __future__ import annotations
 
@@ -102,7 +104,13 @@ def run_job(suits: int, ranks: int, job: int, mode: str, primes) -> dict:
             "residues": {str(p): top + [never] for p, (top, never) in residues.items()},
             "windows": int(plan.windows.shape[0]), "pairs": int(plan.p_card.shape[0]), "kept": plan.kept,
             "work": job_work(plan, lay, n) * len(primes),
-            "table_bytes": table_bytes(plan, lay, n, len(primes)), "cpu_seconds": round(work_clock.thread_time() - t0, 6)}
+            "table_bytes": table_bytes(plan, lay, n, len(primes)), "cpu_seconds": round(work_clock.thread_time() - t0, 6),
+            "peak_rss_bytes": peak_rss_bytes()}
+
+
+def peak_rss_bytes() -> int:
+    """This process's peak resident memory so far, in bytes (Linux reports ``ru_maxrss`` in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def job_work(plan, lay, n: int) -> float:
@@ -391,7 +399,9 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
     stats = {"jobs": len(jobs), "jobs_reused": reused, "primes": ",".join(map(str, primes)),
              "job_cpu_seconds": round(sum(done[j]["cpu_seconds"] for j in mine if j in done), 3),
              "largest_job_table_bytes": max((done[j]["table_bytes"] for j in mine if j in done), default=0),
-             "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+             # the largest of the processes that ran the jobs (as each job recorded it on finishing) and
+             # of this one, which joins them: a result joined from journals keeps its computing peak
+             "peak_rss_bytes": max([peak_rss_bytes()] + [done[j].get("peak_rss_bytes", 0) for j in mine if j in done]),
              "jobs_wall_seconds": round(work_clock.perf_counter() - t0, 3)}
     if shard is not None:
         return None

@@ -447,3 +447,23 @@ def test_plan_calibrates_on_the_current_kernel(tmp_path):
     assert again["calibrated_on_jobs"] == 1 and not again["calibrated_on_older_kernel"]
     resumed, fresh = word_counts(3, 3, checkpoint_dir=str(tmp_path)), word_counts(3, 3)
     assert (resumed.ends, resumed.never, resumed.stats["jobs_reused"]) == (fresh.ends, fresh.never, 36)
+
+
+def test_a_result_joined_from_journals_keeps_the_computing_peak(tmp_path):
+    from exact.one_handed.word_run import journal_name, peak_rss_bytes
+
+    first = word_counts(2, 3, checkpoint_dir=str(tmp_path))
+    path = tmp_path / journal_name(2, 3, "all")
+    head, *lines = path.read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    assert all(0 < rec["peak_rss_bytes"] <= first.stats["peak_rss_bytes"] for rec in records)
+    heavy = peak_rss_bytes() + 2**40  # as if one job had run in a process a terabyte larger
+    records[-1]["peak_rss_bytes"] = heavy
+    path.write_text("\n".join([head] + [json.dumps(rec) for rec in records]) + "\n")
+    joined = word_counts(2, 3, checkpoint_dir=str(tmp_path))
+    assert joined.stats["jobs_reused"] == len(records) and joined.stats["peak_rss_bytes"] == heavy
+    assert (joined.ends, joined.never) == (first.ends, first.never)
+    for rec in records:  # journals written before jobs kept their peak: the joining process's alone
+        del rec["peak_rss_bytes"]
+    path.write_text("\n".join([head] + [json.dumps(rec) for rec in records]) + "\n")
+    assert 0 < word_counts(2, 3, checkpoint_dir=str(tmp_path)).stats["peak_rss_bytes"] < heavy
