@@ -12,7 +12,8 @@ from ``reverse=on`` on its transpose, the same counts). With ``--compute`` the d
 ``--decks`` (default: S x 2 for S = 13 .. 31, then 2 x R for R = 13 .. 31, the cheap family
 first) that the store lacks are computed by the word method, each deck's finished jobs kept in
 ``--checkpoint-dir`` as they finish, and stored (the plain game and ``win=any``, one set of jobs);
-the run stops starting new decks after ``--hours`` of wall time, so the same command continues it.
+the run stops starting new decks after ``--hours`` of wall time, and Ctrl-C or SIGTERM stops it at
+once (one line, exit status 130 or 143, the finished jobs kept), so the same command continues it.
 
 The table gives p_win exactly and in per cent for each deck, and the figure p_win against the
 number of cards, S x 2 with even and odd S apart (they tend to different values) and 2 x R. The
@@ -31,7 +32,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from exact.result import ExactResult
-from sim import Deck, Variant
+from sim import Deck, Variant, interrupts
 from sim.store import DEFAULT_PATH, ResultsStore
 
 PLAIN = "one-handed(win=end,reverse=off,first4=kept)"
@@ -212,7 +213,11 @@ def main(argv=None) -> int:
     decks = parse_decks(args.decks) if args.decks else DEFAULT_DECKS
     store = ResultsStore(args.out)
     if args.compute:
-        compute(store, decks, args.checkpoint_dir, args.hours)
+        # Ctrl-C or SIGTERM: one line and exit status 130 / 143 at once; the finished jobs stay in the
+        # journal and every deck already stored stays stored
+        with interrupts.handling_signals("exact_families.py"), interrupts.keeping(
+                f": the finished jobs are kept in {args.checkpoint_dir}; the same command continues"):
+            compute(store, decks, args.checkpoint_dir, args.hours)
     values = family_values(store)
     if not values:
         print(f"exact_families.py: no narrow deck in {args.out}", file=sys.stderr)

@@ -22,6 +22,7 @@ import math
 import os
 import random
 import resource
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -392,10 +393,16 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
                     delayed(run_job)(suits, ranks, j, mode, primes) for j in todo):
                 finished(rec)
         else:
-            for j in todo:
-                finished(run_job(suits, ranks, j, mode, primes))
-                if stop is not None and stop():
-                    break
+            # one job at a time on a thread of its own: the main thread waits where a signal reaches it
+            # at once (a handler runs only between bytecodes of the main thread, never inside a kernel)
+            pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="word-job")
+            try:
+                for j in todo:
+                    finished(pool.submit(run_job, suits, ranks, j, mode, primes).result())
+                    if stop is not None and stop():
+                        break
+            finally:
+                pool.shutdown(wait=False, cancel_futures=True)
     stats = {"jobs": len(jobs), "jobs_reused": reused, "primes": ",".join(map(str, primes)),
              "job_cpu_seconds": round(sum(done[j]["cpu_seconds"] for j in mine if j in done), 3),
              "largest_job_table_bytes": max((done[j]["table_bytes"] for j in mine if j in done), default=0),

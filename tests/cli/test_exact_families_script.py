@@ -64,3 +64,26 @@ def test_compute_adds_only_the_missing_variant(tmp_path):
     assert script.main(["--compute", "--decks", "3x2", *args]) == 0
     records = [rec for _, rec in store.find(kind="exact", suits=3, ranks=2)]
     assert sorted((rec["variant"], rec["method"]) for rec in records) == sorted([(script.PLAIN, "dp"), (script.WIN_ANY, "word")])
+
+
+def test_a_signal_stops_the_computation_in_one_line(tmp_path, monkeypatch, capfd):
+    import signal
+
+    from sim import interrupts
+
+    script = load_script("exact_families")
+    exits = []
+    monkeypatch.setattr(interrupts.os, "_exit", lambda status: exits.append(status))
+
+    def stopped(*args):
+        interrupts._handler(signal.SIGTERM, None)  # the handler's immediate stop, os._exit caught
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(script, "compute", stopped)
+    jobs = tmp_path / "jobs"
+    with pytest.raises(KeyboardInterrupt):
+        script.main(["--compute", "--decks", "2x3", "--out", str(tmp_path / "s.h5"), "--checkpoint-dir", str(jobs),
+                     "--table", str(tmp_path / "f.md"), "--figure", str(tmp_path / "f.png")])
+    assert exits == [143]
+    assert capfd.readouterr().err.endswith(
+        f"exact_families.py: interrupted: the finished jobs are kept in {jobs}; the same command continues\n")

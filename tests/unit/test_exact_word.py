@@ -467,3 +467,26 @@ def test_a_result_joined_from_journals_keeps_the_computing_peak(tmp_path):
         del rec["peak_rss_bytes"]
     path.write_text("\n".join([head] + [json.dumps(rec) for rec in records]) + "\n")
     assert 0 < word_counts(2, 3, checkpoint_dir=str(tmp_path)).stats["peak_rss_bytes"] < heavy
+
+
+def test_one_worker_runs_its_jobs_off_the_main_thread(monkeypatch):
+    # a signal handler runs only in the main thread between bytecodes, so a job (minutes in a kernel on
+    # a large deck) must not hold it: Ctrl-C then stops a one-worker run at once, not after the job
+    import threading
+
+    import exact.one_handed.word_run as word_run
+
+    threads = []
+    real = word_run.run_job
+
+    def spy(*args):
+        threads.append(threading.current_thread())
+        return real(*args)
+
+    monkeypatch.setattr(word_run, "run_job", spy)
+    spied = word_counts(2, 3)
+    assert len(threads) == alphabet_orbit_count(2, 3)
+    assert all(t is not threading.main_thread() for t in threads)
+    monkeypatch.undo()
+    fresh = word_counts(2, 3)
+    assert (spied.ends, spied.never) == (fresh.ends, fresh.never)
