@@ -15,8 +15,10 @@ row here is what the solver's lost-row table stores (top ranks, or ``(bottom, to
 
 For each deck of the journal's range the script runs this search (stopped at ``--seconds`` of CPU)
 and the solver's default search (``solve_decks`` at ``--node-budget``), one deck at a time,
-appending one JSON line a deck and method to ``--journal`` (rerun to continue); ``--report``
-prints the decided decks of each method against CPU seconds a deck. The layered search only stops
+appending one JSON line a deck and method to ``--journal`` (rerun to continue; ``--methods`` runs
+one of them); ``--report`` prints the decided decks of each method against CPU seconds a deck, and
+those of a hybrid read from the same records: layers for ``--first-phase`` CPU seconds, then the
+depth-first search from scratch. The layered search only stops
 at a layer's end or a slice of 65,536 rows, so its verdict at a time limit depends on the machine;
 the depth-first figures are its nodes' verdicts (the same on every machine) with their CPU time.
 ``tests/unit/test_prisoners_layers.py`` checks its verdicts against the reference search.
@@ -143,18 +145,35 @@ def layered_verdict(ranks_dealt, ranks: int, wrap: bool, reverse: bool, row_budg
     return {"status": "won", "rows": rows, "widths": widths}
 
 
-def _report(path: Path) -> None:
+def _report(path: Path, first_phase: float = 2.0) -> None:
+    """The decided decks of each method against CPU seconds a deck, and of the hybrid the records
+    imply: the layered search for at most ``first_phase`` seconds, then (if it left the deck open)
+    the depth-first search from scratch, its seconds added to the ``first_phase`` spent."""
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     by = {}
     for rec in records:
         by.setdefault(rec["method"], {})[rec["deck"]] = rec
     decks = sorted(set.intersection(*(set(v) for v in by.values()))) if by else []
-    print(f"{len(decks)} decks in both methods")
-    print("| CPU s a deck at most | " + " | ".join(f"{m} decided" for m in sorted(by)) + " |")
-    print("|---:|" + "---:|" * len(by))
+    methods = sorted(by)
+    print(f"{len(decks)} decks in {' and '.join(methods)}")
+
+    def decided(rec):
+        return rec["status"] in ("won", "lost")
+
+    def hybrid(d):  # the CPU seconds at which the hybrid decides deck d, or None
+        layers, dfs = by["layers"][d], by["dfs"][d]
+        if decided(layers) and layers["seconds"] <= first_phase:
+            return layers["seconds"]
+        return first_phase + dfs["seconds"] if decided(dfs) else None
+
+    both = {"layers", "dfs"} <= set(by)
+    head = [f"{m} decided" for m in methods] + ([f"layers {first_phase:g} s, then dfs"] if both else [])
+    print("| CPU s a deck at most | " + " | ".join(head) + " |")
+    print("|---:|" + "---:|" * len(head))
     for limit in (0.5, 1, 2, 5, 10, 20, 30):
-        cells = [sum(1 for d in decks if by[m][d]["status"] in ("won", "lost") and by[m][d]["seconds"] <= limit)
-                 for m in sorted(by)]
+        cells = [sum(1 for d in decks if decided(by[m][d]) and by[m][d]["seconds"] <= limit) for m in methods]
+        if both:
+            cells.append(sum(1 for d in decks if (t := hybrid(d)) is not None and t <= limit))
         print(f"| {limit} | " + " | ".join(str(c) for c in cells) + " |")
 
 
@@ -167,11 +186,14 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="the layered search's CPU limit a deck")
     parser.add_argument("--node-budget", type=int, default=60_000_000, help="the depth-first search's budget")
     parser.add_argument("--journal", default="prisoners-layers.jsonl")
+    parser.add_argument("--methods", choices=["both", "layers", "dfs"], default="both")
     parser.add_argument("--report", action="store_true")
+    parser.add_argument("--first-phase", type=float, default=2.0,
+                        help="--report: the hybrid's layered phase, CPU s a deck (then the depth-first search)")
     args = parser.parse_args(argv)
     path = Path(args.journal)
     if args.report:
-        _report(path)
+        _report(path, args.first_phase)
         return 0
     from exact.prisoners.best_play import random_orders, solve_decks
     from sim import Deck
@@ -185,14 +207,14 @@ def main(argv=None) -> int:
     layered_verdict([0, 1, 2, 1], 13, True, args.rule == "published")  # compile
     with path.open("a") as journal:
         for index in range(args.first, args.first + args.decks):
-            if ("layers", index) not in done:
+            if ("layers", index) not in done and args.methods != "dfs":
                 t = time.thread_time()
                 verdict = layered_verdict([deck.rank(c) for c in orders[index]], deck.ranks, True,
                                           args.rule == "published", seconds=args.seconds)
                 record = {"method": "layers", "deck": index, "status": verdict["status"], "rows": verdict["rows"],
                           "peak_layer": max(verdict["widths"]), "seconds": round(time.thread_time() - t, 3)}
                 print(json.dumps(record), file=journal, flush=True)
-            if ("dfs", index) not in done:
+            if ("dfs", index) not in done and args.methods != "layers":
                 (record,) = solve_decks(deck, variant, decks=1000, seed=args.seed, indices=[index],
                                         node_budget=args.node_budget)
                 status = {"won": "won", "lost": "lost"}.get(record["status"], "open")

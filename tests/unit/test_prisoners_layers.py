@@ -29,3 +29,28 @@ def test_layered_search_stops_at_its_budget():
     dealt = np.arange(52, dtype=np.int64) % 13  # numpy ranks, as a deck's order gives them
     verdict = layered_verdict(dealt, 13, True, False, row_budget=100)
     assert verdict["status"] == "open" and verdict["rows"] > 100
+
+
+def test_report_reads_the_hybrid_from_the_records(tmp_path, capsys):
+    import json
+
+    from prisoners_layers import _report
+
+    records = [  # deck 0: layers fast; 1: layers too slow, dfs decides; 2: neither; 3: only layers, late
+        {"method": "layers", "deck": 0, "status": "lost", "seconds": 0.4},
+        {"method": "dfs", "deck": 0, "status": "lost", "seconds": 3.0},
+        {"method": "layers", "deck": 1, "status": "open", "seconds": 12.0},
+        {"method": "dfs", "deck": 1, "status": "won", "seconds": 7.0},
+        {"method": "layers", "deck": 2, "status": "open", "seconds": 12.0},
+        {"method": "dfs", "deck": 2, "status": "open", "seconds": 28.0},
+        {"method": "layers", "deck": 3, "status": "lost", "seconds": 4.0},
+        {"method": "dfs", "deck": 3, "status": "open", "seconds": 28.0},
+    ]
+    path = tmp_path / "j.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    _report(path, first_phase=2.0)
+    rows = {line.split(" | ")[0].strip("| "): line.strip("| \n").split(" | ")[1:]
+            for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and "---" not in line}
+    # dfs, layers, hybrid (deck 0 at 0.4 s, deck 1 at 2 + 7 = 9 s; deck 3's layers come after the phase)
+    assert rows["0.5"] == ["0", "1", "1"] and rows["5"] == ["1", "2", "1"]
+    assert rows["10"] == ["2", "2", "2"] and rows["30"] == ["2", "2", "2"]
