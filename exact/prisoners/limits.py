@@ -22,5 +22,6 @@ MAX_KERNEL_RANKS = 62
 
 #: Search strategies of the numba engine (:mod:`exact.prisoners.solver`): beams then restarts, restarts
 #: in random move orders, or one depth-first run; ``"nrpa"``: the restarts with a share of the budget,
-#: then NRPA searches for a win with the rest (:data:`exact.prisoners.solver.NRPA_PLAN`).
-STRATEGIES = ("beam", "restarts", "dfs", "nrpa")
+#: then NRPA searches for a win with the rest (:data:`exact.prisoners.solver.NRPA_PLAN`); ``"layers"``:
+#: the rows built layer by layer, by pile count, none forgotten (:mod:`exact.prisoners.layers`).
+STRATEGIES = ("beam", "restarts", "dfs", "nrpa", "layers")

@@ -378,7 +378,8 @@ def test_restarts_are_reproducible_and_find_wins_dfs_finds():
     assert restart_won >= 1 and dfs_won >= 1
 
 
-@pytest.mark.parametrize("strategy, ordering", [("restarts", 0), ("beam", 0)] + [("dfs", o) for o in ORDERINGS])
+@pytest.mark.parametrize("strategy, ordering", [("restarts", 0), ("beam", 0), ("layers", 0)]
+                         + [("dfs", o) for o in ORDERINGS])
 @pytest.mark.parametrize("variant", VARIANTS, ids=str)
 @pytest.mark.parametrize("shape", [(1, 5), (2, 3), (3, 2), (2, 4)])
 def test_kernel_equals_brute_force_on_spread_orders(shape, variant, strategy, ordering):
@@ -1038,3 +1039,62 @@ def test_kernel_table_generations_empty_the_table():
     assert np.count_nonzero(hashes) == 1 and lost_rows.lookup_row(hashes, keys, tag[2], tops, tops, 6, 4, True)
     assert lost_rows.next_generation(hashes, lost_rows.GENERATIONS) == 1 and not hashes.any()
     assert not lost_rows.lookup_row(hashes, keys, tag[1], tops, tops, 6, 4, True)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+@pytest.mark.parametrize("shape", [(1, 6), (2, 3), (3, 2), (4, 2)])
+def test_layers_equal_brute_force_on_every_rank_sequence(shape, variant):
+    deck = Deck(*shape)
+    searcher = make_searcher(deck, variant, strategy="layers")
+    for seq in rank_sequences(deck.suits, deck.ranks):
+        order = _order_of(seq, deck)
+        won = brute_force_fewest_piles(order, deck, variant) == 1
+        verdict = searcher.solve_ranks(seq, 10**6)
+        assert verdict.status == (WON if won else LOST), order
+        if won:
+            assert len(replay(order, deck, variant, verdict.line)) == 1 and verdict.proof is None
+        else:
+            assert verdict.proof in (*proofs.CONDITIONS, proofs.EXHAUSTION)
+
+
+@pytest.mark.parametrize("moves, shape", [("published", (3, 5)), ("physical", (4, 5)), ("physical", (3, 7))])
+def test_layers_lines_replay_and_agree_with_the_restarts(moves, shape):
+    deck = Deck(*shape)
+    variant = Variant.make("prisoners", moves=moves)
+    layered, restarts = make_searcher(deck, variant, strategy="layers"), make_searcher(deck, variant)
+    won = 0
+    for order in random_orders(deck, 12, seed=11):
+        ranks = [deck.rank(c) for c in order]
+        result = layered.solve_ranks(ranks, 10**7)
+        assert result.status in (WON, LOST) and result.status == restarts.solve_ranks(ranks, 10**7).status
+        if result.status == WON:
+            won += 1
+            assert len(result.line) == deck.size - 1
+            assert len(replay(order.tolist(), deck, variant, result.line)) == 1
+    assert won >= 2
+
+
+def test_layers_budgets_and_refusals():
+    deck = Deck(4, 13)
+    variant = Variant.make("prisoners", moves="physical")
+    searcher = make_searcher(deck, variant, strategy="layers")
+    (order,) = random_orders(deck, 1, seed=2026)
+    ranks = [deck.rank(c) for c in order]
+    verdict = searcher.solve_ranks(ranks, 1_000)
+    assert verdict.status == UNDECIDED and verdict.line is None and 1_000 < verdict.nodes
+    timed = searcher.solve_ranks(ranks, 10**9, time_budget=0.05)
+    assert timed.status == UNDECIDED and timed.nodes < 10**9
+    with pytest.raises(UsageError, match="at most 16 ranks"):
+        make_searcher(Deck(2, 20), variant, strategy="layers")
+
+
+def test_cli_solve_with_layers(cli_run):
+    import json
+
+    code, out, _ = cli_run("solve", "--suits", "4", "--ranks", "5", "--seed", "3", "--variant", "moves=physical",
+                           "--strategy", "layers", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["status"] == "won" and obj["strategy"] == "layers"
+    assert len(replay(obj["order"], Deck(4, 5), obj["variant"], obj["line"])) == 1
+    code, out, err = cli_run("solve", "--suits", "2", "--ranks", "20", "--strategy", "layers")
+    assert code == 2 and out == "" and "at most 16 ranks" in err and len(err.strip().splitlines()) == 1

@@ -1,0 +1,152 @@
+"""A layered search for Prisoner's Patience best play (``strategy="layers"``), which never forgets a row.
+
+Dealing first loses nothing (:mod:`exact.prisoners.solver`), and every move removes one pile, so the
+rows reachable from a dealt row of ``n`` piles fall into layers by pile count: layer ``k`` holds the
+distinct rows of ``n - k`` piles, each one move from some row of layer ``k - 1``. This search builds
+the layers one after the other, each with its duplicates removed, and keeps every row of the layer
+it is building:
+
+* the deck is **won** when the layer of one pile is reached (a row of one pile is the whole deck in
+  one pile); the winning line is read back through the parent of each row (each row of a layer
+  keeps the index of a row of the layer before that reaches it, and the move that does);
+* it is **lost** when a layer comes out empty: every row reachable from the dealt row was built
+  (they are exactly the rows of the layers, by induction on ``k``), and none of them has one pile.
+  The proof is the exhaustion of the reachable rows, as the depth-first search's is;
+* it is **open** when its row budget or its time budget runs out first.
+
+A row is what the solver's lost-row table stores (:mod:`exact.prisoners.lost_rows`): its piles' top
+ranks (``moves=physical``) or ``(bottom, top)`` ranks (``moves=published``), in one byte a pile
+(``16 * bottom + top``, so at most 16 ranks); two rows with equal codes have equal futures (the
+reduction is proved in :mod:`exact.prisoners.solver`). Duplicates are removed with an open-address
+hash set that compares whole rows, so a hash collision never merges two rows; a child's hash follows
+from its parent's polynomial sum and prefix sums in a few operations, as in the solver.
+
+Against the depth-first search (``benchmarks/prisoners_layers.py``, physical 52-card decks) it
+decides the easy losses two to three times sooner (no proofs, no undo, rows read in order) but holds
+whole layers in memory (about ``50 + 8`` bytes a row of the widest layer, three times over while a
+layer is built) and finds a win only at its last layer; the comparison is in benchmarks/README.md.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from exact.prisoners.lost_rows import _BASE_INVERSE, _POWERS, _mix
+from sim._jit import jit
+
+#: Rows expanded between two looks at the clock.
+SLICE = 65_536
+#: Ranks a layered row can hold (four bits a rank in a pile's code).
+MAX_LAYER_RANKS = 16
+
+
+@jit
+def _expand(layer, sums, start, stop, n, neighbours, reverse, table, mask, out, out_sums, parent, move, count,
+            powers, inverse):
+    """The children of ``layer[start:stop]`` (rows of ``n`` pile codes, ``sums`` their polynomial
+    sums) added to ``out`` (rows of ``n - 1``) unless there already, each new one with its parent's
+    index and its move (``64 * source + target``): ``(row reached, count)``; stops early, before a
+    row whose children might not fit in ``out``. Pile ``i`` goes onto ``j = i - 1`` or ``i - 3``
+    when the tops are adjacent, ``j`` taking the code ``i``'s top (physical) or
+    ``16 * bottom_j + bottom_i`` (published: the pile reversed)."""
+    prefix = np.empty(n + 1, np.uint64)
+    for r in range(start, stop):
+        if count + 2 * n > out.shape[0]:
+            return r, count
+        row = layer[r]
+        total = sums[r]
+        prefix[0] = 0
+        for k in range(n):
+            prefix[k + 1] = prefix[k] + np.uint64(row[k] + 1) * powers[k]
+        for i in range(n - 1, 0, -1):
+            mover = row[i]
+            for d in (1, 3):
+                j = i - d
+                if j < 0:
+                    break
+                if not (neighbours[mover & 15] >> (row[j] & 15)) & 1:
+                    continue
+                code = ((row[j] >> 4) << 4) | (mover >> 4) if reverse else mover
+                h = (prefix[i] + np.uint64(code + 1) * powers[j] - np.uint64(row[j] + 1) * powers[j]
+                     + (total - prefix[i + 1]) * inverse)
+                slot = np.int64(_mix(h) & mask)
+                while True:
+                    e = table[slot]
+                    if e < 0:
+                        m = 0
+                        for k in range(n):
+                            if k != i:
+                                out[count, m] = code if k == j else row[k]
+                                m += 1
+                        out_sums[count] = h
+                        parent[count] = r
+                        move[count] = 64 * i + j
+                        table[slot] = count
+                        count += 1
+                        break
+                    if out_sums[e] == h:
+                        same = True
+                        m = 0
+                        for k in range(n):
+                            if k != i:
+                                if out[e, m] != (code if k == j else row[k]):
+                                    same = False
+                                    break
+                                m += 1
+                        if same:
+                            break
+                    slot = (slot + 1) & np.int64(mask)
+    return stop, count
+
+
+def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, clock=None):
+    """Search the row dealt from ``ranks_dealt`` layer by layer.
+
+    ``neighbours``: :func:`exact.prisoners.solver_kernel.neighbour_masks` of the deck's ranks (at most
+    :data:`MAX_LAYER_RANKS`) and wrap; ``reverse``: ``moves=published``; ``row_budget``: rows expanded
+    before the verdict is open; ``clock()``: true when the time budget is spent (looked at every
+    :data:`SLICE` rows). Returns ``(status, line, rows, widths)``: ``"won"`` (with the winning line,
+    ``(source, target)`` moves after dealing), ``"lost"`` or ``"open"``; the rows expanded; the rows
+    of each layer built.
+    """
+    codes = [17 * int(r) if reverse else int(r) for r in ranks_dealt]
+    n = len(codes)
+    layer = np.array([codes], dtype=np.uint8)
+    sums = np.array([sum((c + 1) * int(_POWERS[k]) for k, c in enumerate(codes)) % (1 << 64)], dtype=np.uint64)
+    links = []  # per layer built: (parent index, move) of each row
+    rows, widths = 0, []
+    while n > 1:
+        widths.append(len(layer))
+        rows += len(layer)
+        if rows > row_budget:
+            return "open", None, rows, widths
+        room = max(1024, 3 * len(layer))
+        while True:
+            out = np.empty((room, n - 1), dtype=np.uint8)
+            out_sums = np.empty(room, dtype=np.uint64)
+            parent = np.empty(room, dtype=np.int32)
+            move = np.empty(room, dtype=np.int16)
+            size = 1 << int(2 * room).bit_length()
+            table = np.full(size, -1, dtype=np.int64)
+            reached = count = 0
+            while reached < len(layer):
+                stop = min(len(layer), reached + SLICE)
+                reached, count = _expand(layer, sums, reached, stop, n, neighbours, reverse, table,
+                                         np.uint64(size - 1), out, out_sums, parent, move, count, _POWERS,
+                                         _BASE_INVERSE)
+                if clock is not None and clock():
+                    return "open", None, rows, widths
+                if reached < stop:
+                    break
+            if reached == len(layer):
+                break
+            room *= 3  # the children did not fit: the layer again, with more room
+        del table
+        links.append((parent[:count].copy(), move[:count].copy()))
+        layer, sums, n = out[:count], out_sums[:count], n - 1
+        if count == 0:
+            return "lost", None, rows, widths
+    line, index = [], 0
+    for parent, move in reversed(links):
+        line.append((int(move[index]) // 64, int(move[index]) % 64))
+        index = int(parent[index])
+    return "won", tuple(reversed(line)), rows, widths
