@@ -338,23 +338,6 @@ class Searcher:
         """The static condition that proves the dealt row lost, or ``None``."""
         return proofs.proof_of_loss(self.start_row(rank_sequence), self.neighbours, self.reverse)
 
-    def _layers(self, rank_sequence, node_budget: int, time_budget: float | None) -> Verdict:
-        """``strategy="layers"``: :func:`exact.prisoners.layers.layered_search`, a row of a layer
-        counting as a node; a loss is the exhaustion of every reachable row."""
-        t0 = work_clock.thread_time()
-
-        def clock() -> bool:
-            return time_budget is not None and work_clock.thread_time() - t0 >= time_budget
-
-        status, line, rows, _ = layers.layered_search(rank_sequence, self.neighbours, self.reverse, node_budget,
-                                                      clock)
-        seconds = work_clock.thread_time() - t0
-        if status == "won":
-            return Verdict(WON, line, rows, None, (), seconds)
-        if status == "lost":
-            return Verdict(LOST, None, rows, proofs.EXHAUSTION, (), seconds)
-        return Verdict(UNDECIDED, None, rows, None, (), seconds)
-
     def solve_ranks(self, rank_sequence, node_budget: int, time_budget: float | None = None) -> Verdict:
         """The verdict on the row dealt from ``rank_sequence`` (static proofs first, then the search)."""
         name = self.root_proof(rank_sequence)
