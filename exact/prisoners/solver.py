@@ -420,6 +420,17 @@ PROOF_PILES = 24
 #: decks of seed 1 at 5,000,000 nodes: 2 won / 11 lost at 2.15 CPU s a deck against 1 / 11 at 3.57;
 #: see benchmarks/README.md). ``None``: never.
 COMMUTE_AFTER = {"published": 1_000_000, "physical": 0}
+def _cpu_clock(time_budget: float | None):
+    """``(t0, clock)``: the searching thread's CPU clock now, and ``clock()``, true once
+    ``time_budget`` CPU seconds have passed since (never with ``None``)."""
+    t0 = work_clock.thread_time()
+
+    def clock() -> bool:
+        return time_budget is not None and work_clock.thread_time() - t0 >= time_budget
+
+    return t0, clock
+
+
 #: Nodes the kernel expands between two looks at the clock.
 _CLOCK_SLICE = 16_384
 
@@ -538,11 +549,7 @@ class KernelSearcher:
     def _layers(self, rank_sequence, node_budget: int, time_budget: float | None) -> Verdict:
         """``strategy="layers"``: :func:`exact.prisoners.layers.layered_search`, a row of a layer
         counting as a node; a loss is the exhaustion of every reachable row."""
-        t0 = work_clock.thread_time()
-
-        def clock() -> bool:
-            return time_budget is not None and work_clock.thread_time() - t0 >= time_budget
-
+        t0, clock = _cpu_clock(time_budget)
         status, line, rows, _ = layers.layered_search(rank_sequence, self.neighbours, self.reverse, node_budget,
                                                       clock)
         seconds = work_clock.thread_time() - t0
@@ -570,11 +577,7 @@ class KernelSearcher:
         tops = np.array(list(rank_sequence), dtype=np.int64)
         bottoms = tops.copy()
         line = np.zeros((max(len(tops) - 1, 1), 2), dtype=np.int64)
-        t0 = work_clock.thread_time()
-
-        def clock() -> bool:
-            return time_budget is not None and work_clock.thread_time() - t0 >= time_budget
-
+        t0, clock = _cpu_clock(time_budget)
         nodes, cut = 0, [0] * len(SEARCH_CONDITIONS)
         verdict = UNDECIDED
         if self.strategy == "beam" and len(tops) > 1:
