@@ -29,7 +29,7 @@ from exact.prisoners.solver_kernel import neighbour_masks
 
 
 def layered_verdict(ranks_dealt, ranks: int, wrap: bool, reverse: bool, row_budget: int = 10**12,
-                    seconds: float | None = None) -> dict:
+                    seconds: float | None = None, commute: bool = True) -> dict:
     """``{"status": "won" | "lost" | "open", "rows": rows expanded, "widths": rows of each layer}``
     (:func:`exact.prisoners.layers.layered_search`, stopped after ``seconds`` of CPU)."""
     if ranks > MAX_LAYER_RANKS:
@@ -39,7 +39,8 @@ def layered_verdict(ranks_dealt, ranks: int, wrap: bool, reverse: bool, row_budg
     def clock() -> bool:
         return seconds is not None and time.thread_time() - start > seconds
 
-    status, _, rows, widths = layered_search(ranks_dealt, neighbour_masks(ranks, wrap), reverse, row_budget, clock)
+    status, _, rows, widths = layered_search(ranks_dealt, neighbour_masks(ranks, wrap), reverse, row_budget, clock,
+                                             commute)
     return {"status": status, "rows": rows, "widths": widths}
 
 

@@ -12,7 +12,22 @@ it is building:
 * it is **lost** when a layer comes out empty: every row reachable from the dealt row was built
   (they are exactly the rows of the layers, by induction on ``k``), and none of them has one pile.
   The proof is the exhaustion of the reachable rows, as the depth-first search's is;
-* it is **open** when its row budget or its time budget runs out first.
+* it is **open** when its row budget or its time budget runs out first, or when the next layer
+  would need more memory than :data:`MAX_LAYER_BYTES` (the arrays are counted before they are made,
+  so the search stops rather than swap or be killed).
+
+**Commuting moves** (on by default): each row of a layer also keeps a *bound*, and only moves whose
+source is at least the bound are tried from it; a row made by a move onto pile ``j`` gets bound
+``j``, and a row made again, by another move, keeps the least of its bounds (the dealt row has bound
+0). *Proof that each layer still holds every reachable row.* :mod:`exact.prisoners.solver` proves,
+for any line of moves, that rearranging it by swapping consecutive moves with disjoint spans gives a
+line to the same row in which no move's source is left of the previous move's target (a canonical
+line; its proof never uses that the line wins). Take a row ``T`` of layer ``k`` and a canonical line
+to it; by induction on ``i``, its ``i``-th row is in layer ``i`` with a bound at most the target of
+the line's ``i``-th move (the least bound is kept, and that move made the row with that bound), so
+the line's next move, whose source is at least that target, is tried. Hence the layers, the verdict
+and the rows counted are those of the plain search; the reduction only skips moves (what it saves is measured in
+benchmarks/README.md).
 
 A row is what the solver's lost-row table stores (:mod:`exact.prisoners.lost_rows`): its piles' top
 ranks (``moves=physical``) or ``(bottom, top)`` ranks (``moves=published``), in one byte a pile
@@ -22,42 +37,62 @@ hash set that compares whole rows, so a hash collision never merges two rows; a 
 from its parent's polynomial sum and prefix sums in a few operations, as in the solver.
 
 Against the depth-first search (``benchmarks/prisoners_layers.py``, physical 52-card decks) it
-decides the easy losses two to three times sooner (no proofs, no undo, rows read in order) but holds
-whole layers in memory (about ``50 + 8`` bytes a row of the widest layer, three times over while a
-layer is built) and finds a win only at its last layer; the comparison is in benchmarks/README.md.
+expands about as many rows on a lost deck (no proofs, but no row twice) at a fraction of the CPU
+time a row (no undo, rows read in order), but holds whole layers in memory (:func:`layer_bytes`:
+at most about 310 bytes a row of the widest layer of a 52-card deck while the next is built) and finds a win only at its last
+layer; the comparison is in benchmarks/README.md.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from exact.prisoners.lost_rows import _BASE_INVERSE, _POWERS, _mix
+from exact.prisoners.lost_rows import _BASE_INVERSE, _POWERS, MAX_TABLE_BYTES, _mix
 from sim._jit import jit
 
 #: Rows expanded between two looks at the clock.
 SLICE = 65_536
 #: Ranks a layered row can hold (four bits a rank in a pile's code).
 MAX_LAYER_RANKS = 16
+#: The most memory a layered search holds (:func:`layer_bytes`) before its verdict is open: as
+#: much as the depth-first search's lost-row table may take (:data:`exact.prisoners.lost_rows.MAX_TABLE_BYTES`).
+MAX_LAYER_BYTES = MAX_TABLE_BYTES
+
+
+def _table_size(room: int) -> int:
+    """Slots of the hash set of a layer built with room for ``room`` rows (at most a quarter full)."""
+    return 1 << int(2 * room).bit_length()
+
+
+def layer_bytes(width: int, piles: int, room: int, held_rows: int) -> int:
+    """Bytes a search holds while it builds the layer after one of ``width`` rows of ``piles`` piles
+    with room for ``room`` rows: that layer (codes and sums), the new layer's arrays (codes, sums,
+    bounds, parents, moves), its hash set (4 bytes a slot) and the parents and moves of the
+    ``held_rows`` rows of the layers built before."""
+    return (width * (piles + 9) + room * (piles - 1 + 8 + 1 + 4 + 2) + 4 * _table_size(room)
+            + 6 * held_rows)
 
 
 @jit
-def _expand(layer, sums, start, stop, n, neighbours, reverse, table, mask, out, out_sums, parent, move, count,
-            powers, inverse):
+def _expand(layer, sums, bounds, start, stop, n, neighbours, reverse, table, mask, out, out_sums, out_bounds,
+            parent, move, count, powers, inverse):
     """The children of ``layer[start:stop]`` (rows of ``n`` pile codes, ``sums`` their polynomial
-    sums) added to ``out`` (rows of ``n - 1``) unless there already, each new one with its parent's
-    index and its move (``64 * source + target``): ``(row reached, count)``; stops early, before a
-    row whose children might not fit in ``out``. Pile ``i`` goes onto ``j = i - 1`` or ``i - 3``
-    when the tops are adjacent, ``j`` taking the code ``i``'s top (physical) or
-    ``16 * bottom_j + bottom_i`` (published: the pile reversed)."""
+    sums, ``bounds`` their bounds) added to ``out`` (rows of ``n - 1``) unless there already, each
+    new one with its parent's index, its move (``64 * source + target``) and its bound (the move's
+    target; a row reached again keeps the least): ``(row reached, count)``; stops early, before a
+    row whose children might not fit in ``out``. Pile ``i`` (at least the row's bound) goes onto
+    ``j = i - 1`` or ``i - 3`` when the tops are adjacent, ``j`` taking the code ``i``'s top
+    (physical) or ``16 * bottom_j + bottom_i`` (published: the pile reversed)."""
     prefix = np.empty(n + 1, np.uint64)
     for r in range(start, stop):
         if count + 2 * n > out.shape[0]:
             return r, count
         row = layer[r]
         total = sums[r]
+        low = max(1, np.int64(bounds[r]))
         prefix[0] = 0
         for k in range(n):
             prefix[k + 1] = prefix[k] + np.uint64(row[k] + 1) * powers[k]
-        for i in range(n - 1, 0, -1):
+        for i in range(n - 1, low - 1, -1):
             mover = row[i]
             for d in (1, 3):
                 j = i - d
@@ -78,6 +113,7 @@ def _expand(layer, sums, start, stop, n, neighbours, reverse, table, mask, out, 
                                 out[count, m] = code if k == j else row[k]
                                 m += 1
                         out_sums[count] = h
+                        out_bounds[count] = j
                         parent[count] = r
                         move[count] = 64 * i + j
                         table[slot] = count
@@ -93,25 +129,30 @@ def _expand(layer, sums, start, stop, n, neighbours, reverse, table, mask, out, 
                                     break
                                 m += 1
                         if same:
+                            if j < out_bounds[e]:
+                                out_bounds[e] = j
                             break
                     slot = (slot + 1) & np.int64(mask)
     return stop, count
 
 
-def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, clock=None):
+def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, clock=None, commute: bool = True,
+                   max_bytes: int = MAX_LAYER_BYTES):
     """Search the row dealt from ``ranks_dealt`` layer by layer.
 
     ``neighbours``: :func:`exact.prisoners.solver_kernel.neighbour_masks` of the deck's ranks (at most
     :data:`MAX_LAYER_RANKS`) and wrap; ``reverse``: ``moves=published``; ``row_budget``: rows expanded
     before the verdict is open; ``clock()``: true when the time budget is spent (looked at every
-    :data:`SLICE` rows). Returns ``(status, line, rows, widths)``: ``"won"`` (with the winning line,
-    ``(source, target)`` moves after dealing), ``"lost"`` or ``"open"``; the rows expanded; the rows
-    of each layer built.
+    :data:`SLICE` rows); ``commute``: the commuting-move reduction (the module docstring; off, every
+    move of every row is tried); ``max_bytes``: the memory it may hold (:func:`layer_bytes`).
+    Returns ``(status, line, rows, widths)``: ``"won"`` (with the winning line, ``(source, target)``
+    moves after dealing), ``"lost"`` or ``"open"``; the rows expanded; the rows of each layer built.
     """
     codes = [17 * int(r) if reverse else int(r) for r in ranks_dealt]
     n = len(codes)
     layer = np.array([codes], dtype=np.uint8)
     sums = np.array([sum((c + 1) * int(_POWERS[k]) for k, c in enumerate(codes)) % (1 << 64)], dtype=np.uint64)
+    bounds = np.zeros(1, dtype=np.uint8)  # the dealt row: every move
     links = []  # per layer built: (parent index, move) of each row
     rows, widths = 0, []
     while n > 1:
@@ -120,19 +161,23 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
         if rows > row_budget:
             return "open", None, rows, widths
         room = max(1024, 3 * len(layer))
+        held = rows - len(layer)
         while True:
+            if layer_bytes(len(layer), n, room, held) > max_bytes:
+                return "open", None, rows, widths
             out = np.empty((room, n - 1), dtype=np.uint8)
             out_sums = np.empty(room, dtype=np.uint64)
+            out_bounds = np.empty(room, dtype=np.uint8)
             parent = np.empty(room, dtype=np.int32)
             move = np.empty(room, dtype=np.int16)
-            size = 1 << int(2 * room).bit_length()
-            table = np.full(size, -1, dtype=np.int64)
+            size = _table_size(room)
+            table = np.full(size, -1, dtype=np.int32)
             reached = count = 0
             while reached < len(layer):
                 stop = min(len(layer), reached + SLICE)
-                reached, count = _expand(layer, sums, reached, stop, n, neighbours, reverse, table,
-                                         np.uint64(size - 1), out, out_sums, parent, move, count, _POWERS,
-                                         _BASE_INVERSE)
+                reached, count = _expand(layer, sums, bounds, reached, stop, n, neighbours, reverse, table,
+                                         np.uint64(size - 1), out, out_sums, out_bounds, parent, move, count,
+                                         _POWERS, _BASE_INVERSE)
                 if clock is not None and clock():
                     return "open", None, rows, widths
                 if reached < stop:
@@ -143,6 +188,7 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
         del table
         links.append((parent[:count].copy(), move[:count].copy()))
         layer, sums, n = out[:count], out_sums[:count], n - 1
+        bounds = out_bounds[:count] if commute else np.zeros(count, dtype=np.uint8)
         if count == 0:
             return "lost", None, rows, widths
     line, index = [], 0

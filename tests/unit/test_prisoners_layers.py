@@ -15,14 +15,29 @@ from prisoners_layers import layered_verdict  # noqa: E402
 
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from([(2, 4), (2, 5), (3, 4), (2, 6), (3, 5), (4, 4), (3, 6)]), st.booleans(), st.booleans(),
-       st.randoms(use_true_random=False))
-def test_layered_search_agrees_with_the_reference(shape, wrap, reverse, rng):
+       st.booleans(), st.randoms(use_true_random=False))
+def test_layered_search_agrees_with_the_reference(shape, wrap, reverse, commute, rng):
     suits, ranks = shape
     dealt = [r for r in range(ranks) for _ in range(suits)]
     rng.shuffle(dealt)
     reference = Searcher(ranks, wrap=wrap, reverse=reverse).solve_ranks(dealt, 10**7)
     assert reference.status in (WON, LOST)
-    assert layered_verdict(dealt, ranks, wrap, reverse)["status"] == str(reference.status)
+    assert layered_verdict(dealt, ranks, wrap, reverse, commute=commute)["status"] == str(reference.status)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([(2, 6), (3, 5), (4, 4), (3, 6), (4, 5), (2, 10)]), st.booleans(), st.booleans(),
+       st.randoms(use_true_random=False))
+def test_commuting_moves_keep_every_row(shape, wrap, reverse, rng):
+    """Every row reachable has a line in the reduced order (the proof in :mod:`exact.prisoners.solver`
+    rearranges any line, not only winning ones), so with the reduction each layer holds the same rows:
+    a bound kept too high would drop some."""
+    suits, ranks = shape
+    dealt = [r for r in range(ranks) for _ in range(suits)]
+    rng.shuffle(dealt)
+    reduced = layered_verdict(dealt, ranks, wrap, reverse, commute=True)
+    plain = layered_verdict(dealt, ranks, wrap, reverse, commute=False)
+    assert reduced["widths"] == plain["widths"] and reduced["status"] == plain["status"]
 
 
 def test_layered_search_stops_at_its_budget():
@@ -54,3 +69,17 @@ def test_report_reads_the_hybrid_from_the_records(tmp_path, capsys):
     # dfs, layers, hybrid (deck 0 at 0.4 s, deck 1 at 2 + 7 = 9 s; deck 3's layers come after the phase)
     assert rows["0.5"] == ["0", "1", "1"] and rows["5"] == ["1", "2", "1"]
     assert rows["10"] == ["2", "2", "2"] and rows["30"] == ["2", "2", "2"]
+
+
+def test_a_layer_past_the_memory_cap_leaves_the_deck_open():
+    """The arrays are counted before they are made: a cap below the second layer's stops there."""
+    from exact.prisoners.layers import layer_bytes, layered_search
+    from exact.prisoners.solver_kernel import neighbour_masks
+
+    dealt = [r % 13 for r in range(52)]  # every pile next to a neighbour: a wide first layer
+    full = layered_search(dealt, neighbour_masks(13, True), False, 10**6)
+    width = full[3][1]
+    cap = layer_bytes(width, 51, max(1024, 3 * width), 1) - 1  # the second layer's build does not fit
+    assert cap >= layer_bytes(1, 52, 1024, 0)  # the first one's does
+    status, line, rows, widths = layered_search(dealt, neighbour_masks(13, True), False, 10**6, max_bytes=cap)
+    assert status == "open" and line is None and len(widths) == 2
