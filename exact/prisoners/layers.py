@@ -59,17 +59,38 @@ MAX_LAYER_BYTES = MAX_TABLE_BYTES
 
 
 def _table_size(room: int) -> int:
-    """Slots of the hash set of a layer built with room for ``room`` rows (at most a quarter full)."""
+    """Slots of the hash set of a layer built with room for ``room`` rows (less than half full)."""
     return 1 << int(2 * room).bit_length()
 
 
-def layer_bytes(width: int, piles: int, room: int, held_rows: int) -> int:
+def layer_bytes(width: int, piles: int, room: int, held_rows: int, old_room: int = 0) -> int:
     """Bytes a search holds while it builds the layer after one of ``width`` rows of ``piles`` piles
-    with room for ``room`` rows: that layer (codes and sums), the new layer's arrays (codes, sums,
-    bounds, parents, moves), its hash set (4 bytes a slot) and the parents and moves of the
-    ``held_rows`` rows of the layers built before."""
-    return (width * (piles + 9) + room * (piles - 1 + 8 + 1 + 4 + 2) + 4 * _table_size(room)
-            + 6 * held_rows)
+    with room for ``room`` rows: that layer (codes, sums, bounds), the new layer's arrays (codes,
+    sums, bounds, parents, moves), its hash set (4 bytes a slot), the parents and moves of the
+    ``held_rows`` rows of the layers built before, and, while the new layer's arrays grow, the
+    ``old_room`` rows of those they replace (with their hash set)."""
+    new_row = piles - 1 + 8 + 1 + 4 + 2
+    return (width * (piles + 9) + room * new_row + 4 * _table_size(room) + 6 * held_rows
+            + (old_room * new_row + 4 * _table_size(old_room) if old_room else 0))
+
+
+def first_room(width: int, before: int, piles: int) -> int:
+    """Rows the next layer's arrays are first made for, from the current layer's ``width`` and the
+    one ``before`` it: the width grown as it last grew (at least 1, at most 3 times), and a tenth
+    more; they grow by half when full (:func:`layered_search`)."""
+    ratio = min(3.0, max(1.0, width / max(1, before)))
+    return max(1024, int(1.1 * ratio * width) + 2 * piles)
+
+
+@jit
+def _rehash(table, sums, count, mask):
+    """``table`` (all slots free) filled with the indices ``0 .. count - 1`` of rows whose
+    polynomial sums are ``sums``, each at the slot :func:`_expand` would give it."""
+    for e in range(count):
+        slot = np.int64(_mix(sums[e]) & mask)
+        while table[slot] >= 0:
+            slot = (slot + 1) & np.int64(mask)
+        table[slot] = e
 
 
 @jit
@@ -136,6 +157,13 @@ def _expand(layer, sums, bounds, start, stop, n, neighbours, reverse, table, mas
     return stop, count
 
 
+def _grown(array, rows: int, count: int):
+    """A copy of ``array`` with room for ``rows`` rows, its first ``count`` kept."""
+    out = np.empty((rows,) + array.shape[1:], dtype=array.dtype)
+    out[:count] = array[:count]
+    return out
+
+
 def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, clock=None, commute: bool = True,
                    max_bytes: int = MAX_LAYER_BYTES):
     """Search the row dealt from ``ranks_dealt`` layer by layer.
@@ -160,31 +188,36 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
         rows += len(layer)
         if rows > row_budget:
             return "open", None, rows, widths
-        room = max(1024, 3 * len(layer))
         held = rows - len(layer)
-        while True:
-            if layer_bytes(len(layer), n, room, held) > max_bytes:
+        room = first_room(len(layer), widths[-2] if len(widths) > 1 else 1, n)
+        if layer_bytes(len(layer), n, room, held) > max_bytes:
+            return "open", None, rows, widths
+        out = np.empty((room, n - 1), dtype=np.uint8)
+        out_sums = np.empty(room, dtype=np.uint64)
+        out_bounds = np.empty(room, dtype=np.uint8)
+        parent = np.empty(room, dtype=np.int32)
+        move = np.empty(room, dtype=np.int16)
+        size = _table_size(room)
+        table = np.full(size, -1, dtype=np.int32)
+        reached = count = 0
+        while reached < len(layer):
+            stop = min(len(layer), reached + SLICE)
+            reached, count = _expand(layer, sums, bounds, reached, stop, n, neighbours, reverse, table,
+                                     np.uint64(size - 1), out, out_sums, out_bounds, parent, move, count,
+                                     _POWERS, _BASE_INVERSE)
+            if clock is not None and clock():
                 return "open", None, rows, widths
-            out = np.empty((room, n - 1), dtype=np.uint8)
-            out_sums = np.empty(room, dtype=np.uint64)
-            out_bounds = np.empty(room, dtype=np.uint8)
-            parent = np.empty(room, dtype=np.int32)
-            move = np.empty(room, dtype=np.int16)
-            size = _table_size(room)
-            table = np.full(size, -1, dtype=np.int32)
-            reached = count = 0
-            while reached < len(layer):
-                stop = min(len(layer), reached + SLICE)
-                reached, count = _expand(layer, sums, bounds, reached, stop, n, neighbours, reverse, table,
-                                         np.uint64(size - 1), out, out_sums, out_bounds, parent, move, count,
-                                         _POWERS, _BASE_INVERSE)
-                if clock is not None and clock():
+            if reached < stop:  # the children might not fit: room for half as many rows again
+                grown = room + room // 2
+                if layer_bytes(len(layer), n, grown, held, old_room=room) > max_bytes:
                     return "open", None, rows, widths
-                if reached < stop:
-                    break
-            if reached == len(layer):
-                break
-            room *= 3  # the children did not fit: the layer again, with more room
+                out, out_sums, out_bounds, parent, move = (
+                    _grown(a, grown, count) for a in (out, out_sums, out_bounds, parent, move))
+                room = grown
+                if _table_size(room) > size:
+                    size = _table_size(room)
+                    table = np.full(size, -1, dtype=np.int32)
+                    _rehash(table, out_sums, count, np.uint64(size - 1))
         del table
         links.append((parent[:count].copy(), move[:count].copy()))
         layer, sums, n = out[:count], out_sums[:count], n - 1

@@ -73,13 +73,33 @@ def test_report_reads_the_hybrid_from_the_records(tmp_path, capsys):
 
 def test_a_layer_past_the_memory_cap_leaves_the_deck_open():
     """The arrays are counted before they are made: a cap below the second layer's stops there."""
-    from exact.prisoners.layers import layer_bytes, layered_search
+    from exact.prisoners.layers import first_room, layer_bytes, layered_search
     from exact.prisoners.solver_kernel import neighbour_masks
 
     dealt = [r % 13 for r in range(52)]  # every pile next to a neighbour: a wide first layer
     full = layered_search(dealt, neighbour_masks(13, True), False, 10**6)
     width = full[3][1]
-    cap = layer_bytes(width, 51, max(1024, 3 * width), 1) - 1  # the second layer's build does not fit
-    assert cap >= layer_bytes(1, 52, 1024, 0)  # the first one's does
+    cap = layer_bytes(width, 51, first_room(width, 1, 51), 1) - 1  # the second layer's build does not fit
+    assert cap >= layer_bytes(1, 52, first_room(1, 1, 52), 0)  # the first one's does
     status, line, rows, widths = layered_search(dealt, neighbour_masks(13, True), False, 10**6, max_bytes=cap)
     assert status == "open" and line is None and len(widths) == 2
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([(3, 6), (4, 5), (2, 10), (4, 6)]), st.booleans(), st.booleans(),
+       st.randoms(use_true_random=False))
+def test_arrays_that_grow_mid_layer_give_the_same_layers(shape, wrap, reverse, rng):
+    """A layer whose arrays are first made too small grows them (and rebuilds its hash set) mid-way:
+    the same rows, verdict and line as with room enough from the start."""
+    from unittest import mock
+
+    from exact.prisoners import layers
+    from exact.prisoners.solver_kernel import neighbour_masks
+
+    suits, ranks = shape
+    dealt = [r for r in range(ranks) for _ in range(suits)]
+    rng.shuffle(dealt)
+    roomy = layers.layered_search(dealt, neighbour_masks(ranks, wrap), reverse, 10**7)
+    with mock.patch.object(layers, "first_room", lambda width, before, piles: 2 * piles):
+        tight = layers.layered_search(dealt, neighbour_masks(ranks, wrap), reverse, 10**7)
+    assert tight == roomy and max(roomy[3]) > 8
