@@ -8,11 +8,12 @@ the rows reachable from the dealt row layer by layer, by pile count, each layer 
 removed, and never forgets a row of the layer it is building.
 
 For each deck of the journal's range the script runs this search (stopped at ``--seconds`` of CPU)
-and the solver's default search (``solve_decks`` at ``--node-budget``), one deck at a time,
-appending one JSON line a deck and method to ``--journal`` (rerun to continue; ``--methods`` runs
-one of them); ``--report`` prints the decided decks of each method against CPU seconds a deck, and
-those of a hybrid read from the same records: layers for ``--first-phase`` CPU seconds, then the
-depth-first search from scratch. The layered search only stops
+and the solver's depth-first search (``solve_decks``, the restarts at ``--node-budget``), one deck
+at a time, appending one JSON line a deck and method to ``--journal`` (rerun to continue;
+``--methods`` runs one of them, ``--methods default`` the solver's default strategy and budget);
+``--report`` prints the decided decks of each method against CPU seconds a deck, and those of a
+hybrid read from the same records: layers for ``--first-phase`` CPU seconds, then the depth-first
+search from scratch. The layered search only stops
 at a layer's end or a slice of 65,536 rows, so its verdict at a time limit depends on the machine;
 the depth-first figures are its nodes' verdicts (the same on every machine) with their CPU time.
 ``tests/unit/test_prisoners_layers.py`` checks its verdicts against the reference search.
@@ -85,7 +86,9 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="the layered search's CPU limit a deck")
     parser.add_argument("--node-budget", type=int, default=60_000_000, help="the depth-first search's budget")
     parser.add_argument("--journal", default="prisoners-layers.jsonl")
-    parser.add_argument("--methods", choices=["both", "layers", "dfs"], default="both")
+    parser.add_argument("--methods", choices=["both", "layers", "dfs", "default"], default="both",
+                        help="both: the layers and the depth-first search; default: the solver's default "
+                             "strategy and budget for the rule (the hybrid under physical)")
     parser.add_argument("--report", action="store_true")
     parser.add_argument("--first-phase", type=float, default=2.0,
                         help="--report: the hybrid's layered phase, CPU s a deck (then the depth-first search)")
@@ -106,18 +109,23 @@ def main(argv=None) -> int:
     layered_verdict([0, 1, 2, 1], 13, True, args.rule == "published")  # compile
     with path.open("a") as journal:
         for index in range(args.first, args.first + args.decks):
-            if ("layers", index) not in done and args.methods != "dfs":
+            if ("layers", index) not in done and args.methods in ("both", "layers"):
                 t = time.thread_time()
                 verdict = layered_verdict([deck.rank(c) for c in orders[index]], deck.ranks, True,
                                           args.rule == "published", seconds=args.seconds)
                 record = {"method": "layers", "deck": index, "status": verdict["status"], "rows": verdict["rows"],
                           "peak_layer": max(verdict["widths"]), "seconds": round(time.thread_time() - t, 3)}
                 print(json.dumps(record), file=journal, flush=True)
-            if ("dfs", index) not in done and args.methods != "layers":
+            if ("dfs", index) not in done and args.methods in ("both", "dfs"):
                 (record,) = solve_decks(deck, variant, decks=1000, seed=args.seed, indices=[index],
-                                        node_budget=args.node_budget)
+                                        node_budget=args.node_budget, strategy="restarts")
                 status = {"won": "won", "lost": "lost"}.get(record["status"], "open")
                 print(json.dumps({"method": "dfs", "deck": index, "status": status, "nodes": record["nodes"],
+                                  "seconds": record["seconds"]}), file=journal, flush=True)
+            if ("default", index) not in done and args.methods == "default":
+                (record,) = solve_decks(deck, variant, decks=1000, seed=args.seed, indices=[index])
+                status = {"won": "won", "lost": "lost"}.get(record["status"], "open")
+                print(json.dumps({"method": "default", "deck": index, "status": status, "nodes": record["nodes"],
                                   "seconds": record["seconds"]}), file=journal, flush=True)
             print(f"deck {index} done", flush=True)
     return 0

@@ -385,18 +385,21 @@ def _prisoners_section(store, lines: list[str]) -> None:
                   "budget: *proved won* (a replayable line), *proved lost* (a proof of loss: a static condition or the "
                   "exhausted search) or *open* (the budget ran out before a proof either way); the 95% bracket "
                   "counts open decks as lost at its low end and as won at its high end. *search*: the "
-                  "version of the solver (`exact.prisoners.solver.SOLVER_VERSION`; v4 cuts physical rows by the "
-                  "`used_partners` proof, v3 turns on the commuting-move "
+                  "version of the solver (`exact.prisoners.solver.SOLVER_VERSION`; v5 stops the layered search at "
+                  "a memory cap, v4 cuts physical rows by the `used_partners` proof, v3 turns on the commuting-move "
                   f"reduction after {COMMUTE_AFTER['published']:,} nodes (published) or at once (physical), v2 keeps "
                   "every lost row of a "
-                  "long search, v1 forgot them past 1,572,864), whose verdicts may decide more decks.", "",
+                  "long search, v1 forgot them past 1,572,864), whose verdicts may decide more decks, and its "
+                  "strategy (`layers`: every reachable row, layer by layer; `restarts`: depth-first runs; a node "
+                  "of the layers is a row of a layer).", "",
                   "| variant | deck | decks | proved won | proved lost | open | 95% bracket | node budget | search | provenance |",
                   "|---|---|---|---|---|---|---|---|---|---|"]
         for r in sorted(best, key=lambda r: (r["variant"], -r["decks"])):
             low, high = r["ci95"]
             lines.append(f"| `{r['variant']}` | {r['suits']}x{r['ranks']} | {r['decks']:,} | {r['won']:,} | "
                          f"{r['lost']:,} | {r['undecided']:,} | [{_pct(low, 2)}, {_pct(high, 2)}] | "
-                         f"{r['node_budget']:,} | v{r.get('solver_version', 1)} | {_prov(r, seed=True)} |")
+                         f"{r['node_budget']:,} | v{r.get('solver_version', 1)}"
+                         + (f" {r['strategy']}" if r.get("strategy") else "") + f" | {_prov(r, seed=True)} |")
         lines.append("")
 
 

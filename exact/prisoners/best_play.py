@@ -116,9 +116,10 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
     """
     variant = check_variant(variant)
     decks, seed = check_decks(decks), check_seed(seed)
-    node_budget = check_node_budget(default_node_budget(variant) if node_budget is None else node_budget)
     time_budget = check_time_budget(time_budget)
     searcher = make_searcher(deck, variant, engine=engine, ordering=ordering, strategy=strategy)
+    node_budget = check_node_budget(default_node_budget(variant, searcher.strategy) if node_budget is None
+                                    else node_budget)
     tally = {"decks": 0, WON: 0, LOST: 0, UNDECIDED: 0, "lost_by": {}, "nodes": 0, "seconds": 0.0,
              "started": provenance.now(), **(resume_from or {})}
     if not 0 <= tally["decks"] <= decks:
@@ -164,8 +165,9 @@ def solve_decks(deck: Deck, variant: Variant | str | None, *, decks: int, seed: 
     which would make them depend on the machine). ``extra_proofs``: kernel bits added to the numba
     searcher's conditions (:data:`exact.prisoners.solver_kernel.USED_PROOF`, for benchmarks)."""
     variant = check_variant(variant)
-    node_budget = check_node_budget(default_node_budget(variant) if node_budget is None else node_budget)
     searcher = make_searcher(deck, variant, strategy=strategy)
+    node_budget = check_node_budget(default_node_budget(variant, searcher.strategy) if node_budget is None
+                                    else node_budget)
     if extra_proofs:
         searcher.proofs |= extra_proofs
     orders = random_orders(deck, check_decks(decks), check_seed(seed))

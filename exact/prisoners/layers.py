@@ -46,13 +46,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from exact.prisoners.limits import MAX_LAYER_RANKS  # noqa: F401  (ranks a row holds: four bits a rank)
 from exact.prisoners.lost_rows import _BASE_INVERSE, _POWERS, MAX_TABLE_BYTES, _mix
 from sim._jit import jit
 
 #: Rows expanded between two looks at the clock.
 SLICE = 65_536
-#: Ranks a layered row can hold (four bits a rank in a pile's code).
-MAX_LAYER_RANKS = 16
 #: The most memory a layered search holds (:func:`layer_bytes`) before its verdict is open: as
 #: much as the depth-first search's lost-row table may take (:data:`exact.prisoners.lost_rows.MAX_TABLE_BYTES`).
 MAX_LAYER_BYTES = MAX_TABLE_BYTES
@@ -95,7 +94,7 @@ def _rehash(table, sums, count, mask):
 
 @jit
 def _expand(layer, sums, bounds, start, stop, n, neighbours, reverse, table, mask, out, out_sums, out_bounds,
-            parent, move, count, powers, inverse):
+            parent, move, count):
     """The children of ``layer[start:stop]`` (rows of ``n`` pile codes, ``sums`` their polynomial
     sums, ``bounds`` their bounds) added to ``out`` (rows of ``n - 1``) unless there already, each
     new one with its parent's index, its move (``64 * source + target``) and its bound (the move's
@@ -103,6 +102,7 @@ def _expand(layer, sums, bounds, start, stop, n, neighbours, reverse, table, mas
     row whose children might not fit in ``out``. Pile ``i`` (at least the row's bound) goes onto
     ``j = i - 1`` or ``i - 3`` when the tops are adjacent, ``j`` taking the code ``i``'s top
     (physical) or ``16 * bottom_j + bottom_i`` (published: the pile reversed)."""
+    powers, inverse = _POWERS, _BASE_INVERSE  # the hash's (constants of the compiled function)
     prefix = np.empty(n + 1, np.uint64)
     for r in range(start, stop):
         if count + 2 * n > out.shape[0]:
@@ -203,8 +203,7 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
         while reached < len(layer):
             stop = min(len(layer), reached + SLICE)
             reached, count = _expand(layer, sums, bounds, reached, stop, n, neighbours, reverse, table,
-                                     np.uint64(size - 1), out, out_sums, out_bounds, parent, move, count,
-                                     _POWERS, _BASE_INVERSE)
+                                     np.uint64(size - 1), out, out_sums, out_bounds, parent, move, count)
             if clock is not None and clock():
                 return "open", None, rows, widths
             if reached < stop:  # the children might not fit: room for half as many rows again

@@ -153,7 +153,13 @@ import exact.prisoners.nrpa_kernel as nk
 import exact.prisoners.solver_kernel as kernel
 from exact.invariants import require
 from exact.prisoners import layers, lost_rows, proofs
-from exact.prisoners.limits import MAX_KERNEL_CARDS, STRATEGIES, default_node_budget
+from exact.prisoners.limits import (
+    HYBRID_PROBE_NODES,
+    MAX_KERNEL_CARDS,
+    STRATEGIES,
+    default_node_budget,
+    default_strategy,
+)
 from exact.status import BestPlayStatus
 from sim import provenance
 from sim.checks import check_budget, positive_number
@@ -174,8 +180,10 @@ WON, LOST, UNDECIDED = BestPlayStatus.WON, BestPlayStatus.LOST, BestPlayStatus.U
 #: lost-row table is sized for the whole node budget (it held at most 2,097,152 rows, which long
 #: searches overflowed, emptying it and forgetting the rows they had proved lost); 3: the restarts of
 #: ``moves=published`` turn on the commuting-move reduction after :data:`COMMUTE_AFTER` nodes; 4: the
-#: ``moves=physical`` search also cuts every row that fails ``used_partners`` (a proof of loss).
-SOLVER_VERSION = 4
+#: ``moves=physical`` search also cuts every row that fails ``used_partners`` (a proof of loss); 5: the
+#: layered search (``strategy="layers"``, the default under ``moves=physical``) stops at a memory cap
+#: (:data:`exact.prisoners.layers.MAX_LAYER_BYTES`), its verdict then open.
+SOLVER_VERSION = 5
 
 #: The conditions applied to every expanded row (``isolated_pile`` is contained in ``disconnected``).
 SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops", "used_partners")
@@ -452,9 +460,9 @@ class KernelSearcher:
         if ordering not in kernel.ORDERINGS:
             raise UsageError(f"ordering must be one of {sorted(kernel.ORDERINGS)}, got {ordering!r}")
         check_strategy(strategy)
-        if strategy == "layers" and ranks > layers.MAX_LAYER_RANKS:
-            raise UsageError(f"strategy layers holds decks of at most {layers.MAX_LAYER_RANKS} ranks, got {ranks}: "
-                             "use another strategy")
+        if strategy in ("layers", "hybrid") and ranks > layers.MAX_LAYER_RANKS:
+            raise UsageError(f"strategy {strategy} holds decks of at most {layers.MAX_LAYER_RANKS} ranks, got "
+                             f"{ranks}: use another strategy")
         self.kernel, self.cards, self.ranks, self.reverse = kernel, cards, ranks, reverse
         self.ordering, self.strategy = ordering, strategy
         self.neighbours = kernel.neighbour_masks(ranks, wrap)
@@ -465,7 +473,8 @@ class KernelSearcher:
         self._generation = 0  # of the lost-row table (exact.prisoners.lost_rows.next_generation)
         #: nodes after which the restarts turn on the commuting-move reduction (:data:`COMMUTE_AFTER`;
         #: ``None``: never, 0: from the start)
-        self.commute_after = None if strategy == "dfs" else COMMUTE_AFTER["published" if reverse else "physical"]
+        self.commute_after = (None if strategy in ("dfs", "hybrid")
+                              else COMMUTE_AFTER["published" if reverse else "physical"])
         #: ``strategy="nrpa"``'s plan (a copy of :data:`NRPA_PLAN`, to vary in benchmarks)
         self.nrpa_plan = dict(NRPA_PLAN)
         self._state = kernel.new_state(cards, ranks)
@@ -559,6 +568,18 @@ class KernelSearcher:
             return Verdict(LOST, None, rows, proofs.EXHAUSTION, (), seconds)
         return Verdict(UNDECIDED, None, rows, None, (), seconds)
 
+    def _hybrid(self, rank_sequence, node_budget: int, time_budget: float | None) -> Verdict:
+        """``strategy="hybrid"``: the restarts for :data:`HYBRID_PROBE_NODES` nodes (without the
+        commuting-move reduction, which slows finding a win), then the layered search with the rest of
+        both budgets; the probe's nodes and rows cut count with the layers' rows."""
+        first = self._search(rank_sequence, min(node_budget, HYBRID_PROBE_NODES), time_budget, "restarts")
+        left_time = None if time_budget is None else time_budget - first.seconds
+        if first.status != UNDECIDED or first.nodes >= node_budget or (left_time is not None and left_time <= 0):
+            return first
+        rest = self._layers(rank_sequence, node_budget - first.nodes, left_time)
+        return Verdict(rest.status, rest.line, first.nodes + rest.nodes, rest.proof, first.cuts,
+                       first.seconds + rest.seconds)
+
     def solve_ranks(self, rank_sequence, node_budget: int, time_budget: float | None = None) -> Verdict:
         """The verdict on the row dealt from ``rank_sequence`` (static proofs first, then the search)."""
         name = self.root_proof(rank_sequence)
@@ -566,6 +587,13 @@ class KernelSearcher:
             return Verdict(LOST, None, 0, name)
         if self.strategy == "layers":
             return self._layers(rank_sequence, node_budget, time_budget)
+        if self.strategy == "hybrid":
+            return self._hybrid(rank_sequence, node_budget, time_budget)
+        return self._search(rank_sequence, node_budget, time_budget, self.strategy)
+
+    def _search(self, rank_sequence, node_budget: int, time_budget: float | None, strategy: str) -> Verdict:
+        """The depth-first ``strategy`` (any but "layers" and "hybrid") on the row dealt from
+        ``rank_sequence``."""
         k = self.kernel
         if self._table is None or self._table[1] != node_budget:
             cap = lost_rows.table_slots(self.cards, self.ranks, node_budget)
@@ -580,7 +608,7 @@ class KernelSearcher:
         t0, clock = _cpu_clock(time_budget)
         nodes, cut = 0, [0] * len(SEARCH_CONDITIONS)
         verdict = UNDECIDED
-        if self.strategy == "beam" and len(tops) > 1:
+        if strategy == "beam" and len(tops) > 1:
             for run, share in enumerate(BEAM_SHARES):
                 width = max(1, int(share * node_budget) // len(tops))
                 code, used = beam._beam(tops, self.neighbours, self.ranks, self.reverse, width, beam.seed_mix(run),
@@ -592,9 +620,9 @@ class KernelSearcher:
                 if nodes >= node_budget or clock():
                     return Verdict(UNDECIDED, None, nodes, None, (), work_clock.thread_time() - t0)
         left = node_budget - nodes
-        if self.strategy == "nrpa":
+        if strategy == "nrpa":
             left = max(1, int(self.nrpa_plan["restart_share"] * node_budget))
-        if self.strategy == "dfs":
+        if strategy == "dfs":
             runs = [(self.ordering, 0, left)]
         else:
             first, growth = RESTART_SCHEDULE["published" if self.reverse else "physical"]
@@ -611,7 +639,7 @@ class KernelSearcher:
             cut = [a + b for a, b in zip(cut, run_cuts)]
             if verdict != UNDECIDED or clock():
                 break
-        if self.strategy == "nrpa" and verdict == UNDECIDED and not clock() and nodes < node_budget:
+        if strategy == "nrpa" and verdict == UNDECIDED and not clock() and nodes < node_budget:
             won, used = self._nrpa(tops, line, node_budget - nodes, clock)
             nodes += used
             if won:
@@ -634,14 +662,15 @@ ENGINES = ("auto", "numba", "python")
 def make_searcher(deck: Deck, variant: Variant, *, engine: str = "auto", ordering: int = 0,
                   strategy: str | None = None):
     """The searcher for ``deck`` and ``variant`` on ``engine`` (see :data:`ENGINES`); ``ordering`` and
-    ``strategy`` (default "restarts") are the numba engine's: the python engine runs one depth-first
-    search in the reference's order."""
+    ``strategy`` (default :func:`exact.prisoners.limits.default_strategy`: "layers" for
+    ``moves=physical``, "restarts" for ``moves=published``) are the numba engine's: the python engine
+    runs one depth-first search in the reference's order."""
     if engine not in ENGINES:
         raise UsageError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
     if engine == "numba" or (engine == "auto" and kernel.supports(deck.size, deck.ranks)):
         return KernelSearcher(deck.size, deck.ranks, wrap=wrap, reverse=reverse, ordering=ordering,
-                              strategy=strategy or "restarts")
+                              strategy=strategy or default_strategy(deck.size, deck.ranks, variant))
     if strategy is not None:
         check_strategy(strategy)
     if ordering != 0 or strategy not in (None, "dfs"):
@@ -669,14 +698,15 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     variant : prisoners Variant or string (default ``moves=physical``, ``wrap=on``); ``moves`` says
         how a pile moves (physical: as a unit; published: card by card, reversed)
     node_budget : rows expanded before giving up (outcome ``undecided``, shown as *open*; default
-        :func:`exact.prisoners.limits.default_node_budget` of the variant's rule)
+        :func:`exact.prisoners.limits.default_node_budget` of the variant's rule and the strategy)
     time_budget : CPU seconds of searching before giving up (default: no limit; nodes only)
     engine : "auto" (numba when the deck fits), "numba" or "python" (the reference search)
     ordering : move order of a depth-first run of the numba engine (0: the reference's)
-    strategy : "restarts" (the numba engine's default), "beam" (beam searches for a win first, then
-        the restarts), "nrpa" (the restarts with a share of the budget, then NRPA searches for a win),
-        "layers" (the reachable rows layer by layer, :mod:`exact.prisoners.layers`) or "dfs" (one run
-        in ``ordering``; the python engine's only strategy)
+    strategy : "restarts" (the numba engine's default for ``moves=published``), "beam" (beam searches
+        for a win first, then the restarts), "nrpa" (the restarts with a share of the budget, then NRPA
+        searches for a win), "layers" (the reachable rows layer by layer, :mod:`exact.prisoners.layers`;
+        the default for ``moves=physical`` on decks of at most 16 ranks) or "dfs" (one run in
+        ``ordering``; the python engine's only strategy)
 
     Examples
     --------
@@ -688,9 +718,10 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     """
     variant = check_variant(variant)
     order = deck.check_order(order)
-    node_budget = check_node_budget(default_node_budget(variant) if node_budget is None else node_budget)
     time_budget = check_time_budget(time_budget)
     searcher = make_searcher(deck, variant, engine=engine, ordering=ordering, strategy=strategy)
+    node_budget = check_node_budget(default_node_budget(variant, searcher.strategy) if node_budget is None
+                                    else node_budget)
     verdict = searcher.solve_ranks([deck.rank(c) for c in order], node_budget, time_budget)
     if verdict.status == WON:
         check_line(order, deck, variant, verdict.line)

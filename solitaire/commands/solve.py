@@ -5,7 +5,15 @@ import contextlib
 
 import click
 
-from exact.prisoners.limits import DEFAULT_NODE_BUDGETS, MAX_KERNEL_CARDS, STRATEGIES, default_node_budget
+from exact.prisoners.limits import (
+    DEFAULT_NODE_BUDGETS,
+    HYBRID_PROBE_NODES,
+    LAYERS_NODE_BUDGETS,
+    MAX_KERNEL_CARDS,
+    MAX_LAYER_RANKS,
+    STRATEGIES,
+    default_node_budget,
+)
 from exact.status import BestPlayStatus
 from sim.errors import UsageError
 
@@ -43,20 +51,26 @@ MAX_ORDER_BYTES = 1 << 30
 @click.option("--node-budget", type=INT, default=None,
               help="Rows expanded per deck before the verdict is 'open' [default: "
                    f"{DEFAULT_NODE_BUDGETS['published']:,} with moves=published, about 1 CPU-second a 52-card deck; "
-                   f"{DEFAULT_NODE_BUDGETS['physical']:,} with moves=physical, about 10 CPU-seconds; the table of "
-                   "lost rows of a 52-card deck takes 2 GiB and 4 GiB of memory there, its most].")
+                   f"{LAYERS_NODE_BUDGETS['physical']:,} with moves=physical (nodes and rows of the layers, "
+                   f"about 10 CPU-seconds at most; {DEFAULT_NODE_BUDGETS['physical']:,} with the other "
+                   "strategies); the "
+                   "search of a 52-card deck takes at most 4 GiB of memory].")
 @click.option("--time-budget", type=FLOAT, default=None, metavar="SECONDS",
               help="CPU seconds of searching per deck before the verdict is 'open' [default: none, the node "
                    "budget only; a time budget makes verdicts depend on the machine's speed].")
 @click.option("--strategy", type=click.Choice(sorted(STRATEGIES, key=lambda name: name != "restarts")), default=None,
-              help="How the search spends its node budget [default: restarts]. restarts: depth-first runs in fresh "
+              help="How the search spends its node budget [default: hybrid with moves=physical (on decks of at "
+                   f"most {MAX_LAYER_RANKS} ranks), restarts otherwise]. restarts: depth-first runs in fresh "
                    "random move orders, each longer, sharing the table of lost rows. beam: beam searches for a "
                    "win first (10% then 40% of the budget), then the restarts. nrpa: the restarts with part of "
                    "the budget, then nested rollout policy adaptation for a win with the rest (on 52-card "
                    "moves=published decks it wins some that the restarts leave open). dfs: one depth-first "
                    "run. layers: every reachable row built layer by layer, by pile count, none forgotten (at "
-                   "most 16 ranks; with moves=physical it settles more 52-card decks than the restarts within "
-                   "about 10 CPU-seconds, fewer beyond). Every strategy proves a loss only by exhausting the search or a static condition, and "
+                   f"most {MAX_LAYER_RANKS} ranks; with moves=physical it settles more 52-card decks than the "
+                   "restarts, nearly all losses, but finds a win only at its last layer; with moves=published "
+                   f"its layers grow too wide). hybrid: the restarts for {HYBRID_PROBE_NODES:,} nodes (a win), then the "
+                   "layers. "
+                   "Every strategy proves a loss only by exhausting the search or a static condition, and "
                    "every won line is checked by replay; only open verdicts and speed differ. Decks of more "
                    f"than {MAX_KERNEL_CARDS} cards take dfs only.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -110,7 +124,6 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     if not any(v.strip().startswith("moves=") for v in variants):
         variants = (*variants, "moves=physical")
     deck, variant = make_deck_variant(game, suits, ranks, variants)
-    budget = default_node_budget(variant) if node_budget is None else node_budget
     if sum(x is not None and x is not False for x in (order, decks, all_orders or None)) > 1:
         raise UsageError("give at most one of --order, --decks and --all")
     if seed is not None and (order is not None or all_orders):
@@ -123,7 +136,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         _check_all_orders(deck)
     else:  # the strategy that runs (a deck beyond the numba engine takes dfs only: refused here, before any work)
         strategy = make_searcher(deck, variant, strategy=strategy).strategy
-        default_strategy = make_searcher(deck, variant).strategy
+    budget = default_node_budget(variant, strategy) if node_budget is None else node_budget
     if decks is not None:
         check_decks(decks)
         most = MAX_ORDER_BYTES // (8 * deck.size)
@@ -200,7 +213,8 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         cards = random_orders(deck, 1, seed)[0].tolist()
     found = stored_verdict(store, SolveResult.kind, deck, variant, order=[int(c) for c in cards], node_budget=budget,
                            time_budget=time_budget, solver_version=SOLVER_VERSION, strategy=strategy,
-                           defaults={"strategy": default_strategy}) if store is not None else None
+                           defaults={"strategy": "restarts"}  # the default when verdicts did not name theirs
+                           ) if store is not None else None
     if found is not None:  # the verdict depends on the order and the budgets only: served from the store
         notify(f"this deck order's verdict is already in {store.path} as {found[0]}: shown from there")
         result, name = SolveResult.from_record(found[1]), found[0]

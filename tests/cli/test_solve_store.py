@@ -127,7 +127,7 @@ def test_a_verdict_or_run_of_another_strategy_is_not_served(cli_run, tmp_path):
             code, out, err = cli_run(*args, "--json", *(("--strategy", strategy) if strategy else ()))
             assert code == 0, err
             record = json.loads(out)
-            assert record["strategy"] == (strategy or "restarts")
+            assert record["strategy"] == (strategy or "hybrid")  # the physical rule's default
             assert ("shown from there" in err) == (strategy in strategies), (strategy, err)
             strategies.setdefault(strategy, record)
         assert len(ResultsStore(path).names(kind=kind)) == 3
@@ -137,7 +137,8 @@ def test_a_verdict_or_run_of_another_strategy_is_not_served(cli_run, tmp_path):
     assert code == 0 and "strategy beam" in out.splitlines()[0]
 
 
-def test_a_verdict_stored_before_verdicts_named_their_strategy_is_the_default_strategys(cli_run, tmp_path):
+def test_a_verdict_stored_before_verdicts_named_their_strategy_is_the_restarts(cli_run, tmp_path):
+    # the restarts were the default then; the physical rule's default is now the hybrid, another search
     import dataclasses
 
     from exact.prisoners.limits import DEFAULT_NODE_BUDGETS
@@ -150,7 +151,7 @@ def test_a_verdict_stored_before_verdicts_named_their_strategy_is_the_default_st
                               strategy=None)  # at the default budget, which the command below uses
     ResultsStore(path).save(old)  # as stored before: no strategy
     args = ("solve", "--suits", "2", "--ranks", "4", "--order", order, "--out", str(path), "--json")
-    for strategy, served in ((None, True), ("restarts", True), ("beam", False)):
+    for strategy, served in (("restarts", True), (None, False), ("beam", False)):
         code, out, err = cli_run(*args, *(("--strategy", strategy) if strategy else ()))
         assert code == 0 and ("shown from there" in err) == served, (strategy, err)
 

@@ -206,11 +206,11 @@ def test_cli_play_seed_prints_a_replayable_order(capsys):
 def test_cli_solve_from_a_seed_reports_it_and_its_strategy(capsys):
     assert main(["solve", "--suits", "2", "--ranks", "5", "--json"]) == 0  # a fresh seed
     first = json.loads(capsys.readouterr().out)
-    assert isinstance(first["seed"], int) and first["strategy"] == "restarts"
+    assert isinstance(first["seed"], int) and first["strategy"] == "hybrid"  # the physical rule's default
     assert main(["solve", "--suits", "2", "--ranks", "5", "--seed", str(first["seed"])]) == 0
     out = capsys.readouterr().out.splitlines()
     assert f"seed {first['seed']}  order {first['order_cards']}" in out[0]
-    assert first["status"] == "undecided" or "strategy restarts" in out[1]
+    assert first["status"] == "undecided" or "strategy hybrid" in out[1]
 
 
 def test_cli_play_hand_from_an_order_reports_the_seed_of_its_shuffles(capsys):

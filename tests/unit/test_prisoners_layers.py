@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from exact.prisoners.solver import LOST, WON, Searcher
@@ -102,4 +102,5 @@ def test_arrays_that_grow_mid_layer_give_the_same_layers(shape, wrap, reverse, r
     roomy = layers.layered_search(dealt, neighbour_masks(ranks, wrap), reverse, 10**7)
     with mock.patch.object(layers, "first_room", lambda width, before, piles: 2 * piles):
         tight = layers.layered_search(dealt, neighbour_masks(ranks, wrap), reverse, 10**7)
-    assert tight == roomy and max(roomy[3]) > 8
+    assume(max(roomy[3]) > 2)  # a layer of two rows or more: its arrays grew
+    assert tight == roomy

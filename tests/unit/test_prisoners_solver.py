@@ -479,21 +479,32 @@ def test_cli_solve_zero_decks_says_decks(cli_run):
 
 
 def test_cli_solve_help_shows_the_default_budget(cli_run):
-    from exact.prisoners.limits import DEFAULT_NODE_BUDGETS
+    from exact.prisoners.limits import DEFAULT_NODE_BUDGETS, LAYERS_NODE_BUDGETS
 
     code, out, _ = cli_run("solve", "--help")
     text = " ".join(out.split())
-    assert code == 0 and all(f"{budget:,} with moves={rule}" in text for rule, budget in DEFAULT_NODE_BUDGETS.items())
+    assert code == 0 and f"{DEFAULT_NODE_BUDGETS['published']:,} with moves=published" in text
+    assert f"{LAYERS_NODE_BUDGETS['physical']:,} with moves=physical" in text
+    assert f"{DEFAULT_NODE_BUDGETS['physical']:,} with the other strategies" in text
+    assert "default: hybrid with moves=physical" in text
 
 
-def test_the_default_node_budget_is_the_rules():
-    from exact.prisoners.limits import DEFAULT_NODE_BUDGETS
+def test_the_default_strategy_and_node_budget_are_the_rules():
+    """moves=physical: the hybrid (the layers' budget); moves=published, or too many ranks for the
+    layers: the restarts (the depth-first budget); a strategy given takes its own budget."""
+    from exact.prisoners.limits import DEFAULT_NODE_BUDGETS, LAYERS_NODE_BUDGETS
 
-    for rule in ("published", "physical"):
+    for rule, strategy, budget in (("published", "restarts", DEFAULT_NODE_BUDGETS["published"]),
+                                   ("physical", "hybrid", LAYERS_NODE_BUDGETS["physical"])):
         variant = f"prisoners(moves={rule},wrap=off)"
         result = solve([0, 2, 1], Deck(1, 3), variant)
-        assert result.node_budget == DEFAULT_NODE_BUDGETS[rule]
-        assert estimate_best_play(Deck(1, 3), variant, decks=2, seed=1).node_budget == DEFAULT_NODE_BUDGETS[rule]
+        assert (result.strategy, result.node_budget) == (strategy, budget)
+        estimate = estimate_best_play(Deck(1, 3), variant, decks=2, seed=1)
+        assert (estimate.strategy, estimate.node_budget) == (strategy, budget)
+    physical = "prisoners(moves=physical,wrap=off)"
+    assert solve([0, 2, 1], Deck(1, 3), physical, strategy="restarts").node_budget == DEFAULT_NODE_BUDGETS["physical"]
+    wide = solve(list(range(17)), Deck(1, 17), physical)  # 17 ranks: past the layers' four bits
+    assert (wide.strategy, wide.node_budget) == ("restarts", DEFAULT_NODE_BUDGETS["physical"])
 
 
 def test_cli_solve_out_saves_the_estimate(cli_run, tmp_path):
