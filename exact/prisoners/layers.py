@@ -169,8 +169,8 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
     """Search the row dealt from ``ranks_dealt`` layer by layer.
 
     ``neighbours``: :func:`exact.prisoners.solver_kernel.neighbour_masks` of the deck's ranks (at most
-    :data:`MAX_LAYER_RANKS`) and wrap; ``reverse``: ``moves=published``; ``row_budget``: rows expanded
-    before the verdict is open; ``clock()``: true when the time budget is spent (looked at every
+    :data:`MAX_LAYER_RANKS`) and wrap; ``reverse``: ``moves=published``; ``row_budget``: the most rows
+    expanded (the verdict is open if more would be); ``clock()``: true when the time budget is spent (looked at every
     :data:`SLICE` rows); ``commute``: the commuting-move reduction (the module docstring; off, every
     move of every row is tried); ``max_bytes``: the memory it may hold (:func:`layer_bytes`).
     Returns ``(status, line, rows, widths)``: ``"won"`` (with the winning line, ``(source, target)``
@@ -182,16 +182,13 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
     sums = np.array([sum((c + 1) * int(_POWERS[k]) for k, c in enumerate(codes)) % (1 << 64)], dtype=np.uint64)
     bounds = np.zeros(1, dtype=np.uint8)  # the dealt row: every move
     links = []  # per layer built: (parent index, move) of each row
-    rows, widths = 0, []
+    done, widths = 0, []  # rows expanded in the layers before this one
     while n > 1:
         widths.append(len(layer))
-        rows += len(layer)
-        if rows > row_budget:
-            return "open", None, rows, widths
-        held = rows - len(layer)
+        held = done
         room = first_room(len(layer), widths[-2] if len(widths) > 1 else 1, n)
         if layer_bytes(len(layer), n, room, held) > max_bytes:
-            return "open", None, rows, widths
+            return "open", None, done, widths
         out = np.empty((room, n - 1), dtype=np.uint8)
         out_sums = np.empty(room, dtype=np.uint64)
         out_bounds = np.empty(room, dtype=np.uint8)
@@ -201,15 +198,17 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
         table = np.full(size, -1, dtype=np.int32)
         reached = count = 0
         while reached < len(layer):
-            stop = min(len(layer), reached + SLICE)
+            if done + reached >= row_budget:  # the budget is spent before this row
+                return "open", None, done + reached, widths
+            stop = min(len(layer), reached + SLICE, row_budget - done)
             reached, count = _expand(layer, sums, bounds, reached, stop, n, neighbours, reverse, table,
                                      np.uint64(size - 1), out, out_sums, out_bounds, parent, move, count)
             if clock is not None and clock():
-                return "open", None, rows, widths
+                return "open", None, done + reached, widths
             if reached < stop:  # the children might not fit: room for half as many rows again
                 grown = room + room // 2
                 if layer_bytes(len(layer), n, grown, held, old_room=room) > max_bytes:
-                    return "open", None, rows, widths
+                    return "open", None, done + reached, widths
                 out, out_sums, out_bounds, parent, move = (
                     _grown(a, grown, count) for a in (out, out_sums, out_bounds, parent, move))
                 room = grown
@@ -217,14 +216,15 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
                     size = _table_size(room)
                     table = np.full(size, -1, dtype=np.int32)
                     _rehash(table, out_sums, count, np.uint64(size - 1))
+        done += len(layer)
         del table
         links.append((parent[:count].copy(), move[:count].copy()))
         layer, sums, n = out[:count], out_sums[:count], n - 1
         bounds = out_bounds[:count] if commute else np.zeros(count, dtype=np.uint8)
         if count == 0:
-            return "lost", None, rows, widths
+            return "lost", None, done, widths
     line, index = [], 0
     for parent, move in reversed(links):
         line.append((int(move[index]) // 64, int(move[index]) % 64))
         index = int(parent[index])
-    return "won", tuple(reversed(line)), rows, widths
+    return "won", tuple(reversed(line)), done, widths

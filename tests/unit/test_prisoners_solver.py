@@ -1076,9 +1076,15 @@ def test_layers_budgets_and_refusals():
     (order,) = random_orders(deck, 1, seed=2026)
     ranks = [deck.rank(c) for c in order]
     verdict = searcher.solve_ranks(ranks, 1_000)
-    assert verdict.status == UNDECIDED and verdict.line is None and 1_000 < verdict.nodes
+    assert verdict.status == UNDECIDED and verdict.line is None and verdict.nodes == 1_000  # never more
     timed = searcher.solve_ranks(ranks, 10**9, time_budget=0.05)
     assert timed.status == UNDECIDED and timed.nodes < 10**9
+    hybrid = make_searcher(deck, variant)  # the physical rule's default
+    from exact.prisoners.limits import HYBRID_PROBE_NODES
+
+    assert hybrid.strategy == "hybrid" and hybrid.solve_ranks(ranks, 1_000).nodes == 1_000  # the probe alone
+    both = hybrid.solve_ranks(ranks, HYBRID_PROBE_NODES + 50_000)  # the probe, then 50,000 rows of the layers
+    assert both.status == UNDECIDED and both.nodes == HYBRID_PROBE_NODES + 50_000
     with pytest.raises(UsageError, match="at most 16 ranks"):
         make_searcher(Deck(2, 20), variant, strategy="layers")
 
