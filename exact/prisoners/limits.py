@@ -10,7 +10,8 @@ from __future__ import annotations
 DEFAULT_NODE_BUDGETS = {"published": 15_000_000, "physical": 20_000_000}
 #: The same for the layered search (``"layers"``, a row of a layer counting as a node), which builds
 #: its rows several times faster than the depth-first search expands them: about 10 CPU-seconds a
-#: physical 52-card deck at most (benchmarks/README.md); its memory is capped at 4 GiB too
+#: physical 52-card deck on average, about twice that on the widest decks left open
+#: (benchmarks/README.md); its memory is capped at 4 GiB too
 #: (:data:`exact.prisoners.layers.MAX_LAYER_BYTES`).
 LAYERS_NODE_BUDGETS = {"published": 15_000_000, "physical": 40_000_000}
 #: The budget of a search whose rule is not known (the smaller of the two).

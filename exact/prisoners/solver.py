@@ -122,11 +122,14 @@ ahead at large budgets (3,000,000 nodes: 277 against 275 won, 1 deck more decide
 decks they close late), so it is not the default (see benchmarks/README.md).
 ``strategy="layers"`` (:mod:`exact.prisoners.layers`, at most 16 ranks) builds the reachable rows
 layer by layer, by pile count, each layer without duplicates, a row of a layer counting as a node:
-no proofs and no table of lost rows, and none of the rows of a layer is forgotten. On physical
-52-card decks it settles more decks within about 10 CPU seconds than the restarts (60 decks of seed
-2026: 27 against 19), which settle more with larger budgets and find the rare wins sooner (a layered
-search finds a win only at its last layer); under ``moves=published`` its layers grow too wide at
-once. Not the default, which would change the stored estimates (see benchmarks/README.md).
+no proofs and no table of lost rows, and none of the rows of a layer is forgotten; only one order
+of each set of commuting moves is tried (proved in that module). On physical 52-card decks, nearly
+all lost, it proves losses in far less CPU time than the restarts, which find the rare wins sooner
+(a layered search finds a win only at its last layer); under ``moves=published`` its layers grow
+too wide at once. ``strategy="hybrid"``, the default under ``moves=physical`` where the layers run
+(:func:`exact.prisoners.limits.default_strategy`), spends :data:`~exact.prisoners.limits.HYBRID_PROBE_NODES`
+nodes on the restarts (without the commuting-move reduction) for a win, then the rest of its
+budget on the layers (see benchmarks/README.md).
 
 :meth:`KernelSearcher.profile` says where the last search spent its nodes, per depth (rows
 expanded, rows found in the lost-row table, legal moves generated); ``benchmarks/bench_prisoners.py

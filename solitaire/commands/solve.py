@@ -52,8 +52,8 @@ MAX_ORDER_BYTES = 1 << 30
               help="Rows expanded per deck before the verdict is 'open' [default: "
                    f"{DEFAULT_NODE_BUDGETS['published']:,} with moves=published, about 1 CPU-second a 52-card deck; "
                    f"{LAYERS_NODE_BUDGETS['physical']:,} with moves=physical (nodes and rows of the layers, "
-                   f"about 10 CPU-seconds at most; {DEFAULT_NODE_BUDGETS['physical']:,} with the other "
-                   "strategies); the "
+                   "about 10 CPU-seconds a 52-card deck on average, twice that on some left open; "
+                   f"{DEFAULT_NODE_BUDGETS['physical']:,} with the other strategies); the "
                    "search of a 52-card deck takes at most 4 GiB of memory].")
 @click.option("--time-budget", type=FLOAT, default=None, metavar="SECONDS",
               help="CPU seconds of searching per deck before the verdict is 'open' [default: none, the node "
