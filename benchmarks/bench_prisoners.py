@@ -175,7 +175,7 @@ def main(argv=None):
     parser.add_argument("--time-budget", type=float, default=None)
     parser.add_argument("--engine", choices=["numba", "python"], default="numba")
     parser.add_argument("--ordering", type=int, default=0)
-    parser.add_argument("--strategy", choices=["beam", "restarts", "dfs", "nrpa"], default=None)
+    parser.add_argument("--strategy", choices=["beam", "restarts", "dfs", "nrpa"], default="restarts")
     parser.add_argument("--profile", action="store_true", help="where the undecided searches spend their nodes")
     parser.add_argument("--curve", action="store_true",
                         help="with --profile: the decided share and CPU s a deck at every smaller budget")

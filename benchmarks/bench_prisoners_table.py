@@ -27,7 +27,7 @@ from sim import Deck
 
 
 def solve_once(deck, variant, ranks, budget, whole: bool):
-    searcher = make_searcher(deck, variant)
+    searcher = make_searcher(deck, variant, strategy="restarts")  # the lost-row table is the restarts'
     if whole:
         searcher.start_slots = lost_rows.table_slots(deck.size, deck.ranks, budget)
     start = time.thread_time()

@@ -33,7 +33,7 @@ DECK = Deck(4, 13)
 
 
 def profile(args) -> list:
-    searcher = make_searcher(DECK, Variant.make("prisoners", moves="physical"))
+    searcher = make_searcher(DECK, Variant.make("prisoners", moves="physical"), strategy="restarts")
     searcher.solve_ranks([r % 13 for r in range(52)], 1000)  # compile
     total = np.zeros((3, DECK.size), dtype=np.int64)
     fewest, undecided, cuts, nodes = [], [], Counter(), 0
