@@ -116,17 +116,14 @@ def main(argv=None) -> int:
                 record = {"method": "layers", "deck": index, "status": verdict["status"], "rows": verdict["rows"],
                           "peak_layer": max(verdict["widths"]), "seconds": round(time.thread_time() - t, 3)}
                 print(json.dumps(record), file=journal, flush=True)
-            if ("dfs", index) not in done and args.methods in ("both", "dfs"):
-                (record,) = solve_decks(deck, variant, decks=1000, seed=args.seed, indices=[index],
-                                        node_budget=args.node_budget, strategy="restarts")
-                status = {"won": "won", "lost": "lost"}.get(record["status"], "open")
-                print(json.dumps({"method": "dfs", "deck": index, "status": status, "nodes": record["nodes"],
-                                  "seconds": record["seconds"]}), file=journal, flush=True)
-            if ("default", index) not in done and args.methods == "default":
-                (record,) = solve_decks(deck, variant, decks=1000, seed=args.seed, indices=[index])
-                status = {"won": "won", "lost": "lost"}.get(record["status"], "open")
-                print(json.dumps({"method": "default", "deck": index, "status": status, "nodes": record["nodes"],
-                                  "seconds": record["seconds"]}), file=journal, flush=True)
+            for method, wanted, kwargs in (("dfs", ("both", "dfs"), {"node_budget": args.node_budget,
+                                                                      "strategy": "restarts"}),
+                                           ("default", ("default",), {})):  # the solver's own defaults
+                if (method, index) not in done and args.methods in wanted:
+                    (record,) = solve_decks(deck, variant, decks=1000, seed=args.seed, indices=[index], **kwargs)
+                    status = {"won": "won", "lost": "lost"}.get(record["status"], "open")
+                    print(json.dumps({"method": method, "deck": index, "status": status, "nodes": record["nodes"],
+                                      "seconds": record["seconds"]}), file=journal, flush=True)
             print(f"deck {index} done", flush=True)
     return 0
 

@@ -15,7 +15,6 @@ from typing import ClassVar
 import numpy as np
 
 from exact.prisoners.distribution import make_result
-from exact.prisoners.limits import default_node_budget
 from exact.prisoners.solver import (
     LOST,
     SOLVER_VERSION,
@@ -23,10 +22,10 @@ from exact.prisoners.solver import (
     WON,
     Searcher,
     check_line,
-    check_node_budget,
     check_time_budget,
     check_variant,
     make_searcher,
+    resolve_node_budget,
 )
 from sim import provenance
 from sim.checks import check_decks, check_seed
@@ -118,8 +117,7 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
     decks, seed = check_decks(decks), check_seed(seed)
     time_budget = check_time_budget(time_budget)
     searcher = make_searcher(deck, variant, engine=engine, ordering=ordering, strategy=strategy)
-    node_budget = check_node_budget(default_node_budget(variant, searcher.strategy) if node_budget is None
-                                    else node_budget)
+    node_budget = resolve_node_budget(node_budget, variant, searcher.strategy)
     tally = {"decks": 0, WON: 0, LOST: 0, UNDECIDED: 0, "lost_by": {}, "nodes": 0, "seconds": 0.0,
              "started": provenance.now(), **(resume_from or {})}
     if not 0 <= tally["decks"] <= decks:
@@ -166,8 +164,7 @@ def solve_decks(deck: Deck, variant: Variant | str | None, *, decks: int, seed: 
     searcher's conditions (:data:`exact.prisoners.solver_kernel.USED_PROOF`, for benchmarks)."""
     variant = check_variant(variant)
     searcher = make_searcher(deck, variant, strategy=strategy)
-    node_budget = check_node_budget(default_node_budget(variant, searcher.strategy) if node_budget is None
-                                    else node_budget)
+    node_budget = resolve_node_budget(node_budget, variant, searcher.strategy)
     if extra_proofs:
         searcher.proofs |= extra_proofs
     orders = random_orders(deck, check_decks(decks), check_seed(seed))

@@ -185,9 +185,8 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
     done, widths = 0, []  # rows expanded in the layers before this one
     while n > 1:
         widths.append(len(layer))
-        held = done
         room = first_room(len(layer), widths[-2] if len(widths) > 1 else 1, n)
-        if layer_bytes(len(layer), n, room, held) > max_bytes:
+        if layer_bytes(len(layer), n, room, done) > max_bytes:
             return "open", None, done, widths
         out = np.empty((room, n - 1), dtype=np.uint8)
         out_sums = np.empty(room, dtype=np.uint64)
@@ -207,7 +206,7 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
                 return "open", None, done + reached, widths
             if reached < stop:  # the children might not fit: room for half as many rows again
                 grown = room + room // 2
-                if layer_bytes(len(layer), n, grown, held, old_room=room) > max_bytes:
+                if layer_bytes(len(layer), n, grown, done, old_room=room) > max_bytes:
                     return "open", None, done + reached, widths
                 out, out_sums, out_bounds, parent, move = (
                     _grown(a, grown, count) for a in (out, out_sums, out_bounds, parent, move))

@@ -39,7 +39,7 @@ STRATEGIES = ("beam", "restarts", "dfs", "nrpa", "layers", "hybrid")
 #: Nodes of the restarts with which ``strategy="hybrid"`` looks for a win before the layered search
 #: (which finds one only at its last layer): about 0.3 CPU-seconds on a 52-card deck.
 HYBRID_PROBE_NODES = 200_000
-#: Ranks a row of the layered search can hold (four bits a rank: :data:`exact.prisoners.layers.MAX_LAYER_RANKS`).
+#: Ranks a row of the layered search can hold (:mod:`exact.prisoners.layers`: four bits a rank in a pile's code).
 MAX_LAYER_RANKS = 16
 
 

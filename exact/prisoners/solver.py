@@ -431,6 +431,8 @@ PROOF_PILES = 24
 #: decks of seed 1 at 5,000,000 nodes: 2 won / 11 lost at 2.15 CPU s a deck against 1 / 11 at 3.57;
 #: see benchmarks/README.md). ``None``: never.
 COMMUTE_AFTER = {"published": 1_000_000, "physical": 0}
+
+
 def _cpu_clock(time_budget: float | None):
     """``(t0, clock)``: the searching thread's CPU clock now, and ``clock()``, true once
     ``time_budget`` CPU seconds have passed since (never with ``None``)."""
@@ -665,9 +667,9 @@ ENGINES = ("auto", "numba", "python")
 def make_searcher(deck: Deck, variant: Variant, *, engine: str = "auto", ordering: int = 0,
                   strategy: str | None = None):
     """The searcher for ``deck`` and ``variant`` on ``engine`` (see :data:`ENGINES`); ``ordering`` and
-    ``strategy`` (default :func:`exact.prisoners.limits.default_strategy`: "layers" for
-    ``moves=physical``, "restarts" for ``moves=published``) are the numba engine's: the python engine
-    runs one depth-first search in the reference's order."""
+    ``strategy`` (default :func:`exact.prisoners.limits.default_strategy`: "hybrid" for
+    ``moves=physical`` on decks of at most 16 ranks, else "restarts") are the numba engine's: the
+    python engine runs one depth-first search in the reference's order."""
     if engine not in ENGINES:
         raise UsageError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     wrap, reverse = variant.rules.wrap, variant.rules.reverse_piles
@@ -689,6 +691,12 @@ def check_node_budget(node_budget) -> int:
     return check_budget("node budget", node_budget, unit="nodes expanded per deck")
 
 
+def resolve_node_budget(node_budget, variant: Variant, strategy: str) -> int:
+    """``node_budget`` checked, or when None the default of ``variant``'s rule for the ``strategy``
+    that runs (:func:`exact.prisoners.limits.default_node_budget`)."""
+    return check_node_budget(default_node_budget(variant, strategy) if node_budget is None else node_budget)
+
+
 def solve(order, deck: Deck, variant: Variant | str | None = None, *,
           node_budget: int | None = None, time_budget: float | None = None, engine: str = "auto",
           ordering: int = 0, strategy: str | None = None) -> SolveResult:
@@ -707,9 +715,9 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     ordering : move order of a depth-first run of the numba engine (0: the reference's)
     strategy : "restarts" (the numba engine's default for ``moves=published``), "beam" (beam searches
         for a win first, then the restarts), "nrpa" (the restarts with a share of the budget, then NRPA
-        searches for a win), "layers" (the reachable rows layer by layer, :mod:`exact.prisoners.layers`;
-        the default for ``moves=physical`` on decks of at most 16 ranks) or "dfs" (one run in
-        ``ordering``; the python engine's only strategy)
+        searches for a win), "layers" (the reachable rows layer by layer, :mod:`exact.prisoners.layers`),
+        "hybrid" (the restarts for a win, then the layers; the default for ``moves=physical`` on decks
+        of at most 16 ranks) or "dfs" (one run in ``ordering``; the python engine's only strategy)
 
     Examples
     --------
@@ -723,8 +731,7 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     order = deck.check_order(order)
     time_budget = check_time_budget(time_budget)
     searcher = make_searcher(deck, variant, engine=engine, ordering=ordering, strategy=strategy)
-    node_budget = check_node_budget(default_node_budget(variant, searcher.strategy) if node_budget is None
-                                    else node_budget)
+    node_budget = resolve_node_budget(node_budget, variant, searcher.strategy)
     verdict = searcher.solve_ranks([deck.rank(c) for c in order], node_budget, time_budget)
     if verdict.status == WON:
         check_line(order, deck, variant, verdict.line)
