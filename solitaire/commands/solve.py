@@ -12,7 +12,6 @@ from exact.prisoners.limits import (
     MAX_KERNEL_CARDS,
     MAX_LAYER_RANKS,
     STRATEGIES,
-    default_node_budget,
 )
 from exact.status import BestPlayStatus
 from sim.errors import UsageError
@@ -33,6 +32,9 @@ from ..options import (
 
 #: Memory for the deck orders of ``--decks`` (drawn up front as int64): 1 GiB, 2.5 million 52-card decks.
 MAX_ORDER_BYTES = 1 << 30
+
+#: The progress bar names verdicts as the summary does: an undecided deck is *open*.
+_SHOWN = {"won": "proved won", "lost": "proved lost", "undecided": "open"}
 
 
 @click.command("solve")
@@ -111,9 +113,9 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
     from exact.prisoners.solver import (
         SOLVER_VERSION,
         SolveResult,
-        check_node_budget,
         check_time_budget,
         make_searcher,
+        resolve_node_budget,
         solve,
     )
     from exact.result import ExactResult
@@ -136,7 +138,6 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         _check_all_orders(deck)
     else:  # the strategy that runs (a deck beyond the numba engine takes dfs only: refused here, before any work)
         strategy = make_searcher(deck, variant, strategy=strategy).strategy
-    budget = default_node_budget(variant, strategy) if node_budget is None else node_budget
     if decks is not None:
         check_decks(decks)
         most = MAX_ORDER_BYTES // (8 * deck.size)
@@ -144,7 +145,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
             raise UsageError(f"--decks {decks:,}: at most {most:,} decks of {deck} at once (their orders are drawn "
                              "up front and held in memory): split the work into runs with different seeds")
     time_budget = check_time_budget(time_budget)
-    check_node_budget(budget)
+    budget = resolve_node_budget(node_budget, variant, strategy)
     checkpoint_seconds = non_negative_number("checkpoint-seconds", checkpoint_seconds)
     if seed is not None:
         check_seed(seed)
@@ -178,7 +179,8 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
 
         with progress_bar(decks, progress, desc="solve", unit="deck") as bar:
             def on_deck(solved, counts):
-                bar.set_postfix({str(status): n for status, n in counts.items()}, refresh=False)
+                bar.set_postfix({_SHOWN.get(str(status), str(status)): n for status, n in counts.items()},
+                                refresh=False)
                 bar.update(solved - bar.n)
 
             if store is not None:
