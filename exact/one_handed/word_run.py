@@ -373,8 +373,7 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
         say(reused + ran[0], len(mine), left.seconds())
 
     if todo and not merge_only:
-        # largest jobs first: an even finish on many workers, and the memory peak met early
-        todo.sort(key=lambda j: -jobs.size(j) * 1000 + j)
+        todo = run_order(jobs, todo)
         if backend == "dask":
             from distributed import as_completed
 
@@ -414,6 +413,13 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
         return None
     ends, never = join(done, jobs, primes, n, mode)
     return WordCounts(suits, ranks, mode, ends, never, stats)
+
+
+def run_order(jobs, todo) -> list:
+    """The jobs ``todo`` in the order a run takes them: by alphabet size, largest first, then by
+    index (the same order on every run). It is not the order of their cost: a job's tables and time
+    peak at alphabets of middling size, not at the largest."""
+    return sorted(todo, key=lambda j: (-jobs.size(j), j))
 
 
 def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=None, seed: int = 0,

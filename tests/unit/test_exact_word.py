@@ -490,3 +490,16 @@ def test_one_worker_runs_its_jobs_off_the_main_thread(monkeypatch):
     monkeypatch.undo()
     fresh = word_counts(2, 3)
     assert (spied.ends, spied.never) == (fresh.ends, fresh.never)
+
+
+def test_a_run_takes_its_jobs_by_alphabet_size_largest_first():
+    """On a deck whose alphabet sizes hold more than 1,000 jobs each (4x7: 9,343 jobs), where an
+    index could outweigh a size."""
+    from exact.one_handed.word_run import deck_jobs, run_order
+
+    jobs = deck_jobs(4, 7)
+    todo = list(range(len(jobs)))[::-1]
+    order = run_order(jobs, todo)
+    assert sorted(order) == sorted(todo) and len(jobs) > 9000
+    keys = [(-jobs.size(j), j) for j in order]
+    assert keys == sorted(keys)
