@@ -12,9 +12,12 @@ it is building:
 * it is **lost** when a layer comes out empty: every row reachable from the dealt row was built
   (they are exactly the rows of the layers, by induction on ``k``), and none of them has one pile.
   The proof is the exhaustion of the reachable rows, as the depth-first search's is;
-* it is **open** when its row budget or its time budget runs out first, or when the next layer
-  would need more memory than :data:`MAX_LAYER_BYTES` (the arrays are counted before they are made,
-  so the search stops rather than swap or be killed).
+* it is **open** when its row budget or its time budget runs out first, when a layer would hold
+  more than its width cap (``max_width`` rows; the solver's is a share of the row budget,
+  :data:`exact.prisoners.limits.LAYER_WIDTH_SHARE`), or when the next layer would need more memory
+  than :data:`MAX_LAYER_BYTES` (the arrays are counted before they are made, so the search stops
+  rather than swap or be killed). Only "open" ever comes early: a won or lost verdict is the same
+  whatever the caps.
 
 **Commuting moves** (on by default): each row of a layer also keeps a *bound*, and only moves whose
 source is at least the bound are tried from it; a row made by a move onto pile ``j`` gets bound
@@ -165,14 +168,15 @@ def _grown(array, rows: int, count: int):
 
 
 def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, clock=None, commute: bool = True,
-                   max_bytes: int = MAX_LAYER_BYTES):
+                   max_bytes: int = MAX_LAYER_BYTES, max_width: int | None = None):
     """Search the row dealt from ``ranks_dealt`` layer by layer.
 
     ``neighbours``: :func:`exact.prisoners.solver_kernel.neighbour_masks` of the deck's ranks (at most
     :data:`MAX_LAYER_RANKS`) and wrap; ``reverse``: ``moves=published``; ``row_budget``: the most rows
     expanded (the verdict is open if more would be); ``clock()``: true when the time budget is spent (looked at every
     :data:`SLICE` rows); ``commute``: the commuting-move reduction (the module docstring; off, every
-    move of every row is tried); ``max_bytes``: the memory it may hold (:func:`layer_bytes`).
+    move of every row is tried); ``max_bytes``: the memory it may hold (:func:`layer_bytes`);
+    ``max_width``: the most rows a layer may hold (none: no cap but memory).
     Returns ``(status, line, rows, widths)``: ``"won"`` (with the winning line, ``(source, target)``
     moves after dealing), ``"lost"`` or ``"open"``; the rows expanded; the rows of each layer built.
     """
@@ -186,6 +190,8 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
     while n > 1:
         widths.append(len(layer))
         room = first_room(len(layer), widths[-2] if len(widths) > 1 else 1, n)
+        if max_width is not None:  # never more than the cap and one row's children (_expand's margin)
+            room = min(room, max_width + 2 * n)
         if layer_bytes(len(layer), n, room, done) > max_bytes:
             return "open", None, done, widths
         out = np.empty((room, n - 1), dtype=np.uint8)
@@ -204,8 +210,10 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
                                      np.uint64(size - 1), out, out_sums, out_bounds, parent, move, count)
             if clock is not None and clock():
                 return "open", None, done + reached, widths
+            if max_width is not None and count > max_width:  # the layer is wider than the cap
+                return "open", None, done + reached, widths
             if reached < stop:  # the children might not fit: room for half as many rows again
-                grown = room + room // 2
+                grown = room + room // 2 if max_width is None else min(room + room // 2, max_width + 2 * n)
                 if layer_bytes(len(layer), n, grown, done, old_room=room) > max_bytes:
                     return "open", None, done + reached, widths
                 out, out_sums, out_bounds, parent, move = (

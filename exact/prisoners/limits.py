@@ -8,12 +8,17 @@ from __future__ import annotations
 #: benchmarks/README.md; the Python reference expands ~25-30 thousand nodes per second). The
 #: lost-row table has twice the budget in slots, up to 4 GiB.
 DEFAULT_NODE_BUDGETS = {"published": 15_000_000, "physical": 20_000_000}
-#: The same for the layered search (``"layers"``, a row of a layer counting as a node), which builds
-#: its rows several times faster than the depth-first search expands them: about 10 CPU-seconds a
-#: physical 52-card deck on average, about twice that on the widest decks left open
-#: (benchmarks/README.md); its memory is capped at 4 GiB too
-#: (:data:`exact.prisoners.layers.MAX_LAYER_BYTES`).
-LAYERS_NODE_BUDGETS = {"published": 15_000_000, "physical": 40_000_000}
+#: The same for the layered search (``"layers"`` and ``"hybrid"``, a row of a layer counting as a
+#: node), which builds its rows several times faster than the depth-first search expands them. Its
+#: layers are capped at a share of the budget (:data:`LAYER_WIDTH_SHARE`), and its memory at 4 GiB
+#: (:data:`exact.prisoners.layers.MAX_LAYER_BYTES`). Physical 52-card decks: about 10 CPU-seconds a
+#: deck on average or less, a few settled ones taking about three times that (benchmarks/README.md).
+LAYERS_NODE_BUDGETS = {"published": 15_000_000, "physical": 120_000_000}
+#: The layered search leaves a deck open as soon as one layer would hold more than
+#: ``node budget // LAYER_WIDTH_SHARE`` rows: on physical 52-card decks the ones whose layers grow
+#: that wide are nearly never settled within the budget, so the cap spends the budget on the decks
+#: that can be (measured in benchmarks/README.md). Raising the budget raises the cap with it.
+LAYER_WIDTH_SHARE = 10
 #: The budget of a search whose rule is not known (the smaller of the two).
 DEFAULT_NODE_BUDGET = min(DEFAULT_NODE_BUDGETS.values())
 

@@ -126,7 +126,10 @@ no proofs and no table of lost rows, and none of the rows of a layer is forgotte
 of each set of commuting moves is tried (proved in that module). On physical 52-card decks, nearly
 all lost, it proves losses in far less CPU time than the restarts, which find the rare wins sooner
 (a layered search finds a win only at its last layer); under ``moves=published`` its layers grow
-too wide at once. ``strategy="hybrid"``, the default under ``moves=physical`` where the layers run
+too wide at once. A layer wider than a share of the node budget
+(:data:`~exact.prisoners.limits.LAYER_WIDTH_SHARE`) leaves the deck open at once: the decks whose
+layers grow that wide are nearly never settled within the budget. ``strategy="hybrid"``, the
+default under ``moves=physical`` where the layers run
 (:func:`exact.prisoners.limits.default_strategy`), spends :data:`~exact.prisoners.limits.HYBRID_PROBE_NODES`
 nodes on the restarts (without the commuting-move reduction) for a win, then the rest of its
 budget on the layers (see benchmarks/README.md).
@@ -158,6 +161,7 @@ from exact.invariants import require
 from exact.prisoners import layers, lost_rows, proofs
 from exact.prisoners.limits import (
     HYBRID_PROBE_NODES,
+    LAYER_WIDTH_SHARE,
     MAX_KERNEL_CARDS,
     STRATEGIES,
     default_node_budget,
@@ -185,8 +189,10 @@ WON, LOST, UNDECIDED = BestPlayStatus.WON, BestPlayStatus.LOST, BestPlayStatus.U
 #: ``moves=published`` turn on the commuting-move reduction after :data:`COMMUTE_AFTER` nodes; 4: the
 #: ``moves=physical`` search also cuts every row that fails ``used_partners`` (a proof of loss); 5: the
 #: layered search (``strategy="layers"``, the default under ``moves=physical``) stops at a memory cap
-#: (:data:`exact.prisoners.layers.MAX_LAYER_BYTES`), its verdict then open.
-SOLVER_VERSION = 5
+#: (:data:`exact.prisoners.layers.MAX_LAYER_BYTES`), its verdict then open; 6: the layered search
+#: also stops (open) at a layer wider than a share of its budget
+#: (:data:`exact.prisoners.limits.LAYER_WIDTH_SHARE`).
+SOLVER_VERSION = 6
 
 #: The conditions applied to every expanded row (``isolated_pile`` is contained in ``disconnected``).
 SEARCH_CONDITIONS = ("disconnected", "uncoverable_cards", "frozen_piles", "unpaired_tops", "used_partners")
@@ -560,12 +566,16 @@ class KernelSearcher:
                 break
         return won, -(-steps // plan["step_cost"])
 
-    def _layers(self, rank_sequence, node_budget: int, time_budget: float | None) -> Verdict:
+    def _layers(self, rank_sequence, node_budget: int, time_budget: float | None,
+                whole_budget: int | None = None) -> Verdict:
         """``strategy="layers"``: :func:`exact.prisoners.layers.layered_search`, a row of a layer
-        counting as a node; a loss is the exhaustion of every reachable row."""
+        counting as a node; a loss is the exhaustion of every reachable row. A layer may hold at most
+        ``whole_budget // LAYER_WIDTH_SHARE`` rows (``whole_budget``: the search's whole node budget,
+        by default ``node_budget``)."""
         t0, clock = _cpu_clock(time_budget)
+        width = (node_budget if whole_budget is None else whole_budget) // LAYER_WIDTH_SHARE
         status, line, rows, _ = layers.layered_search(rank_sequence, self.neighbours, self.reverse, node_budget,
-                                                      clock)
+                                                      clock, max_width=max(width, 1))
         seconds = work_clock.thread_time() - t0
         if status == "won":
             return Verdict(WON, line, rows, None, (), seconds)
@@ -581,7 +591,7 @@ class KernelSearcher:
         left_time = None if time_budget is None else time_budget - first.seconds
         if first.status != UNDECIDED or first.nodes >= node_budget or (left_time is not None and left_time <= 0):
             return first
-        rest = self._layers(rank_sequence, node_budget - first.nodes, left_time)
+        rest = self._layers(rank_sequence, node_budget - first.nodes, left_time, whole_budget=node_budget)
         return Verdict(rest.status, rest.line, first.nodes + rest.nodes, rest.proof, first.cuts,
                        first.seconds + rest.seconds)
 

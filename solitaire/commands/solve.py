@@ -8,6 +8,7 @@ import click
 from exact.prisoners.limits import (
     DEFAULT_NODE_BUDGETS,
     HYBRID_PROBE_NODES,
+    LAYER_WIDTH_SHARE,
     LAYERS_NODE_BUDGETS,
     MAX_KERNEL_CARDS,
     MAX_LAYER_RANKS,
@@ -54,8 +55,9 @@ _SHOWN = {"won": "proved won", "lost": "proved lost", "undecided": "open"}
               help="Rows expanded per deck before the verdict is 'open' [default: "
                    f"{DEFAULT_NODE_BUDGETS['published']:,} with moves=published, about 1 CPU-second a 52-card deck; "
                    f"{LAYERS_NODE_BUDGETS['physical']:,} with moves=physical (nodes and rows of the layers, "
-                   "about 10 CPU-seconds a 52-card deck on average, twice that on some left open; "
-                   f"{DEFAULT_NODE_BUDGETS['physical']:,} with the other strategies); the "
+                   "about 10 CPU-seconds a 52-card deck on average or less, some settled decks taking three "
+                   f"times that; a layer of more than 1/{LAYER_WIDTH_SHARE} of the budget's rows leaves the deck "
+                   f"open; {DEFAULT_NODE_BUDGETS['physical']:,} with the other strategies); the "
                    "search of a 52-card deck takes at most 4 GiB of memory].")
 @click.option("--time-budget", type=FLOAT, default=None, metavar="SECONDS",
               help="CPU seconds of searching per deck before the verdict is 'open' [default: none, the node "

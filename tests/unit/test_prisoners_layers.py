@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from exact.prisoners.solver import LOST, WON, Searcher
+from exact.prisoners.solver import LOST, UNDECIDED, WON, Searcher
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from prisoners_layers import layered_verdict  # noqa: E402
@@ -104,3 +104,50 @@ def test_arrays_that_grow_mid_layer_give_the_same_layers(shape, wrap, reverse, r
         tight = layers.layered_search(dealt, neighbour_masks(ranks, wrap), reverse, 10**7)
     assume(max(roomy[3]) > 2)  # a layer of two rows or more: its arrays grew
     assert tight == roomy
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(3, 5), (4, 4), (2, 8), (3, 6)]), st.booleans(), st.booleans(),
+       st.randoms(use_true_random=False))
+def test_a_layer_past_the_width_cap_leaves_the_deck_open(shape, wrap, reverse, rng):
+    """A cap at the widest layer changes nothing (same layers, verdict and line); one row under it
+    leaves the deck open, having built no layer as wide, with fewer rows expanded."""
+    from exact.prisoners import layers
+    from exact.prisoners.solver_kernel import neighbour_masks
+
+    suits, ranks = shape
+    dealt = [r for r in range(ranks) for _ in range(suits)]
+    rng.shuffle(dealt)
+    masks = neighbour_masks(ranks, wrap)
+    free = layers.layered_search(dealt, masks, reverse, 10**6)
+    assume(free[0] != "open")  # settled: every layer built
+    widest = max(free[3])
+    assert layers.layered_search(dealt, masks, reverse, 10**6, max_width=widest) == free
+    assume(widest > 1)
+    status, line, rows, widths = layers.layered_search(dealt, masks, reverse, 10**6, max_width=widest - 1)
+    assert status == "open" and line is None and rows < free[2]
+    assert max(widths) < widest and widths == free[3][:len(widths)]
+
+
+def test_the_solver_caps_a_layer_at_a_share_of_its_budget():
+    """``strategy="layers"`` under a budget ``B`` leaves open a deck whose widest layer holds more than
+    ``B // LAYER_WIDTH_SHARE`` rows, though ``B`` covers every row; with the cap above it, settled."""
+    from exact.prisoners import layers
+    from exact.prisoners.limits import LAYER_WIDTH_SHARE
+    from exact.prisoners.solver_kernel import neighbour_masks
+
+    dealt = [r for r in range(10) for _ in range(2)]
+    rng = np.random.default_rng(7)
+    for _ in range(200):  # a 2x10 deal whose widest layer is over a tenth of its rows
+        order = [int(r) for r in rng.permutation(dealt)]
+        status, _, rows, widths = layers.layered_search(order, neighbour_masks(10, True), False, 10**7)
+        if status == "lost" and max(widths) * LAYER_WIDTH_SHARE > rows + 1:
+            break
+    else:
+        raise AssertionError("no such deal found")
+    from exact.prisoners.solver import KernelSearcher
+
+    searcher = KernelSearcher(20, 10, wrap=True, reverse=False, strategy="layers")
+    assert searcher.solve_ranks(order, rows + 1).status == UNDECIDED  # the budget covers every row, not the cap
+    enough = max(widths) * LAYER_WIDTH_SHARE
+    assert searcher.solve_ranks(order, max(enough, rows + 1)).status == LOST
