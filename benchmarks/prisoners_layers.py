@@ -13,7 +13,11 @@ at a time, appending one JSON line a deck and method to ``--journal`` (rerun to 
 ``--methods`` runs one of them, ``--methods default`` the solver's default strategy and budget);
 ``--report`` prints the decided decks of each method against CPU seconds a deck, and those of a
 hybrid read from the same records: layers for ``--first-phase`` CPU seconds, then the depth-first
-search from scratch. The layered search only stops
+search from scratch. ``--methods profile`` runs the layered search alone (no width cap, stopped at
+``--seconds``) and records each layer built: its rows, the bytes held while building it, the rows
+expanded so far and the CPU seconds; ``--report-caps`` reads from those records, for node budgets
+and width caps (a layer of at most ``budget / share`` rows, as the solver's
+``LAYER_WIDTH_SHARE``), the decks each would settle and the CPU seconds a deck it would spend. The layered search only stops
 at a layer's end or a slice of 65,536 rows, so its verdict at a time limit depends on the machine;
 the depth-first figures are its nodes' verdicts (the same on every machine) with their CPU time.
 ``tests/unit/test_prisoners_layers.py`` checks its verdicts against the reference search.
@@ -45,11 +49,65 @@ def layered_verdict(ranks_dealt, ranks: int, wrap: bool, reverse: bool, row_budg
     return {"status": status, "rows": rows, "widths": widths}
 
 
+def layer_profile(ranks_dealt, ranks: int, wrap: bool, reverse: bool, seconds: float) -> dict:
+    """``{"status", "layers": [[rows of the layer, bytes held building it, rows expanded, CPU s], ...]}``:
+    the layered search without a width cap, stopped after ``seconds`` of CPU."""
+    start = time.thread_time()
+    built = []
+
+    def on_layer(width, held, rows):
+        built.append([int(width), int(held), int(rows), round(time.thread_time() - start, 4)])
+
+    status, _, _, _ = layered_search(ranks_dealt, neighbour_masks(ranks, wrap), reverse, 10**12,
+                                     lambda: time.thread_time() - start > seconds, on_layer=on_layer)
+    return {"status": status, "layers": built}
+
+
+def capped(layers, status: str, budget: float, width_cap: float):
+    """``(settled, CPU seconds)`` of the search a profile records, run under a node ``budget`` and a
+    ``width_cap``: stopped within the first layer that passes either, at the share of that layer's
+    time its cap allows (or at the profile's end when it is open: ``None`` seconds, unknown)."""
+    before_rows, before_t = 0, 0.0
+    for width, _, rows, t in layers:
+        stops = []
+        if rows > budget:
+            stops.append((budget - before_rows) / max(rows - before_rows, 1))
+        if width > width_cap:
+            stops.append(width_cap / width)
+        if stops:
+            return False, before_t + min(stops) * (t - before_t)
+        before_rows, before_t = rows, t
+    return (True, before_t) if status != "open" else (False, None)
+
+
+def _report_caps(path: Path) -> None:
+    """The decks settled and the mean CPU seconds a deck, by node budget and width share, from the
+    ``profile`` records (an open profile that a policy would run past counts at its own seconds)."""
+    records = [r for r in map(json.loads, path.read_text().splitlines()) if r.get("method") == "profile"]
+    print(f"{len(records)} decks profiled")
+    print("| node budget | width cap | settled | CPU s a deck | settled within 10 s |")
+    print("|---:|---:|---:|---:|---:|")
+    for budget in (40e6, 80e6, 120e6, 150e6, 200e6):
+        for share in (None, 8, 10, 12, 15):
+            cap = budget / share if share else float("inf")
+            settled = quick = 0
+            spent = 0.0
+            for rec in records:
+                ok, t = capped(rec["layers"], rec["status"], budget, cap)
+                t = rec["layers"][-1][3] if t is None else t
+                spent += t
+                settled += ok
+                quick += ok and t <= 10
+            label = f"budget / {share}" if share else "none"
+            print(f"| {budget:,.0f} | {label} | {settled} | {spent / len(records):.2f} | {quick} |")
+
+
 def _report(path: Path, first_phase: float = 2.0) -> None:
     """The decided decks of each method against CPU seconds a deck, and of the hybrid the records
     imply: the layered search for at most ``first_phase`` seconds, then (if it left the deck open)
     the depth-first search from scratch, its seconds added to the ``first_phase`` spent."""
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    records = [r for r in records if r["method"] != "profile"]
     by = {}
     for rec in records:
         by.setdefault(rec["method"], {})[rec["deck"]] = rec
@@ -86,16 +144,22 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="the layered search's CPU limit a deck")
     parser.add_argument("--node-budget", type=int, default=60_000_000, help="the depth-first search's budget")
     parser.add_argument("--journal", default="prisoners-layers.jsonl")
-    parser.add_argument("--methods", choices=["both", "layers", "dfs", "default"], default="both",
+    parser.add_argument("--methods", choices=["both", "layers", "dfs", "default", "profile"], default="both",
                         help="both: the layers and the depth-first search; default: the solver's default "
-                             "strategy and budget for the rule (the hybrid under physical)")
+                             "strategy and budget for the rule (the hybrid under physical); profile: the "
+                             "layers' rows, memory and time layer by layer")
     parser.add_argument("--report", action="store_true")
+    parser.add_argument("--report-caps", action="store_true",
+                        help="from the profile records: decks settled and CPU a deck by budget and width cap")
     parser.add_argument("--first-phase", type=float, default=2.0,
                         help="--report: the hybrid's layered phase, CPU s a deck (then the depth-first search)")
     args = parser.parse_args(argv)
     path = Path(args.journal)
     if args.report:
         _report(path, args.first_phase)
+        return 0
+    if args.report_caps:
+        _report_caps(path)
         return 0
     from exact.prisoners.best_play import random_orders, solve_decks
     from sim import Deck
@@ -116,6 +180,10 @@ def main(argv=None) -> int:
                 record = {"method": "layers", "deck": index, "status": verdict["status"], "rows": verdict["rows"],
                           "peak_layer": max(verdict["widths"]), "seconds": round(time.thread_time() - t, 3)}
                 print(json.dumps(record), file=journal, flush=True)
+            if ("profile", index) not in done and args.methods == "profile":
+                profile = layer_profile([deck.rank(c) for c in orders[index]], deck.ranks, True,
+                                        args.rule == "published", args.seconds)
+                print(json.dumps({"method": "profile", "deck": index, **profile}), file=journal, flush=True)
             for method, wanted, kwargs in (("dfs", ("both", "dfs"), {"node_budget": args.node_budget,
                                                                       "strategy": "restarts"}),
                                            ("default", ("default",), {})):  # the solver's own defaults

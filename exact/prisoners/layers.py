@@ -168,7 +168,7 @@ def _grown(array, rows: int, count: int):
 
 
 def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, clock=None, commute: bool = True,
-                   max_bytes: int = MAX_LAYER_BYTES, max_width: int | None = None):
+                   max_bytes: int = MAX_LAYER_BYTES, max_width: int | None = None, on_layer=None):
     """Search the row dealt from ``ranks_dealt`` layer by layer.
 
     ``neighbours``: :func:`exact.prisoners.solver_kernel.neighbour_masks` of the deck's ranks (at most
@@ -176,7 +176,10 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
     expanded (the verdict is open if more would be); ``clock()``: true when the time budget is spent (looked at every
     :data:`SLICE` rows); ``commute``: the commuting-move reduction (the module docstring; off, every
     move of every row is tried); ``max_bytes``: the memory it may hold (:func:`layer_bytes`);
-    ``max_width``: the most rows a layer may hold (none: no cap but memory).
+    ``max_width``: the most rows a layer may hold (none: no cap but memory); ``on_layer(width,
+    held_bytes, rows)`` after each layer is built: its rows, the most bytes :func:`layer_bytes`
+    counted while building it, and the rows expanded so far (``benchmarks/prisoners_layers.py
+    --methods profile``).
     Returns ``(status, line, rows, widths)``: ``"won"`` (with the winning line, ``(source, target)``
     moves after dealing), ``"lost"`` or ``"open"``; the rows expanded; the rows of each layer built.
     """
@@ -192,7 +195,8 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
         room = first_room(len(layer), widths[-2] if len(widths) > 1 else 1, n)
         if max_width is not None:  # never more than the cap and one row's children (_expand's margin)
             room = min(room, max_width + 2 * n)
-        if layer_bytes(len(layer), n, room, done) > max_bytes:
+        held = layer_bytes(len(layer), n, room, done)
+        if held > max_bytes:
             return "open", None, done, widths
         out = np.empty((room, n - 1), dtype=np.uint8)
         out_sums = np.empty(room, dtype=np.uint64)
@@ -214,7 +218,8 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
                 return "open", None, done + reached, widths
             if reached < stop:  # the children might not fit: room for half as many rows again
                 grown = room + room // 2 if max_width is None else min(room + room // 2, max_width + 2 * n)
-                if layer_bytes(len(layer), n, grown, done, old_room=room) > max_bytes:
+                held = max(held, layer_bytes(len(layer), n, grown, done, old_room=room))
+                if held > max_bytes:
                     return "open", None, done + reached, widths
                 out, out_sums, out_bounds, parent, move = (
                     _grown(a, grown, count) for a in (out, out_sums, out_bounds, parent, move))
@@ -225,6 +230,8 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
                     _rehash(table, out_sums, count, np.uint64(size - 1))
         done += len(layer)
         del table
+        if on_layer is not None:
+            on_layer(count, held, done)
         links.append((parent[:count].copy(), move[:count].copy()))
         layer, sums, n = out[:count], out_sums[:count], n - 1
         bounds = out_bounds[:count] if commute else np.zeros(count, dtype=np.uint8)

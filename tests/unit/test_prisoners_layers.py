@@ -151,3 +151,32 @@ def test_the_solver_caps_a_layer_at_a_share_of_its_budget():
     assert searcher.solve_ranks(order, rows + 1).status == UNDECIDED  # the budget covers every row, not the cap
     enough = max(widths) * LAYER_WIDTH_SHARE
     assert searcher.solve_ranks(order, max(enough, rows + 1)).status == LOST
+
+
+def test_the_layer_profile_and_what_a_cap_would_have_done():
+    """``--methods profile`` records the layers the search builds (rows, bytes, rows expanded so far,
+    seconds); ``capped`` reads from it whether a budget and a width cap would have settled the deck."""
+    from prisoners_layers import capped, layer_profile
+
+    from exact.prisoners import layers
+    from exact.prisoners.solver_kernel import neighbour_masks
+
+    rng = np.random.default_rng(3)
+    dealt = [r for r in range(8) for _ in range(2)]  # 2x8: about a fifth of the deals are lost
+    for _ in range(100):
+        order = [int(r) for r in rng.permutation(dealt)]
+        status, _, rows, widths = layers.layered_search(order, neighbour_masks(8, True), False, 10**7)
+        if status == "lost" and max(widths) > 1:
+            break
+    else:
+        raise AssertionError("no lost deal found")
+    profile = layer_profile(order, 8, True, False, seconds=60)
+    built = profile["layers"]
+    assert profile["status"] == "lost" and [w for w, _, _, _ in built] == widths[1:] + [0]
+    assert [r for _, _, r, _ in built] == [sum(widths[:k + 1]) for k in range(len(widths))]
+    assert all(b > 0 for _, b, _, _ in built) and built[-1][2] == rows
+    widest = max(widths)
+    assert capped(built, "lost", float("inf"), widest)[0]
+    assert not capped(built, "lost", float("inf"), widest - 1)[0]
+    assert capped(built, "lost", rows, float("inf"))[0] and not capped(built, "lost", rows - 1, float("inf"))[0]
+    assert capped(built, "open", float("inf"), float("inf")) == (False, None)
