@@ -256,9 +256,14 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         click.echo(f"proved lost (proof: {result.proof}): the dealt row fails this necessary condition for a win "
                    "(exact.prisoners.proofs)")
     else:
-        spent = (f"time budget {time_budget:g} CPU s" if time_budget is not None and result.nodes < budget
-                 else f"node budget {budget:,}")
-        click.echo(f"open: no proof either way within the {spent} ({result.nodes:,} nodes, {result.seconds:.2f} CPU s, "
+        if time_budget is not None and result.nodes < budget:
+            spent = f" within the time budget {time_budget:g} CPU s"
+        elif result.nodes < budget and result.strategy in ("layers", "hybrid"):
+            spent = (f": the layered search stopped at a layer past its cap ({budget // LAYER_WIDTH_SHARE:,} rows, "
+                     f"1/{LAYER_WIDTH_SHARE} of the node budget {budget:,}, or its memory cap)")
+        else:
+            spent = f" within the node budget {budget:,}"
+        click.echo(f"open: no proof either way{spent} ({result.nodes:,} nodes, {result.seconds:.2f} CPU s, "
                    f"strategy {result.strategy}); a larger --node-budget or another --strategy may settle it")
     _echo_stored(name, out)
 

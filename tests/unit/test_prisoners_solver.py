@@ -466,6 +466,9 @@ def test_cli_solve_says_what_was_proved_in_card_notation(cli_run):
     code, out, _ = cli_run("solve", "--order", " ".join(f"{r}{s}" for s in "SHDC" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()),
                            "--node-budget", "50")
     assert code == 0 and "open: no proof either way within the node budget 50 " in out
+    code, out, _ = cli_run("solve", "--seed", "2026", "--strategy", "layers", "--node-budget", "1000000")
+    assert code == 0 and "open: no proof either way: the layered search stopped at a layer past its cap " \
+        "(100,000 rows, 1/10 of the node budget 1,000,000, or its memory cap)" in " ".join(out.split())
     code, out, _ = cli_run("solve", "--suits", "2", "--ranks", "5", "--decks", "20", "--seed", "1", "--node-budget", "100")
     counts = out.splitlines()[1]
     assert code == 0 and counts.startswith("decks 20  proved won ") and " proved lost " in counts and " open " in counts
