@@ -10,6 +10,8 @@ and it has a small integer ``code``, the one a numba kernel returns for it
 (True, 0)
 >>> BestPlayStatus.from_code(1), f"{BestPlayStatus.WON}", str(PoisonStatus.WIN_REACHABLE)
 (<BestPlayStatus.WON: 'won'>, 'won', 'win-reachable')
+>>> BestPlayStatus.UNDECIDED.shown
+'open'
 """
 from __future__ import annotations
 
@@ -49,6 +51,11 @@ class BestPlayStatus(_Status):
     LOST = ("lost", 0)  #: no line of moves wins (a proof or an exhaustive search)
     WON = ("won", 1)  #: a winning line was found (and replayed)
     UNDECIDED = ("undecided", 2)  #: the node or time budget ran out first
+
+    @property
+    def shown(self) -> str:
+        """How the command line names it, saying what was proved: *proved won*, *proved lost*, *open*."""
+        return {"won": "proved won", "lost": "proved lost", "undecided": "open"}[self.value]
 
 
 class PoisonStatus(_Status):

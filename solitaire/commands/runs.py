@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import click
 
+from exact.status import BestPlayStatus
 from sim import GAMES
 
 from ..options import DEFAULT_STORE, emit_json, json_option, open_store
@@ -46,14 +47,17 @@ def _columns(row: dict) -> tuple[str, str, str, str, str]:
         return (deck, variant, _count(decks, "decks"), f"trapped {trapped if trapped is not None else '-'}{share}",
                 f"{_interval(row.get('ci95_trapped'))} bracket")
     if kind == "best_play":
-        counts = ", ".join(f"{name} {row[key]:,}" for key, name in
-                           (("won", "proved won"), ("lost", "proved lost"), ("undecided", "open"))
-                           if isinstance(row.get(key), int))
+        counts = ", ".join(f"{status.shown} {row[status.value]:,}" for status in
+                           (BestPlayStatus.WON, BestPlayStatus.LOST, BestPlayStatus.UNDECIDED)
+                           if isinstance(row.get(status.value), int))
         return (deck, variant, _count(row.get("decks"), "decks"), counts or "-",
                 f"{_interval(row.get('ci95'))} bracket")
     if kind == "solve":
         status = row.get("status")
-        shown = {"won": "proved won", "lost": "proved lost", "undecided": "open"}.get(status, status or "-")
+        try:
+            shown = BestPlayStatus.parse(status).shown
+        except ValueError:  # not a best-play status (none stored)
+            shown = status or "-"
         return deck, variant, "one deck order", shown, "-"
     if kind == "validation":
         rejected = row.get("rejected") or 0

@@ -34,9 +34,6 @@ from ..options import (
 #: Memory for the deck orders of ``--decks`` (drawn up front as int64): 1 GiB, 2.5 million 52-card decks.
 MAX_ORDER_BYTES = 1 << 30
 
-#: The progress bar names verdicts as the summary does: an undecided deck is *open*.
-_SHOWN = {"won": "proved won", "lost": "proved lost", "undecided": "open"}
-
 
 @click.command("solve")
 @click.option("--game", type=click.Choice(["prisoners"]), default="prisoners", show_default=True,
@@ -181,7 +178,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
 
         with progress_bar(decks, progress, desc="solve", unit="deck") as bar:
             def on_deck(solved, counts):
-                bar.set_postfix({_SHOWN.get(str(status), str(status)): n for status, n in counts.items()},
+                bar.set_postfix({BestPlayStatus.parse(status).shown: n for status, n in counts.items()},
                                 refresh=False)
                 bar.update(solved - bar.n)
 
