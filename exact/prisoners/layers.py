@@ -192,9 +192,11 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
     done, widths = 0, []  # rows expanded in the layers before this one
     while n > 1:
         widths.append(len(layer))
+        # arrays never beyond the cap and one row's children (_expand's margin)
+        most = None if max_width is None else max_width + 2 * n
         room = first_room(len(layer), widths[-2] if len(widths) > 1 else 1, n)
-        if max_width is not None:  # never more than the cap and one row's children (_expand's margin)
-            room = min(room, max_width + 2 * n)
+        if most is not None:
+            room = min(room, most)
         held = layer_bytes(len(layer), n, room, done)
         if held > max_bytes:
             return "open", None, done, widths
@@ -217,7 +219,7 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
             if max_width is not None and count > max_width:  # the layer is wider than the cap
                 return "open", None, done + reached, widths
             if reached < stop:  # the children might not fit: room for half as many rows again
-                grown = room + room // 2 if max_width is None else min(room + room // 2, max_width + 2 * n)
+                grown = room + room // 2 if most is None else min(room + room // 2, most)
                 held = max(held, layer_bytes(len(layer), n, grown, done, old_room=room))
                 if held > max_bytes:
                     return "open", None, done + reached, widths

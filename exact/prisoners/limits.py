@@ -19,6 +19,12 @@ LAYERS_NODE_BUDGETS = {"published": 15_000_000, "physical": 120_000_000}
 #: that wide are nearly never settled within the budget, so the cap spends the budget on the decks
 #: that can be (measured in benchmarks/README.md). Raising the budget raises the cap with it.
 LAYER_WIDTH_SHARE = 10
+
+
+def layer_width_cap(node_budget: int) -> int:
+    """The most rows one layer of the layered search may hold under ``node_budget``:
+    ``node_budget // LAYER_WIDTH_SHARE``, at least one."""
+    return max(node_budget // LAYER_WIDTH_SHARE, 1)
 #: The budget of a search whose rule is not known (the smaller of the two).
 DEFAULT_NODE_BUDGET = min(DEFAULT_NODE_BUDGETS.values())
 

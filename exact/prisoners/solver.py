@@ -161,11 +161,11 @@ from exact.invariants import require
 from exact.prisoners import layers, lost_rows, proofs
 from exact.prisoners.limits import (
     HYBRID_PROBE_NODES,
-    LAYER_WIDTH_SHARE,
     MAX_KERNEL_CARDS,
     STRATEGIES,
     default_node_budget,
     default_strategy,
+    layer_width_cap,
 )
 from exact.status import BestPlayStatus
 from sim import provenance
@@ -570,12 +570,12 @@ class KernelSearcher:
                 whole_budget: int | None = None) -> Verdict:
         """``strategy="layers"``: :func:`exact.prisoners.layers.layered_search`, a row of a layer
         counting as a node; a loss is the exhaustion of every reachable row. A layer may hold at most
-        ``whole_budget // LAYER_WIDTH_SHARE`` rows (``whole_budget``: the search's whole node budget,
-        by default ``node_budget``)."""
+        :func:`~exact.prisoners.limits.layer_width_cap` rows of ``whole_budget`` (the search's whole
+        node budget, by default ``node_budget``)."""
         t0, clock = _cpu_clock(time_budget)
-        width = (node_budget if whole_budget is None else whole_budget) // LAYER_WIDTH_SHARE
+        width = layer_width_cap(node_budget if whole_budget is None else whole_budget)
         status, line, rows, _ = layers.layered_search(rank_sequence, self.neighbours, self.reverse, node_budget,
-                                                      clock, max_width=max(width, 1))
+                                                      clock, max_width=width)
         seconds = work_clock.thread_time() - t0
         if status == "won":
             return Verdict(WON, line, rows, None, (), seconds)

@@ -13,6 +13,7 @@ from exact.prisoners.limits import (
     MAX_KERNEL_CARDS,
     MAX_LAYER_RANKS,
     STRATEGIES,
+    layer_width_cap,
 )
 from exact.status import BestPlayStatus
 from sim.errors import UsageError
@@ -256,7 +257,7 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         if time_budget is not None and result.nodes < budget:
             spent = f" within the time budget {time_budget:g} CPU s"
         elif result.nodes < budget and result.strategy in ("layers", "hybrid"):
-            spent = (f": the layered search stopped at a layer past its cap ({budget // LAYER_WIDTH_SHARE:,} rows, "
+            spent = (f": the layered search stopped at a layer past its cap ({layer_width_cap(budget):,} rows, "
                      f"1/{LAYER_WIDTH_SHARE} of the node budget {budget:,}, or its memory cap)")
         else:
             spent = f" within the node budget {budget:,}"
