@@ -44,8 +44,8 @@ def layered_verdict(ranks_dealt, ranks: int, wrap: bool, reverse: bool, row_budg
     def clock() -> bool:
         return seconds is not None and time.thread_time() - start > seconds
 
-    status, _, rows, widths = layered_search(ranks_dealt, neighbour_masks(ranks, wrap), reverse, row_budget, clock,
-                                             commute)
+    status, _, rows, widths, _ = layered_search(ranks_dealt, neighbour_masks(ranks, wrap), reverse, row_budget,
+                                                clock, commute)
     return {"status": status, "rows": rows, "widths": widths}
 
 
@@ -58,8 +58,8 @@ def layer_profile(ranks_dealt, ranks: int, wrap: bool, reverse: bool, seconds: f
     def on_layer(width, held, rows):
         built.append([int(width), int(held), int(rows), round(time.thread_time() - start, 4)])
 
-    status, _, _, _ = layered_search(ranks_dealt, neighbour_masks(ranks, wrap), reverse, 10**12,
-                                     lambda: time.thread_time() - start > seconds, on_layer=on_layer)
+    status, _, _, _, _ = layered_search(ranks_dealt, neighbour_masks(ranks, wrap), reverse, 10**12,
+                                        lambda: time.thread_time() - start > seconds, on_layer=on_layer)
     return {"status": status, "layers": built}
 
 

@@ -50,6 +50,7 @@ from __future__ import annotations
 import numpy as np
 
 from exact.prisoners.limits import MAX_LAYER_RANKS  # noqa: F401  (ranks a row holds: four bits a rank)
+from exact.prisoners.limits import STOP_MEMORY, STOP_NODES, STOP_TIME, STOP_WIDTH
 from exact.prisoners.lost_rows import _BASE_INVERSE, _POWERS, MAX_TABLE_BYTES, _mix
 from sim._jit import jit
 
@@ -180,8 +181,10 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
     held_bytes, rows)`` after each layer is built: its rows, the most bytes :func:`layer_bytes`
     counted while building it, and the rows expanded so far (``benchmarks/prisoners_layers.py
     --methods profile``).
-    Returns ``(status, line, rows, widths)``: ``"won"`` (with the winning line, ``(source, target)``
-    moves after dealing), ``"lost"`` or ``"open"``; the rows expanded; the rows of each layer built.
+    Returns ``(status, line, rows, widths, stop)``: ``"won"`` (with the winning line, ``(source,
+    target)`` moves after dealing), ``"lost"`` or ``"open"``; the rows expanded; the rows of each
+    layer built; for ``"open"``, why the search stopped (:data:`exact.prisoners.limits.STOPS`: the
+    row budget, the clock, the width cap or the memory cap), else ``None``.
     """
     codes = [17 * int(r) if reverse else int(r) for r in ranks_dealt]
     n = len(codes)
@@ -199,7 +202,7 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
             room = min(room, most)
         held = layer_bytes(len(layer), n, room, done)
         if held > max_bytes:
-            return "open", None, done, widths
+            return "open", None, done, widths, STOP_MEMORY
         out = np.empty((room, n - 1), dtype=np.uint8)
         out_sums = np.empty(room, dtype=np.uint64)
         out_bounds = np.empty(room, dtype=np.uint8)
@@ -210,19 +213,19 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
         reached = count = 0
         while reached < len(layer):
             if done + reached >= row_budget:  # the budget is spent before this row
-                return "open", None, done + reached, widths
+                return "open", None, done + reached, widths, STOP_NODES
             stop = min(len(layer), reached + SLICE, row_budget - done)
             reached, count = _expand(layer, sums, bounds, reached, stop, n, neighbours, reverse, table,
                                      np.uint64(size - 1), out, out_sums, out_bounds, parent, move, count)
             if clock is not None and clock():
-                return "open", None, done + reached, widths
+                return "open", None, done + reached, widths, STOP_TIME
             if max_width is not None and count > max_width:  # the layer is wider than the cap
-                return "open", None, done + reached, widths
+                return "open", None, done + reached, widths, STOP_WIDTH
             if reached < stop:  # the children might not fit: room for half as many rows again
                 grown = room + room // 2 if most is None else min(room + room // 2, most)
                 held = max(held, layer_bytes(len(layer), n, grown, done, old_room=room))
                 if held > max_bytes:
-                    return "open", None, done + reached, widths
+                    return "open", None, done + reached, widths, STOP_MEMORY
                 out, out_sums, out_bounds, parent, move = (
                     _grown(a, grown, count) for a in (out, out_sums, out_bounds, parent, move))
                 room = grown
@@ -238,9 +241,9 @@ def layered_search(ranks_dealt, neighbours, reverse: bool, row_budget: int, cloc
         layer, sums, n = out[:count], out_sums[:count], n - 1
         bounds = out_bounds[:count] if commute else np.zeros(count, dtype=np.uint8)
         if count == 0:
-            return "lost", None, done, widths
+            return "lost", None, done, widths, None
     line, index = [], 0
     for parent, move in reversed(links):
         line.append((int(move[index]) // 64, int(move[index]) % 64))
         index = int(parent[index])
-    return "won", tuple(reversed(line)), done, widths
+    return "won", tuple(reversed(line)), done, widths, None

@@ -25,6 +25,15 @@ def layer_width_cap(node_budget: int) -> int:
     """The most rows one layer of the layered search may hold under ``node_budget``:
     ``node_budget // LAYER_WIDTH_SHARE``, at least one."""
     return max(node_budget // LAYER_WIDTH_SHARE, 1)
+
+
+#: Why a search left its verdict open (``Verdict.stop`` and ``SolveResult.stop``): its node budget
+#: was spent, its time budget was spent, a layer of the layered search would have held more rows
+#: than its width cap (:func:`layer_width_cap`), or more bytes than its memory cap
+#: (:data:`exact.prisoners.layers.MAX_LAYER_BYTES`).
+STOP_NODES, STOP_TIME, STOP_WIDTH, STOP_MEMORY = "node_budget", "time_budget", "layer_width", "layer_memory"
+STOPS = (STOP_NODES, STOP_TIME, STOP_WIDTH, STOP_MEMORY)
+
 #: The budget of a search whose rule is not known (the smaller of the two).
 DEFAULT_NODE_BUDGET = min(DEFAULT_NODE_BUDGETS.values())
 

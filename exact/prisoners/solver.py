@@ -149,7 +149,7 @@ searching thread, optional) ran out first, with the nodes and seconds spent.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 import numpy as np
@@ -162,6 +162,8 @@ from exact.prisoners import layers, lost_rows, proofs
 from exact.prisoners.limits import (
     HYBRID_PROBE_NODES,
     MAX_KERNEL_CARDS,
+    STOP_NODES,
+    STOP_TIME,
     STRATEGIES,
     default_node_budget,
     default_strategy,
@@ -210,6 +212,8 @@ class Verdict:
     proof: str | None  #: for "lost": a static condition of :mod:`exact.prisoners.proofs`, or "exhaustion"
     cuts: tuple[tuple[str, int], ...] = ()  #: rows cut during the search, per condition
     seconds: float = field(default=0.0, compare=False)  #: CPU seconds of the search
+    #: for "undecided": why the search stopped (:data:`exact.prisoners.limits.STOPS`), else None
+    stop: str | None = None
 
 
 @dataclass(frozen=True, repr=False)
@@ -230,6 +234,10 @@ class SolveResult(TableMixin):
     solver_version: int = SOLVER_VERSION  #: the search that gave it (:data:`SOLVER_VERSION`)
     #: the strategy that ran (:data:`STRATEGIES`; None in a record stored before strategies were recorded)
     strategy: str | None = None
+    #: for "undecided": why the search stopped (:data:`exact.prisoners.limits.STOPS`: the node budget,
+    #: the time budget, a layer past its width or memory cap); None when settled, and in a record
+    #: stored before stops were recorded
+    stop: str | None = None
     provenance: dict = field(default_factory=dict, compare=False)
 
     kind: ClassVar[str] = "solve"
@@ -252,7 +260,7 @@ class SolveResult(TableMixin):
                    cuts=tuple((str(k), int(v)) for k, v in (record.get("cuts") or {}).items()),
                    seconds=float(record.get("seconds", 0.0)), time_budget=record.get("time_budget"),
                    solver_version=int(record.get("solver_version", 1)), strategy=record.get("strategy"),
-                   provenance=dict(record.get("provenance", {})))
+                   stop=record.get("stop"), provenance=dict(record.get("provenance", {})))
 
     def to_dict(self) -> dict:
         return {"game": "prisoners", "suits": self.deck.suits, "ranks": self.deck.ranks,
@@ -260,7 +268,7 @@ class SolveResult(TableMixin):
                 "line": [list(m) for m in self.line] if self.line is not None else None,
                 "proof": self.proof, "cuts": dict(self.cuts), "nodes": self.nodes,
                 "node_budget": self.node_budget, "seconds": self.seconds, "time_budget": self.time_budget,
-                "solver_version": self.solver_version, "strategy": self.strategy}
+                "solver_version": self.solver_version, "strategy": self.strategy, "stop": self.stop}
 
 
 def check_variant(variant) -> Variant:
@@ -400,7 +408,8 @@ class Searcher:
         try:
             won = dfs(row, 0)
         except OutOfBudget:
-            return Verdict(UNDECIDED, None, nodes, None, _cuts(cuts), work_clock.thread_time() - t0)
+            return Verdict(UNDECIDED, None, nodes, None, _cuts(cuts), work_clock.thread_time() - t0,
+                           _open_stop(nodes, node_budget, time_budget))
         seconds = work_clock.thread_time() - t0
         if won:
             return Verdict(WON, tuple(reversed(line)), nodes, None, _cuts(cuts), seconds)
@@ -437,6 +446,12 @@ PROOF_PILES = 24
 #: decks of seed 1 at 5,000,000 nodes: 2 won / 11 lost at 2.15 CPU s a deck against 1 / 11 at 3.57;
 #: see benchmarks/README.md). ``None``: never.
 COMMUTE_AFTER = {"published": 1_000_000, "physical": 0}
+
+
+def _open_stop(nodes: int, node_budget: int, time_budget: float | None) -> str:
+    """Why a depth-first search that settled nothing stopped: its node budget if it spent it (or has
+    no time budget, the only other way it stops), else its time budget."""
+    return STOP_NODES if nodes >= node_budget or time_budget is None else STOP_TIME
 
 
 def _cpu_clock(time_budget: float | None):
@@ -574,14 +589,14 @@ class KernelSearcher:
         node budget, by default ``node_budget``)."""
         t0, clock = _cpu_clock(time_budget)
         width = layer_width_cap(node_budget if whole_budget is None else whole_budget)
-        status, line, rows, _ = layers.layered_search(rank_sequence, self.neighbours, self.reverse, node_budget,
-                                                      clock, max_width=width)
+        status, line, rows, _, stop = layers.layered_search(rank_sequence, self.neighbours, self.reverse,
+                                                            node_budget, clock, max_width=width)
         seconds = work_clock.thread_time() - t0
         if status == "won":
             return Verdict(WON, line, rows, None, (), seconds)
         if status == "lost":
             return Verdict(LOST, None, rows, proofs.EXHAUSTION, (), seconds)
-        return Verdict(UNDECIDED, None, rows, None, (), seconds)
+        return Verdict(UNDECIDED, None, rows, None, (), seconds, stop)
 
     def _hybrid(self, rank_sequence, node_budget: int, time_budget: float | None) -> Verdict:
         """``strategy="hybrid"``: the restarts for :data:`HYBRID_PROBE_NODES` nodes (without the
@@ -589,11 +604,13 @@ class KernelSearcher:
         both budgets; the probe's nodes and rows cut count with the layers' rows."""
         first = self._search(rank_sequence, min(node_budget, HYBRID_PROBE_NODES), time_budget, "restarts")
         left_time = None if time_budget is None else time_budget - first.seconds
-        if first.status != UNDECIDED or first.nodes >= node_budget or (left_time is not None and left_time <= 0):
+        if first.status != UNDECIDED or first.nodes >= node_budget:
             return first
+        if left_time is not None and left_time <= 0:
+            return replace(first, stop=STOP_TIME)
         rest = self._layers(rank_sequence, node_budget - first.nodes, left_time, whole_budget=node_budget)
         return Verdict(rest.status, rest.line, first.nodes + rest.nodes, rest.proof, first.cuts,
-                       first.seconds + rest.seconds)
+                       first.seconds + rest.seconds, rest.stop)
 
     def solve_ranks(self, rank_sequence, node_budget: int, time_budget: float | None = None) -> Verdict:
         """The verdict on the row dealt from ``rank_sequence`` (static proofs first, then the search)."""
@@ -633,7 +650,8 @@ class KernelSearcher:
                     moves = tuple((int(a), int(b)) for a, b in line[:len(tops) - 1])
                     return Verdict(WON, moves, nodes, None, (), work_clock.thread_time() - t0)
                 if nodes >= node_budget or clock():
-                    return Verdict(UNDECIDED, None, nodes, None, (), work_clock.thread_time() - t0)
+                    return Verdict(UNDECIDED, None, nodes, None, (), work_clock.thread_time() - t0,
+                                   _open_stop(nodes, node_budget, time_budget))
         left = node_budget - nodes
         if strategy == "nrpa":
             left = max(1, int(self.nrpa_plan["restart_share"] * node_budget))
@@ -666,7 +684,7 @@ class KernelSearcher:
             return Verdict(WON, moves, nodes, None, cuts, seconds)
         if verdict == LOST:
             return Verdict(LOST, None, nodes, proofs.EXHAUSTION, cuts, seconds)
-        return Verdict(UNDECIDED, None, nodes, None, cuts, seconds)
+        return Verdict(UNDECIDED, None, nodes, None, cuts, seconds, _open_stop(nodes, node_budget, time_budget))
 
 
 #: Search engines: "numba" (:class:`KernelSearcher`), "python" (:class:`Searcher`, the reference),
@@ -748,7 +766,7 @@ def solve(order, deck: Deck, variant: Variant | str | None = None, *,
     return SolveResult(deck=deck, variant=variant, order=order, status=verdict.status, line=verdict.line,
                        nodes=verdict.nodes, node_budget=node_budget, proof=verdict.proof, cuts=verdict.cuts,
                        seconds=verdict.seconds, time_budget=time_budget,
-                       strategy=searcher.strategy, provenance=provenance.collect())
+                       strategy=searcher.strategy, stop=verdict.stop, provenance=provenance.collect())
 
 
 def replay(order, deck: Deck, variant: Variant | str | None, line) -> list[list[int]]:

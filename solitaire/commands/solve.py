@@ -12,6 +12,9 @@ from exact.prisoners.limits import (
     LAYERS_NODE_BUDGETS,
     MAX_KERNEL_CARDS,
     MAX_LAYER_RANKS,
+    STOP_MEMORY,
+    STOP_TIME,
+    STOP_WIDTH,
     STRATEGIES,
     layer_width_cap,
 )
@@ -254,11 +257,16 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
         click.echo(f"proved lost (proof: {result.proof}): the dealt row fails this necessary condition for a win "
                    "(exact.prisoners.proofs)")
     else:
-        if time_budget is not None and result.nodes < budget:
+        if result.stop == STOP_TIME:
             spent = f" within the time budget {time_budget:g} CPU s"
-        elif result.nodes < budget and result.strategy in ("layers", "hybrid"):
-            spent = (f": the layered search stopped at a layer past its cap ({layer_width_cap(budget):,} rows, "
-                     f"1/{LAYER_WIDTH_SHARE} of the node budget {budget:,}, or its memory cap)")
+        elif result.stop == STOP_WIDTH:
+            spent = (f": the layered search stopped at a layer wider than its cap ({layer_width_cap(budget):,} rows, "
+                     f"1/{LAYER_WIDTH_SHARE} of the node budget {budget:,})")
+        elif result.stop == STOP_MEMORY:
+            from exact.prisoners.layers import MAX_LAYER_BYTES
+
+            spent = (f": the layered search stopped at a layer that would need more than its memory cap "
+                     f"({MAX_LAYER_BYTES / 2**30:g} GiB)")
         else:
             spent = f" within the node budget {budget:,}"
         click.echo(f"open: no proof either way{spent} ({result.nodes:,} nodes, {result.seconds:.2f} CPU s, "

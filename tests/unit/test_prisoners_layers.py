@@ -81,8 +81,8 @@ def test_a_layer_past_the_memory_cap_leaves_the_deck_open():
     width = full[3][1]
     cap = layer_bytes(width, 51, first_room(width, 1, 51), 1) - 1  # the second layer's build does not fit
     assert cap >= layer_bytes(1, 52, first_room(1, 1, 52), 0)  # the first one's does
-    status, line, rows, widths = layered_search(dealt, neighbour_masks(13, True), False, 10**6, max_bytes=cap)
-    assert status == "open" and line is None and len(widths) == 2
+    status, line, rows, widths, stop = layered_search(dealt, neighbour_masks(13, True), False, 10**6, max_bytes=cap)
+    assert status == "open" and line is None and len(widths) == 2 and stop == "layer_memory"
 
 
 @settings(max_examples=30, deadline=None)
@@ -124,8 +124,9 @@ def test_a_layer_past_the_width_cap_leaves_the_deck_open(shape, wrap, reverse, r
     widest = max(free[3])
     assert layers.layered_search(dealt, masks, reverse, 10**6, max_width=widest) == free
     assume(widest > 1)
-    status, line, rows, widths = layers.layered_search(dealt, masks, reverse, 10**6, max_width=widest - 1)
-    assert status == "open" and line is None and rows < free[2]
+    assert free[4] is None  # settled: no stop
+    status, line, rows, widths, stop = layers.layered_search(dealt, masks, reverse, 10**6, max_width=widest - 1)
+    assert status == "open" and line is None and rows < free[2] and stop == "layer_width"
     assert max(widths) < widest and widths == free[3][:len(widths)]
 
 
@@ -140,7 +141,7 @@ def test_the_solver_caps_a_layer_at_a_share_of_its_budget():
     rng = np.random.default_rng(7)
     for _ in range(200):  # a 2x10 deal whose widest layer is over a tenth of its rows
         order = [int(r) for r in rng.permutation(dealt)]
-        status, _, rows, widths = layers.layered_search(order, neighbour_masks(10, True), False, 10**7)
+        status, _, rows, widths, _ = layers.layered_search(order, neighbour_masks(10, True), False, 10**7)
         if status == "lost" and max(widths) * LAYER_WIDTH_SHARE > rows + 1:
             break
     else:
@@ -148,7 +149,8 @@ def test_the_solver_caps_a_layer_at_a_share_of_its_budget():
     from exact.prisoners.solver import KernelSearcher
 
     searcher = KernelSearcher(20, 10, wrap=True, reverse=False, strategy="layers")
-    assert searcher.solve_ranks(order, rows + 1).status == UNDECIDED  # the budget covers every row, not the cap
+    capped = searcher.solve_ranks(order, rows + 1)  # the budget covers every row, not the cap
+    assert capped.status == UNDECIDED and capped.stop == "layer_width"
     enough = max(widths) * LAYER_WIDTH_SHARE
     assert searcher.solve_ranks(order, max(enough, rows + 1)).status == LOST
 
@@ -165,7 +167,7 @@ def test_the_layer_profile_and_what_a_cap_would_have_done():
     dealt = [r for r in range(8) for _ in range(2)]  # 2x8: about a fifth of the deals are lost
     for _ in range(100):
         order = [int(r) for r in rng.permutation(dealt)]
-        status, _, rows, widths = layers.layered_search(order, neighbour_masks(8, True), False, 10**7)
+        status, _, rows, widths, _ = layers.layered_search(order, neighbour_masks(8, True), False, 10**7)
         if status == "lost" and max(widths) > 1:
             break
     else:

@@ -1,5 +1,6 @@
 """Best play: the solver against a plain brute force over every sequence of deals and moves."""
 import itertools
+import json
 import math
 
 import numpy as np
@@ -467,8 +468,12 @@ def test_cli_solve_says_what_was_proved_in_card_notation(cli_run):
                            "--node-budget", "50")
     assert code == 0 and "open: no proof either way within the node budget 50 " in out
     code, out, _ = cli_run("solve", "--seed", "2026", "--strategy", "layers", "--node-budget", "1000000")
-    assert code == 0 and "open: no proof either way: the layered search stopped at a layer past its cap " \
-        "(100,000 rows, 1/10 of the node budget 1,000,000, or its memory cap)" in " ".join(out.split())
+    assert code == 0 and "open: no proof either way: the layered search stopped at a layer wider than its cap " \
+        "(100,000 rows, 1/10 of the node budget 1,000,000)" in " ".join(out.split())
+    code, out, _ = cli_run("solve", "--seed", "2026", "--strategy", "layers", "--node-budget", "1000000", "--json")
+    assert code == 0 and json.loads(out)["stop"] == "layer_width"
+    code, out, _ = cli_run("solve", "--seed", "2026", "--strategy", "restarts", "--time-budget", "0.05")
+    assert code == 0 and "open: no proof either way within the time budget 0.05 CPU s" in " ".join(out.split())
     code, out, _ = cli_run("solve", "--suits", "2", "--ranks", "5", "--decks", "20", "--seed", "1", "--node-budget", "100")
     counts = out.splitlines()[1]
     assert code == 0 and counts.startswith("decks 20  proved won ") and " proved lost " in counts and " open " in counts
@@ -1102,3 +1107,25 @@ def test_cli_solve_with_layers(cli_run):
     assert len(replay(obj["order"], Deck(4, 5), obj["variant"], obj["line"])) == 1
     code, out, err = cli_run("solve", "--suits", "2", "--ranks", "20", "--strategy", "layers")
     assert code == 2 and out == "" and "at most 16 ranks" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("engine,strategy", [("python", None), ("numba", "restarts"), ("numba", "dfs"),
+                                             ("numba", "beam"), ("numba", "nrpa"), ("numba", "hybrid"),
+                                             ("numba", "layers")])
+def test_an_open_verdict_says_why_it_stopped(engine, strategy):
+    """Every search names its stop on an open verdict (the node budget, the time budget, a layer's
+    width cap) and none on a settled one; the stored record keeps it."""
+    from exact.prisoners.solver import SolveResult
+
+    deck = Deck(4, 13)
+    order = [int(c) for c in random_orders(deck, 1, 2026)[0]]
+    tiny = solve(order, deck, node_budget=50, engine=engine, strategy=strategy)
+    assert tiny.status == UNDECIDED
+    # the layers stop at their width cap (5 rows of 50) before the budget
+    assert tiny.stop == ("layer_width" if strategy == "layers" else "node_budget")
+    assert SolveResult.from_record(tiny.to_dict()).stop == tiny.stop
+    if strategy != "beam":  # the beams look at the clock only between their runs (this deal is won by them)
+        timed = solve(order, deck, node_budget=10**9, time_budget=0.02, engine=engine, strategy=strategy)
+        assert timed.status == UNDECIDED and timed.stop == "time_budget"
+    settled = solve([0, 2, 1], Deck(1, 3), "prisoners(moves=physical,wrap=off)", engine=engine, strategy=strategy)
+    assert settled.status != UNDECIDED and settled.stop is None
