@@ -83,7 +83,7 @@ def graph_progress(notify, *, after: float = GRAPH_PROGRESS_AFTER, every: float 
                    "whole-graph result (`solitaire report` shows them). Both checkpoint there as they go: a "
                    "stopped one resumes when the same command is run again, a finished one is shown from the "
                    "store.")
-@resume_option("With --out", "classification")
+@resume_option("With --out", "classification or whole-graph analysis")
 @checkpoint_seconds_option("With --out")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Progress bar on stderr for classifications longer than a few seconds; with --all, a line "
@@ -112,8 +112,8 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
 
     With --out, Ctrl-C or SIGTERM stops the classification between two chunks of decks and saves
     them, and the whole-graph analysis at the end of a lifting step and saves its state (exit status
-    130 or 143); the same command resumes either. Without --out the whole-graph analysis keeps
-    nothing.
+    130 or 143); the same command resumes either, and with --no-resume starts it again. Without
+    --out the whole-graph analysis keeps nothing.
     """
     from sim.fractions_text import fraction_digest
     from exact.hand.poison import classify_runs
@@ -154,6 +154,8 @@ def poison_command(game, suits, ranks, variants, decks, seed, cap, budget, whole
                        "from there")
                 graph = HandGraphResult.from_record(found[-1][1])
             else:
+                if not resume:  # --no-resume: an unfinished analysis starts again from the start
+                    _discard_graph_checkpoint(store, identity)
                 graph = _whole_graph_kept(store, identity, deck, variant, graph_report, checkpoint_seconds)
     result = None
     if decks is not None and store is not None:

@@ -97,6 +97,20 @@ def test_a_stopped_whole_graph_resumes_from_the_store_journal(cli_run, tmp_path,
     assert len(ResultsStore(path).names(kind="hand-graph")) == 1
 
 
+def test_no_resume_starts_a_stopped_whole_graph_again(cli_run, tmp_path, stop_after):
+    args = ("poison", "--suits", "2", "--ranks", "5", "--variant", "step7=off", "--all", "--json",
+            "--out", str(tmp_path / "p.h5"))
+    steps = stop_after(37)  # during lifting step 37 of 200
+    code, out, err = cli_run(*args)
+    assert code == 130 and out == "", err
+    code, out, err = cli_run(*args, "--no-resume")
+    assert code == 0, err
+    assert list(dict.fromkeys(steps[37:])) == list(range(1, 201)), "the lifting started again from its first step"
+    assert not (tmp_path / "p.h5.journal").exists()
+    code, again, err = cli_run(*args)
+    assert code == 0 and "shown from there" in err and json.loads(again) == json.loads(out)
+
+
 def test_a_whole_graph_stopped_while_exploring_says_that_nothing_was_kept(monkeypatch, capfd, tmp_path):
     import exact.hand.whole_deck as whole_deck
     from sim import interrupts
