@@ -56,6 +56,9 @@ class BestPlayEstimate(TableMixin):
     seconds: float  #: CPU seconds of the searches (the searching thread's)
     time_budget: float | None = None  #: CPU seconds allowed per deck (None: nodes only)
     lost_by: tuple[tuple[str, int], ...] = ()  #: lost decks per proof (static condition or "exhaustion")
+    #: open decks by why their search stopped (:data:`exact.prisoners.limits.STOPS`); None in a run
+    #: begun before verdicts said why (its earlier open decks' reasons are unknown)
+    open_by: tuple[tuple[str, int], ...] | None = None
     strategy: str = "restarts"
     solver_version: int = SOLVER_VERSION  #: the search that gave the verdicts (records without it: 1)
     provenance: dict = field(default_factory=dict, compare=False)
@@ -75,6 +78,8 @@ class BestPlayEstimate(TableMixin):
                    node_budget=int(record["node_budget"]), ci95=tuple(record["ci95"]), nodes=int(record["nodes"]),
                    seconds=float(record["seconds"]), time_budget=record.get("time_budget"),
                    lost_by=tuple((str(k), int(v)) for k, v in (record.get("lost_by") or {}).items()),
+                   open_by=None if record.get("open_by") is None
+                   else tuple((str(k), int(v)) for k, v in record["open_by"].items()),
                    strategy=str(record.get("strategy", "dfs")), solver_version=int(record.get("solver_version", 1)),
                    provenance=dict(record.get("provenance", {})))
 
@@ -84,7 +89,7 @@ class BestPlayEstimate(TableMixin):
                 "lost": self.lost, "undecided": self.undecided, "node_budget": self.node_budget,
                 "time_budget": self.time_budget, "ci95": list(self.ci95), "nodes": self.nodes,
                 "seconds": self.seconds, "seconds_per_deck": self.seconds / self.decks,
-                "lost_by": dict(self.lost_by),
+                "lost_by": dict(self.lost_by), "open_by": None if self.open_by is None else dict(self.open_by),
                 "strategy": self.strategy, "solver_version": self.solver_version,
                 "decks_per_second": self.decks / self.seconds if self.seconds > 0 else None}
 
@@ -111,7 +116,9 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
 
     ``resume_from`` is the tally of the decks already solved (as given to ``on_deck``): they are not
     solved again (every deck's verdict depends on that deck alone), so the result is the one an
-    uninterrupted run gives. ``on_deck(tally)`` is called after each deck (to checkpoint the tally).
+    uninterrupted run gives (a tally without ``open_by``, from a run begun before verdicts said why
+    they stopped, leaves the estimate's ``open_by`` unknown). ``on_deck(tally)`` is called after each
+    deck (to checkpoint the tally).
     """
     variant = check_variant(variant)
     decks, seed = check_decks(decks), check_seed(seed)
@@ -119,11 +126,12 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
     searcher = make_searcher(deck, variant, engine=engine, ordering=ordering, strategy=strategy)
     node_budget = resolve_node_budget(node_budget, variant, searcher.strategy)
     tally = {"decks": 0, WON: 0, LOST: 0, UNDECIDED: 0, "lost_by": {}, "nodes": 0, "seconds": 0.0,
-             "started": provenance.now(), **(resume_from or {})}
+             "started": provenance.now(), **({"open_by": {}} if resume_from is None else {}), **(resume_from or {})}
     if not 0 <= tally["decks"] <= decks:
         raise ValueError(f"resume_from has {tally['decks']} decks solved of {decks}")
     counts = {status: tally[status] for status in (WON, LOST, UNDECIDED)}
     lost_by: dict[str, int] = dict(tally["lost_by"])
+    open_by: dict[str, int] | None = dict(tally["open_by"]) if "open_by" in tally else None
     nodes, seconds = tally["nodes"], tally["seconds"]
     orders = random_orders(deck, decks, seed)
     for k in range(tally["decks"], decks):
@@ -137,17 +145,21 @@ def estimate_best_play(deck: Deck, variant: Variant | str | None = None, *, deck
             check_line(order.tolist(), deck, variant, verdict.line)
         elif verdict.status == LOST:
             lost_by[verdict.proof] = lost_by.get(verdict.proof, 0) + 1
+        elif open_by is not None:
+            open_by[verdict.stop] = open_by.get(verdict.stop, 0) + 1
         counts[verdict.status] += 1
         nodes += verdict.nodes
         if progress is not None:
             progress(k + 1, counts)
         if on_deck is not None:
-            on_deck({**tally, **counts, "decks": k + 1, "lost_by": dict(lost_by), "nodes": nodes, "seconds": seconds})
+            on_deck({**tally, **counts, "decks": k + 1, "lost_by": dict(lost_by), "nodes": nodes, "seconds": seconds,
+                     **({} if open_by is None else {"open_by": dict(open_by)})})
     started = tally["started"]
     return BestPlayEstimate(deck=deck, variant=variant, seed=seed, decks=decks, won=counts[WON],
                             lost=counts[LOST], undecided=counts[UNDECIDED], node_budget=node_budget,
                             ci95=bracket_interval(counts[WON], counts[UNDECIDED], decks), nodes=nodes,
                             seconds=seconds, time_budget=time_budget, lost_by=tuple(sorted(lost_by.items())),
+                            open_by=None if open_by is None else tuple(sorted(open_by.items())),
                             strategy=searcher.strategy,
                             provenance=provenance.collect(started=started, finished=provenance.now(), seed=seed,
                                                           engine=type(searcher).__name__))

@@ -33,6 +33,9 @@ def layer_width_cap(node_budget: int) -> int:
 #: (:data:`exact.prisoners.layers.MAX_LAYER_BYTES`).
 STOP_NODES, STOP_TIME, STOP_WIDTH, STOP_MEMORY = "node_budget", "time_budget", "layer_width", "layer_memory"
 STOPS = (STOP_NODES, STOP_TIME, STOP_WIDTH, STOP_MEMORY)
+#: How each stop reads in the command line's summaries.
+STOP_SHOWN = {STOP_NODES: "node budget", STOP_TIME: "time budget", STOP_WIDTH: "layer width cap",
+              STOP_MEMORY: "layer memory cap"}
 
 #: The budget of a search whose rule is not known (the smaller of the two).
 DEFAULT_NODE_BUDGET = min(DEFAULT_NODE_BUDGETS.values())

@@ -13,6 +13,7 @@ from exact.prisoners.limits import (
     MAX_KERNEL_CARDS,
     MAX_LAYER_RANKS,
     STOP_MEMORY,
+    STOP_SHOWN,
     STOP_TIME,
     STOP_WIDTH,
     STRATEGIES,
@@ -203,10 +204,12 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
                    + (f"  time budget {time_budget:g} s" if time_budget is not None else "")
                    + f"  strategy {result.strategy}")
         click.echo(f"decks {result.decks:,}  proved won {result.won:,}  proved lost {result.lost:,}  "
-                   f"open {result.undecided:,} (budget spent before a proof either way)")
+                   f"open {result.undecided:,} (the search stopped before a proof either way)")
         click.echo(f"best-play win rate 95% CI [{low:.4%}, {high:.4%}] (open decks counted lost, then won)")
         if result.lost:
             click.echo("proved lost by: " + _proofs_line(dict(result.lost_by)))
+        if result.undecided and result.open_by:  # None for a run begun before verdicts said why
+            click.echo("open, stopped by: " + _proofs_line({STOP_SHOWN[k]: n for k, n in result.open_by}))
         click.echo(f"{result.nodes:,} nodes  {result.seconds:.1f} CPU s  "
                    f"{result.seconds / result.decks:.3f} s a deck")
         _echo_stored(name, out)

@@ -133,6 +133,25 @@ def test_budget_gives_undecided_and_estimate_brackets():
     low, high = est.ci95
     assert low <= est.won / 300 <= (est.won + est.undecided) / 300 <= high
     assert sum(dict(est.lost_by).values()) == est.lost and est.undecided > 0
+    assert dict(est.open_by) == {"node_budget": est.undecided}  # the depth-first search stops at its budget
+
+
+def test_an_estimate_counts_why_its_open_decks_stopped_and_a_run_begun_before_that_leaves_it_unknown():
+    # the hybrid on 4x13 physical decks at a small budget: open at the layers' width cap or the budget
+    kwargs = dict(decks=6, seed=2026, node_budget=2_000_000)
+    whole = estimate_best_play(Deck(4, 13), "prisoners(moves=physical)", **kwargs)
+    open_by = dict(whole.open_by)
+    assert sum(open_by.values()) == whole.undecided > 0 and set(open_by) <= {"node_budget", "layer_width"}
+    assert whole.to_dict()["open_by"] == open_by
+    tallies = []
+    estimate_best_play(Deck(4, 13), "prisoners(moves=physical)", **kwargs, on_deck=tallies.append)
+    resumed = estimate_best_play(Deck(4, 13), "prisoners(moves=physical)", **kwargs, resume_from=tallies[2])
+    same = lambda e: (e.won, e.lost, e.undecided, e.nodes, e.lost_by, e.open_by)  # noqa: E731
+    assert same(resumed) == same(whole)
+    older = {k: v for k, v in tallies[2].items() if k != "open_by"}  # a checkpoint of an older search
+    unknown = estimate_best_play(Deck(4, 13), "prisoners(moves=physical)", **kwargs, resume_from=older)
+    assert unknown.open_by is None and unknown.to_dict()["open_by"] is None
+    assert (unknown.won, unknown.lost, unknown.undecided) == (whole.won, whole.lost, whole.undecided)
 
 
 @pytest.mark.parametrize("engine", ["numba", "python"])
@@ -477,6 +496,8 @@ def test_cli_solve_says_what_was_proved_in_card_notation(cli_run):
     code, out, _ = cli_run("solve", "--suits", "2", "--ranks", "5", "--decks", "20", "--seed", "1", "--node-budget", "100")
     counts = out.splitlines()[1]
     assert code == 0 and counts.startswith("decks 20  proved won ") and " proved lost " in counts and " open " in counts
+    code, out, _ = cli_run("solve", "--decks", "3", "--seed", "1", "--node-budget", "100")
+    assert code == 0 and "open, stopped by: node budget 3" in out  # the hybrid's probe spends all 100 nodes
     assert "decided" not in out.replace("undecided", "")
 
 
