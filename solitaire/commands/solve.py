@@ -261,19 +261,19 @@ def solve_command(game, suits, ranks, variants, seed, order, decks, all_orders, 
                    "(exact.prisoners.proofs)")
     else:
         if result.stop == STOP_TIME:
-            spent = f" within the time budget {time_budget:g} CPU s"
+            why = f"its time budget of {time_budget:g} CPU s was spent"
         elif result.stop == STOP_WIDTH:
-            spent = (f": the layered search stopped at a layer wider than its cap ({layer_width_cap(budget):,} rows, "
-                     f"1/{LAYER_WIDTH_SHARE} of the node budget {budget:,})")
+            why = (f"a layer of the layered search would have held more than its cap of {layer_width_cap(budget):,} "
+                   f"rows (1/{LAYER_WIDTH_SHARE} of the node budget {budget:,})")
         elif result.stop == STOP_MEMORY:
             from exact.prisoners.layers import MAX_LAYER_BYTES
 
-            spent = (f": the layered search stopped at a layer that would need more than its memory cap "
-                     f"({MAX_LAYER_BYTES / 2**30:g} GiB)")
+            why = (f"a layer of the layered search would have needed more than its memory cap of "
+                   f"{MAX_LAYER_BYTES / 2**30:g} GiB")
         else:
-            spent = f" within the node budget {budget:,}"
-        click.echo(f"open: no proof either way{spent} ({result.nodes:,} nodes, {result.seconds:.2f} CPU s, "
-                   f"strategy {result.strategy}); a larger --node-budget or another --strategy may settle it")
+            why = f"its node budget of {budget:,} was spent"
+        click.echo(f"open: no proof either way after {result.nodes:,} nodes and {result.seconds:.2f} CPU s "
+                   f"(strategy {result.strategy}): {why}; a larger --node-budget or another --strategy may settle it")
     _echo_stored(name, out)
 
 
