@@ -383,7 +383,8 @@ def _prisoners_section(store, lines: list[str]) -> None:
         lines += ["### Best play (`solitaire solve`)", "",
                   "Whether some sequence of legal moves wins each random deck, decided by the solver within a node "
                   "budget: *proved won* (a replayable line), *proved lost* (a proof of loss: a static condition or the "
-                  "exhausted search) or *open* (the budget ran out before a proof either way); the 95% bracket "
+                  "exhausted search) or *open* (the search stopped before a proof either way: its node budget spent, or a layer of "
+                  "the layered search past its width or memory cap); the 95% bracket "
                   "counts open decks as lost at its low end and as won at its high end. *search*: the "
                   "version of the solver (`exact.prisoners.solver.SOLVER_VERSION`; v6 stops the layered search at a "
                   "layer wider than a tenth of its budget, v5 at a memory cap, v4 cuts physical rows by the `used_partners` proof, v3 turns on the commuting-move "
