@@ -50,7 +50,7 @@ class BestPlayStatus(_Status):
 
     LOST = ("lost", 0)  #: no line of moves wins (a proof or an exhaustive search)
     WON = ("won", 1)  #: a winning line was found (and replayed)
-    UNDECIDED = ("undecided", 2)  #: the node or time budget ran out first
+    UNDECIDED = ("undecided", 2)  #: the search stopped first (a budget or a cap: ``SolveResult.stop``)
 
     @property
     def shown(self) -> str:

@@ -49,8 +49,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from exact.prisoners.limits import MAX_LAYER_RANKS  # noqa: F401  (ranks a row holds: four bits a rank)
-from exact.prisoners.limits import STOP_MEMORY, STOP_NODES, STOP_TIME, STOP_WIDTH
+from exact.prisoners.limits import (  # MAX_LAYER_RANKS: ranks a row holds (four bits a rank)
+    MAX_LAYER_RANKS,  # noqa: F401
+    STOP_MEMORY,
+    STOP_NODES,
+    STOP_TIME,
+    STOP_WIDTH,
+)
 from exact.prisoners.lost_rows import _BASE_INVERSE, _POWERS, MAX_TABLE_BYTES, _mix
 from sim._jit import jit
 

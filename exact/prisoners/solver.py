@@ -144,8 +144,10 @@ The verdict (:class:`SolveResult`) carries its evidence: ``won`` with a winning 
 ``(source, target)`` by position in the current row, to be made after all cards are dealt), which
 :func:`solve` replays with the reference rules before returning; ``lost`` with ``proof`` naming the
 static condition that closed the dealt row, or ``"exhaustion"`` (every row searched or cut, the cuts
-counted in ``cuts``); ``undecided`` when the node budget or the time budget (CPU seconds of the
-searching thread, optional) ran out first, with the nodes and seconds spent.
+counted in ``cuts``); ``undecided`` when the search stopped first, with the nodes and seconds spent
+and why it stopped (``stop``, :data:`exact.prisoners.limits.STOPS`): the node budget or the time
+budget (CPU seconds of the searching thread, optional) ran out, or a layer of the layered search
+passed its width or memory cap.
 """
 from __future__ import annotations
 
