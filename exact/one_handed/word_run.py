@@ -48,9 +48,25 @@ WORD_ENGINE_VERSION = 1
 WORD_KERNEL_VERSION = 2
 #: sets are int64 masks and ranks int8 renamings in the kernels: decks of at most 62 cards
 MAX_WORD_CARDS = 62
-#: CPU seconds per unit of :func:`job_work`, one core, when no journal of the deck calibrates it
-#: (4x5's 1,053 jobs in 38.7 CPU s with kernel 2; the plan prefers the jobs measured in its own folder)
-WORD_SECONDS_PER_WORK = 1.03e-9
+#: CPU seconds per unit of :func:`job_work`, one core, measured with kernel 2 on every job of these
+#: decks (each deck's total CPU over its total work), by mode: ``--plan`` prices a deck that no
+#: journal of its own calibrates at their geometric mean, its interval spanning the least and the
+#: greatest of them. The rate is not one constant: on the whole distribution it falls with the deck
+#: (the convolutions skip zero coefficients, which the cost model counts), so a deck's own measured
+#: jobs price it better (``--checkpoint-dir``)
+WORD_MEASURED_RATES = {
+    "all": {"4x5": 8.20e-10, "3x7": 6.94e-10, "6x5": 7.10e-10, "8x4": 7.16e-10, "3x12": 5.25e-10,
+            "3x13": 5.22e-10, "2x23": 3.87e-10},
+    "core": {"4x5": 1.06e-9, "3x7": 8.23e-10, "4x13": 1.08e-9},  # 4x13: 39 sampled jobs of 13-51 letters
+}
+
+
+def builtin_rate(mode: str) -> tuple:
+    """``(central, least, greatest)`` CPU seconds per unit of work from :data:`WORD_MEASURED_RATES`."""
+    rates = list(WORD_MEASURED_RATES[mode].values())
+    return math.exp(sum(map(math.log, rates)) / len(rates)), min(rates), max(rates)
+
+
 #: at most this many jobs of each alphabet size are planned by ``--plan`` (a seeded sample beyond)
 PLAN_SAMPLE_PER_SIZE = 60
 
@@ -432,7 +448,8 @@ def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=No
     the interval is two standard errors of the stratified estimate). Seconds per unit of work come
     from the jobs already measured in ``checkpoint_dir``'s journals (least squares through the
     origin; those of the current :data:`WORD_KERNEL_VERSION` where there are any, else those of an
-    earlier kernel, flagged ``calibrated_on_older_kernel``), else :data:`WORD_SECONDS_PER_WORK`."""
+    earlier kernel, flagged ``calibrated_on_older_kernel``), else from :func:`builtin_rate` (the
+    rates measured on other decks: the interval then spans the least and the greatest of them too)."""
     n = suits * ranks
     if not 1 <= n <= MAX_WORD_CARDS:
         raise UsageError(f"the word method holds decks of at most {MAX_WORD_CARDS} cards, got {suits}x{ranks}")
@@ -461,7 +478,8 @@ def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=No
         if len(chosen) < len(members) and len(works) > 1:
             var = sum((w - mean) ** 2 for w in works) / (len(works) - 1)
             variance += len(members) ** 2 * var / len(works) * (1 - len(works) / len(members))
-    rate, calibrated, older = WORD_SECONDS_PER_WORK, 0, False
+    rate, rate_low, rate_high = builtin_rate(mode)
+    calibrated, older = 0, False
     if checkpoint_dir is not None and os.path.isdir(checkpoint_dir):
         key = journal_key(suits, ranks, mode, primes)
         done = read_journals(checkpoint_dir, suits, ranks, mode, key)
@@ -470,13 +488,14 @@ def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=No
         older = bool(measured) and not current
         pairs = [(rec["work"], rec["cpu_seconds"]) for rec in (current or measured)]
         if pairs:
-            rate = sum(w * c for w, c in pairs) / sum(w * w for w, _ in pairs)
+            rate = rate_low = rate_high = sum(w * c for w, c in pairs) / sum(w * w for w, _ in pairs)
             calibrated = len(pairs)
     spread = 2 * math.sqrt(variance)
     return {"deck": f"{suits}x{ranks}", "mode": mode, "jobs": len(jobs), "jobs_planned": planned,
             "primes": len(primes), "work": total, "cpu_seconds": total * rate,
-            "cpu_seconds_low": max(total - spread, 0) * rate, "cpu_seconds_high": (total + spread) * rate,
-            "seconds_per_work": rate, "calibrated_on_jobs": calibrated, "calibrated_on_older_kernel": older,
+            "cpu_seconds_low": max(total - spread, 0) * rate_low, "cpu_seconds_high": (total + spread) * rate_high,
+            "seconds_per_work": rate, "seconds_per_work_low": rate_low, "seconds_per_work_high": rate_high,
+            "calibrated_on_jobs": calibrated, "calibrated_on_older_kernel": older,
             "largest_job": jobs.label(largest[1]) if largest[1] is not None else "",
             "largest_job_table_bytes": largest[0]}
 

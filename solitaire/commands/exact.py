@@ -279,7 +279,10 @@ def _show_plan(built, mode, checkpoint_dir, as_json) -> None:
                f"{plan['cpu_seconds_high'] / 3600:.3g}; {plan['jobs_planned']:,} jobs planned, "
                + (f"seconds per work unit from {plan['calibrated_on_jobs']:,} measured jobs"
                   + (" of an earlier, slower kernel: an overestimate)" if plan["calibrated_on_older_kernel"] else ")")
-                  if plan["calibrated_on_jobs"] else "seconds per work unit from the built-in calibration)"))
+                  if plan["calibrated_on_jobs"] else
+                  f"seconds per work unit {plan['seconds_per_work']:.2g}, between the {plan['seconds_per_work_low']:.2g} "
+                  f"and {plan['seconds_per_work_high']:.2g} measured on other decks: the interval spans them; "
+                  "--checkpoint-dir with jobs of this deck prices it closer)"))
     click.echo(f"largest job: {plan['largest_job']}, tables {plan['largest_job_table_bytes'] / 2**30:.3g} GiB "
                "(a worker needs about this plus 0.5 GiB)")
 

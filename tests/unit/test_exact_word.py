@@ -291,6 +291,17 @@ def test_plan_summary_names_the_largest_job():
     assert plan["largest_job_table_bytes"] > 0 and plan["cpu_seconds_low"] <= plan["cpu_seconds"]
 
 
+@pytest.mark.parametrize("mode", ["all", "core"])
+def test_plan_without_a_journal_spans_the_rates_measured_on_other_decks(mode):
+    from exact.one_handed.word_run import WORD_MEASURED_RATES
+
+    plan = plan_summary(3, 4, mode=mode)  # every job planned: no sampling spread, only the rates'
+    rates = WORD_MEASURED_RATES[mode].values()
+    assert plan["seconds_per_work_low"] == min(rates) < plan["seconds_per_work"] < max(rates) == plan["seconds_per_work_high"]
+    assert plan["cpu_seconds_low"] == pytest.approx(plan["work"] * min(rates))
+    assert plan["cpu_seconds_high"] == pytest.approx(plan["work"] * max(rates))
+
+
 def test_cli_word(tmp_path):
     from solitaire.cli import cli
 
@@ -429,6 +440,9 @@ def test_plan_calibrates_on_the_current_kernel(tmp_path):
     word_counts(3, 3, checkpoint_dir=str(tmp_path))
     plan = plan_summary(3, 3, checkpoint_dir=str(tmp_path))
     assert plan["calibrated_on_jobs"] == alphabet_orbit_count(3, 3) and not plan["calibrated_on_older_kernel"]
+    # calibrated on the deck's own jobs: one rate, so the interval is the sample's alone (none here)
+    assert plan["seconds_per_work_low"] == plan["seconds_per_work"] == plan["seconds_per_work_high"]
+    assert plan["cpu_seconds_low"] == pytest.approx(plan["cpu_seconds"]) == plan["cpu_seconds_high"]
     path = tmp_path / journal_name(3, 3, "all")
     head, *lines = path.read_text().splitlines()
     records = [json.loads(line) for line in lines]
@@ -503,3 +517,22 @@ def test_a_run_takes_its_jobs_by_alphabet_size_largest_first():
     assert sorted(order) == sorted(todo) and len(jobs) > 9000
     keys = [(-jobs.size(j), j) for j in order]
     assert keys == sorted(keys)
+
+
+def test_word_rates_script_reads_a_journal(tmp_path):
+    """``benchmarks/word_rates.py``: a journal's rate is its jobs' CPU over their work."""
+    import sys
+    from pathlib import Path
+
+    from exact.one_handed.word_run import journal_name
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from word_rates import rate
+
+    word_counts(2, 3, mode="core", checkpoint_dir=str(tmp_path))
+    path = tmp_path / journal_name(2, 3, "core")
+    records = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    got = rate(str(path))
+    cpu, work = sum(r["cpu_seconds"] for r in records), sum(r["work"] for r in records)
+    assert (got["deck"], got["mode"], got["jobs"]) == ("2x3", "core", alphabet_orbit_count(2, 3))
+    assert got["seconds_per_work"] == pytest.approx(cpu / work) and got["cpu_hours"] == pytest.approx(cpu / 3600)
