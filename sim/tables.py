@@ -3,7 +3,7 @@
 
 A table is a list of rows (dicts with the same keys, in the same order): one row per score for a
 score distribution (a simulation, an exact result, odds), one per cell for a sweep, one per outcome
-(won, lost by each proof, undecided) for a best-play estimate, one per deck for a solved deck, one per
+(won, lost by each proof, undecided by what stopped the search) for a best-play estimate, one per deck for a solved deck, one per
 poison-set size for Hand Solitaire's poison runs and whole-deck graphs, one per check for a
 validation. Each row starts with what the result is about (``kind, name, game, variant, suits,
 ranks, method, seed``) and ends with where it came from (``package_version, commit``).
@@ -128,21 +128,27 @@ def _best_play(record):
     common = {"decks": _int(record["decks"]), "node_budget": _int(record.get("node_budget")),
               "time_budget": record.get("time_budget"), "strategy": record.get("strategy"),
               "solver_version": _int(record.get("solver_version"))}
-    out = [{**common, "outcome": "won", "proof": None, "count": _int(record["won"])}]
+    out = [{**common, "outcome": "won", "proof": None, "stop": None, "count": _int(record["won"])}]
     lost_by = {k: _int(v) for k, v in (record.get("lost_by") or {}).items()}
     unexplained = _int(record["lost"]) - sum(lost_by.values())
     for proof, count in lost_by.items():
-        out.append({**common, "outcome": "lost", "proof": proof, "count": count})
+        out.append({**common, "outcome": "lost", "proof": proof, "stop": None, "count": count})
     if unexplained or not lost_by:
-        out.append({**common, "outcome": "lost", "proof": None, "count": unexplained})
-    out.append({**common, "outcome": "undecided", "proof": None, "count": _int(record["undecided"])})
+        out.append({**common, "outcome": "lost", "proof": None, "stop": None, "count": unexplained})
+    # the open decks by what stopped their search (a run begun before verdicts said why: one row, stop None)
+    open_by = {k: _int(v) for k, v in (record.get("open_by") or {}).items()}
+    unexplained = _int(record["undecided"]) - sum(open_by.values())
+    for stop, count in sorted(open_by.items()):
+        out.append({**common, "outcome": "undecided", "proof": None, "stop": stop, "count": count})
+    if unexplained or not open_by:
+        out.append({**common, "outcome": "undecided", "proof": None, "stop": None, "count": unexplained})
     return out
 
 
 def _solve(record):
     line = record.get("line")
     return [{"order": " ".join(str(int(c)) for c in record["order"]), "status": record["status"],
-             "proof": record.get("proof"), "nodes": _int(record["nodes"]), "node_budget": _int(record["node_budget"]),
+             "proof": record.get("proof"), "stop": record.get("stop"), "nodes": _int(record["nodes"]), "node_budget": _int(record["node_budget"]),
              "time_budget": record.get("time_budget"), "strategy": record.get("strategy"),
              "line": None if line is None else " ".join(f"{s}-{t}" for s, t in line)}]
 
@@ -362,12 +368,16 @@ def facts(record: dict) -> tuple[str, list[tuple[str, str]]]:
         return subject, [("cells", f"{len(cells)} (" + ", ".join(f"{n} {s}" for s, n in sorted(made.items())) + ")"),
                          ("games per simulated cell", _number(record['games'])), ("seed", str(record["seed"]))]
     if kind == "best_play":
+        open_by = record.get("open_by") or {}
+        why = (" (stopped by " + ", ".join(f"{k} {int(v):,}" for k, v in sorted(open_by.items())) + ")"
+               if open_by else "")
         return subject, [("won", f"{int(record['won']):,}"), ("lost", f"{int(record['lost']):,}"),
-                         ("undecided", f"{int(record['undecided']):,}"), ("95% bracket", _interval(record["ci95"])),
+                         ("undecided", f"{int(record['undecided']):,}{why}"), ("95% bracket", _interval(record["ci95"])),
                          ("seed", str(record["seed"]))]
     if kind == "solve":
         return subject, [("status", str(record["status"]))] + (
-            [("proof", str(record["proof"]))] if record.get("proof") else []) + [("nodes", _number(record['nodes']))]
+            [("proof", str(record["proof"]))] if record.get("proof") else []) + (
+            [("stopped by", str(record["stop"]))] if record.get("stop") else []) + [("nodes", _number(record['nodes']))]
     if kind == "poison":
         return subject, [("decks", f"{int(record['decks']):,}"), ("trapped", f"{int(record['trapped']):,}"),
                          ("undecided", f"{int(record['undecided']):,}"),

@@ -43,7 +43,12 @@ def _results():
     prisoners = Variant.make("prisoners", moves="physical")
     yield BestPlayEstimate(deck52, prisoners, BIG_SEED, 500, 10, 64, 426, 500_000, (0.02, 0.9), big, 3.0,
                            lost_by=(("disconnected", 60), ("exhaustion", 4)), provenance=dict(PROV))
+    yield BestPlayEstimate(deck52, prisoners, BIG_SEED, 500, 10, 64, 426, 500_000, (0.02, 0.9), big, 3.0,
+                           lost_by=(("exhaustion", 64),), open_by=(("layer_width", 400), ("node_budget", 26)),
+                           provenance=dict(PROV))
     yield SolveResult(Deck(1, 4), prisoners, (3, 1, 0, 2), "won", ((1, 0), (2, 0)), big, big + 1, provenance=dict(PROV))
+    yield SolveResult(deck52, prisoners, tuple(range(52)), "undecided", None, 3_000_000, 3_000_000,
+                      strategy="hybrid", stop="layer_width", provenance=dict(PROV))
     hand = Variant.make("hand")
     yield PoisonResult(deck52, hand, BIG_SEED, 50_000, 1000, 200_000, 49_965, 35, 0, 0, {8: 1, 48: 34},
                        {8: {"2,2,2,2": 1}, 48: {"4,4": 34}}, 0, 0, 4.9, provenance=dict(PROV))
@@ -89,8 +94,16 @@ def test_to_frame_keeps_seeds_and_counts_exact(result):
     if isinstance(result, BestPlayEstimate):
         assert sum(frame["count"]) == result.decks
         assert frame.loc[frame["outcome"] == "lost", "count"].sum() == result.lost
+        undecided = frame[frame["outcome"] == "undecided"]
+        assert undecided["count"].sum() == result.undecided
+        if result.open_by:
+            assert dict(zip(undecided["stop"], undecided["count"])) == dict(result.open_by)
+        else:
+            assert list(undecided["stop"]) == [None]
     if isinstance(result, PoisonResult):
         assert sum(frame["runs"]) == result.trapped
+    if isinstance(result, SolveResult):
+        assert list(frame["stop"]) == [result.stop]
     if isinstance(result, HandGraphResult):
         assert list(frame["poison_sets"]) == [3] and set(frame["orders"]) == {math.factorial(12)}
     if getattr(result, "provenance", None):
