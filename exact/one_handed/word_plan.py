@@ -42,6 +42,10 @@ from exact.one_handed.word_jobs import AlphabetJobs, type_permutations
 
 #: the two kinds of tables: every score (``"all"``), or p_win, win=any and the mean (``"core"``)
 MODES = ("all", "core")
+#: the kernel's convolutions run over one parity's slots in vector blocks of this many (then one at a
+#: time for the rest); a parity at least half a block short of a whole number of blocks is padded
+#: with slots that stay zero (:func:`layout`)
+SLOT_BLOCK = 8
 
 
 class Layout(NamedTuple):
@@ -67,9 +71,18 @@ class Layout(NamedTuple):
 def layout(n: int, ranks: int, mode: str = "all") -> Layout:
     """The slots of a deck of ``n`` cards and ``ranks`` ranks, ``mode`` ``"all"`` or ``"core"``.
 
+    Each parity's slots (even first) are followed by padding slots, never written and so zero,
+    where that parity is at least half of :data:`SLOT_BLOCK` short of a multiple of it: the
+    kernel's convolutions sweep a parity's slots, and a whole number of blocks runs without the
+    slot-by-slot remainder; a parity close to a multiple is left as it is, since its few remaining
+    slots cost less than a block of zeros. Nothing reads a padding slot, so the residues do not
+    depend on it.
+
     >>> lay = layout(4, 2)
     >>> lay.width, lay.even, lay.ends.tolist()
-    (12, 6, [0, 6, 1, 7, 2])
+    (16, 8, [0, 8, 1, 9, 2])
+    >>> layout(30, 6).width, layout(30, 6, "core").width  # 23 + 23 padded to 24 + 24; 10 + 10 kept
+    (48, 20)
     """
     require(mode in MODES, f"mode is one of {MODES}")
     if mode == "all":
@@ -87,7 +100,11 @@ def layout(n: int, ranks: int, mode: str = "all") -> Layout:
     logical = [("end", j, p) for j, p in enumerate(end_par)]
     logical += [("s1", r, 1) for r in range(ranks)] + [("s2", r, 0) for r in range(ranks)]
     logical += [("r1", 0, 1), ("r2", 0, 0), ("r3", 0, 1)]
-    order = [x for x in logical if x[2] == 0] + [x for x in logical if x[2] == 1]
+    order = []
+    for parity in (0, 1):
+        mine = [x for x in logical if x[2] == parity]
+        short = -len(mine) % SLOT_BLOCK
+        order += mine + ([("pad", k, parity) for k in range(short)] if 2 * short <= SLOT_BLOCK else [])
     where = {(kind, k): slot for slot, (kind, k, _) in enumerate(order)}
     ends = np.array([where[("end", j)] for j in range(len(end_par))], dtype=np.int64)
     return Layout(width=len(order), even=sum(1 for x in order if x[2] == 0), ends=ends,
