@@ -536,3 +536,22 @@ def test_word_rates_script_reads_a_journal(tmp_path):
     cpu, work = sum(r["cpu_seconds"] for r in records), sum(r["work"] for r in records)
     assert (got["deck"], got["mode"], got["jobs"]) == ("2x3", "core", alphabet_orbit_count(2, 3))
     assert got["seconds_per_work"] == pytest.approx(cpu / work) and got["cpu_hours"] == pytest.approx(cpu / 3600)
+
+
+def test_word_mode_ratio_and_padding_benchmarks_run(tmp_path, capsys):
+    """``benchmarks/word_mode_ratio.py`` runs a journal's core-mode jobs for the whole distribution;
+    ``benchmarks/bench_word_padding.py`` runs jobs with both layouts and finds the residues equal."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import bench_word_padding
+    import word_mode_ratio
+
+    word_counts(3, 2, mode="core", checkpoint_dir=str(tmp_path))
+    assert word_mode_ratio.main(["--dir", str(tmp_path), "--jobs", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\njob ") == 3 and "the whole distribution over the core mode" in out
+    assert bench_word_padding.main(["--deck", "2x2", "--jobs", "2", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("residues equal") == 2 and "DIFFER" not in out
