@@ -279,10 +279,11 @@ def _show_plan(built, mode, checkpoint_dir, as_json) -> None:
                f"{plan['cpu_seconds_high'] / 3600:.3g}; {plan['jobs_planned']:,} jobs planned, "
                + (f"seconds per work unit from {plan['calibrated_on_jobs']:,} measured jobs"
                   + (" of an earlier, slower kernel: an overestimate)" if plan["calibrated_on_older_kernel"] else ")")
-                  if plan["calibrated_on_jobs"] else
-                  f"seconds per work unit {plan['seconds_per_work']:.2g}, between the {plan['seconds_per_work_low']:.2g} "
-                  f"and {plan['seconds_per_work_high']:.2g} measured on other decks: the interval spans them; "
-                  "--checkpoint-dir with jobs of this deck prices it closer)"))
+                  if plan["calibrated_on_jobs"] else "no job of this deck measured)"))
+    if not plan["calibrated_on_jobs"]:
+        click.echo(f"priced at {plan['seconds_per_work']:.2g} CPU s per unit of work, the middle of the rates measured "
+                   f"on other decks ({plan['seconds_per_work_low']:.2g} to {plan['seconds_per_work_high']:.2g}, which "
+                   "the interval spans); --checkpoint-dir with measured jobs of this deck prices it closer")
     click.echo(f"largest job: {plan['largest_job']}, tables {plan['largest_job_table_bytes'] / 2**30:.3g} GiB "
                "(a worker needs about this plus 0.5 GiB)")
 

@@ -555,3 +555,17 @@ def test_word_mode_ratio_and_padding_benchmarks_run(tmp_path, capsys):
     assert bench_word_padding.main(["--deck", "2x2", "--jobs", "2", "--repeats", "1"]) == 0
     out = capsys.readouterr().out
     assert out.count("residues equal") == 2 and "DIFFER" not in out
+
+
+def test_cli_plan_says_where_its_rate_comes_from(tmp_path):
+    from solitaire.cli import cli
+
+    runner = CliRunner()
+    base = ["exact", "--suits", "2", "--ranks", "3", "--method", "word", "--plan"]
+    out = runner.invoke(cli, base)
+    assert out.exit_code == 0, out.output
+    assert "no job of this deck measured" in out.output and "the middle of the rates measured on other decks" in out.output
+    word_counts(2, 3, checkpoint_dir=str(tmp_path))
+    out = runner.invoke(cli, base + ["--checkpoint-dir", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert f"from {alphabet_orbit_count(2, 3)} measured jobs" in out.output and "priced at" not in out.output
