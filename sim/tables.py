@@ -3,9 +3,9 @@
 
 A table is a list of rows (dicts with the same keys, in the same order): one row per score for a
 score distribution (a simulation, an exact result, odds), one per cell for a sweep, one per outcome
-(won, lost by each proof, undecided by what stopped the search) for a best-play estimate, one per deck for a solved deck, one per
-poison-set size for Hand Solitaire's poison runs and whole-deck graphs, one per check for a
-validation. Each row starts with what the result is about (``kind, name, game, variant, suits,
+(won, lost by each proof, undecided by what stopped the search) for a best-play estimate, one per
+deck for a solved deck, one per poison-set size for Hand Solitaire's poison runs and whole-deck
+graphs, one per check for a validation. Each row starts with what the result is about (``kind, name, game, variant, suits,
 ranks, method, seed``) and ends with where it came from (``package_version, commit``).
 
 Exact means exact: counts, numbers of games or orders and seeds are Python ints (never floats: a
@@ -148,7 +148,8 @@ def _best_play(record):
 def _solve(record):
     line = record.get("line")
     return [{"order": " ".join(str(int(c)) for c in record["order"]), "status": record["status"],
-             "proof": record.get("proof"), "stop": record.get("stop"), "nodes": _int(record["nodes"]), "node_budget": _int(record["node_budget"]),
+             "proof": record.get("proof"), "stop": record.get("stop"), "nodes": _int(record["nodes"]),
+             "node_budget": _int(record["node_budget"]),
              "time_budget": record.get("time_budget"), "strategy": record.get("strategy"),
              "line": None if line is None else " ".join(f"{s}-{t}" for s, t in line)}]
 

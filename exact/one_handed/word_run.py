@@ -51,9 +51,9 @@ MAX_WORD_CARDS = 62
 #: CPU seconds per unit of :func:`job_work`, one core, measured with kernel 2 on every job of these
 #: decks (each deck's total CPU over its total work), by mode: ``--plan`` prices a deck that no
 #: journal of its own calibrates at their geometric mean, its interval spanning the least and the
-#: greatest of them. The rate is not one constant: on the whole distribution it falls with the deck
-#: (the convolutions skip zero coefficients, which the cost model counts), so a deck's own measured
-#: jobs price it better (``--checkpoint-dir``)
+#: greatest of them. The rate is not one constant: on the whole distribution it falls as the deck
+#: grows (likely because the cost model counts every coefficient of a convolution and the kernel
+#: skips the zero ones), so a deck's own measured jobs price it better (``--checkpoint-dir``)
 WORD_MEASURED_RATES = {
     "all": {"4x5": 8.20e-10, "3x7": 6.94e-10, "6x5": 7.10e-10, "8x4": 7.16e-10, "3x12": 5.25e-10,
             "3x13": 5.22e-10, "2x23": 3.87e-10},
