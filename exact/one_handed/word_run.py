@@ -274,10 +274,40 @@ class WordCounts:
         return self.ends[3] + self.ends[4]
 
 
+#: a run of at least this many jobs to do, with its progress shown, prices the jobs left by their
+#: planned work (:func:`size_work`, a few planned jobs of each alphabet size) rather than by size alone
+WORK_PRICED_FROM = 1000
+#: the jobs planned per alphabet size for that price
+WORK_SAMPLE_PER_SIZE = 5
+
+
+def size_work(jobs: AlphabetJobs, mode: str, primes, per_size: int = WORK_SAMPLE_PER_SIZE,
+              seed: int = 0) -> dict:
+    """``{alphabet size: mean work of its jobs}`` (:func:`job_work`, all primes), each size from at
+    most ``per_size`` of its jobs (a seeded sample), as :func:`plan_summary` plans them."""
+    n = jobs.suits * jobs.ranks
+    lay = layout(n, jobs.ranks, mode)
+    by_size: dict = {}
+    for j in range(len(jobs)):
+        by_size.setdefault(jobs.size(j), []).append(j)
+    rng = random.Random(seed)
+    out = {}
+    for k, members in sorted(by_size.items()):
+        chosen = members if len(members) <= per_size else rng.sample(members, per_size)
+        out[k] = sum(job_work(job_plan(jobs, j), lay, n) for j in chosen) * len(primes) / len(chosen)
+    return out
+
+
 class CpuLeft:
     """An estimate of the CPU seconds (one core) of the jobs still to run, from the jobs measured so far.
 
-    Each alphabet size's jobs are priced at the mean CPU seconds of the measured jobs of that size
+    Given ``work`` (``{alphabet size: mean planned work of a job}``, :func:`size_work`), the jobs
+    left are priced at their sizes' mean work times the seconds per unit of work of the jobs measured
+    so far (their total seconds over their total work; jobs measured without their work do not
+    count). The planned work follows a job's cost closely, where the alphabet size alone does not:
+    jobs of middling alphabets are the heaviest, and run after the larger ones.
+
+    Without ``work``, each alphabet size's jobs are priced at the mean CPU seconds of the measured jobs of that size
     (this run's and the journals'); a size not measured yet at the fit of ``log(seconds)`` against the
     size over the measured sizes' means (the cost grows about geometrically with the alphabet), or at
     the one measured mean while only one size is known, but never above the mean of the nearest
@@ -293,20 +323,30 @@ class CpuLeft:
     4.0
     """
 
-    def __init__(self, sizes: dict):
+    def __init__(self, sizes: dict, work: dict | None = None):
         self.left = dict(sizes)  # job -> alphabet size, jobs not finished
         self.sums: dict = {}  # size -> [total seconds, jobs]
+        self.work = work
+        self.rated = [0.0, 0.0]  # seconds and work of the jobs measured with their work
 
-    def measured(self, job: int, seconds: float, size: int | None = None) -> None:
-        """Job ``job`` (of alphabet ``size``, looked up if it is still to run) took ``seconds``."""
+    def measured(self, job: int, seconds: float, size: int | None = None, work: float | None = None) -> None:
+        """Job ``job`` (of alphabet ``size``, looked up if it is still to run) took ``seconds``
+        (``work``: its planned work, as its record gives it)."""
         size = self.left.pop(job, size)
         if size is None or seconds <= 0:
             return
         acc = self.sums.setdefault(size, [0.0, 0])
         acc[0] += seconds
         acc[1] += 1
+        if work:
+            self.rated[0] += seconds
+            self.rated[1] += work
 
     def seconds(self) -> float | None:
+        if self.work is not None:
+            if not self.rated[1]:
+                return None
+            return self.rated[0] / self.rated[1] * sum(self.work[size] for size in self.left.values())
         if not self.sums:
             return None
         means = {k: t / c for k, (t, c) in self.sums.items()}
@@ -372,9 +412,10 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
                            "their shards (or the whole computation) first")
     say = progress if progress is not None else (lambda d, t, c: None)
     reused = len(mine) - len(todo)
-    left = CpuLeft({j: jobs.size(j) for j in todo})
+    priced = progress is not None and len(todo) >= WORK_PRICED_FROM and not merge_only
+    left = CpuLeft({j: jobs.size(j) for j in todo}, size_work(jobs, mode, primes) if priced else None)
     for rec in done.values():
-        left.measured(rec["job"], rec["cpu_seconds"], jobs.size(rec["job"]))
+        left.measured(rec["job"], rec["cpu_seconds"], jobs.size(rec["job"]), rec.get("work"))
     say(reused, len(mine), left.seconds())
     t0 = work_clock.perf_counter()
 
@@ -385,7 +426,7 @@ def word_counts(suits: int, ranks: int, *, mode: str = "all", workers: int = 1, 
         if journal is not None:
             journal.append([rec])
         ran[0] += 1
-        left.measured(rec["job"], rec["cpu_seconds"])
+        left.measured(rec["job"], rec["cpu_seconds"], work=rec.get("work"))
         say(reused + ran[0], len(mine), left.seconds())
 
     if todo and not merge_only:

@@ -234,6 +234,48 @@ def test_cpu_left_prices_unmeasured_sizes_by_the_fit():
     assert est.seconds() == 0
 
 
+def test_cpu_left_prices_by_planned_work_when_given():
+    est = CpuLeft({1: 10, 2: 8, 3: 8, 4: 6}, work={10: 100.0, 8: 40.0, 6: 5.0})
+    assert est.seconds() is None
+    est.measured(9, 3.0, 12)  # measured without its work (an old record): no rate yet
+    assert est.seconds() is None
+    est.measured(1, 2.0, work=100.0)  # 0.02 s a unit of work
+    assert est.seconds() == pytest.approx(0.02 * (40 + 40 + 5))
+    est.measured(2, 1.0, work=20.0)  # 3 s over 120 units: 0.025
+    assert est.seconds() == pytest.approx(0.025 * (40 + 5))
+
+
+def test_size_work_is_the_mean_planned_work_of_each_size():
+    from exact.one_handed.word_plan import job_plan, layout
+    from exact.one_handed.word_run import deck_jobs, job_work, size_work
+
+    jobs = deck_jobs(2, 3)
+    primes = word_primes(6, 3)
+    got = size_work(jobs, "all", primes, per_size=1000)  # every job planned
+    lay = layout(6, 3)
+    for k in got:
+        members = [j for j in range(len(jobs)) if jobs.size(j) == k]
+        want = sum(job_work(job_plan(jobs, j), lay, 6) for j in members) * len(primes) / len(members)
+        assert got[k] == pytest.approx(want)
+    assert set(got) == {jobs.size(j) for j in range(len(jobs))}
+
+
+def test_a_long_run_prices_its_jobs_left_by_their_planned_work(tmp_path, monkeypatch):
+    from exact.one_handed import word_run
+
+    monkeypatch.setattr(word_run, "WORK_PRICED_FROM", 1)
+    calls = []
+    word_counts(3, 3, checkpoint_dir=str(tmp_path), progress=lambda d, t, c: calls.append((d, t, c)))
+    assert calls[0][2] is None and calls[-1][2] == 0
+    assert all(c is not None and c >= 0 for _, _, c in calls[1:])
+    # the jobs left are priced at the measured rate times their sizes' planned work
+    records = [json.loads(line) for line in (tmp_path / "word-3x3-all.jsonl").read_text().splitlines()[1:]]
+    rate = sum(r["cpu_seconds"] for r in records[:5]) / sum(r["work"] for r in records[:5])
+    work = word_run.size_work(word_run.deck_jobs(3, 3), "all", word_primes(9, 3))
+    jobs = word_run.deck_jobs(3, 3)
+    assert calls[5][2] == pytest.approx(rate * sum(work[jobs.size(r["job"])] for r in records[5:]))
+
+
 def test_progress_reports_jobs_and_cpu_left(tmp_path):
     calls = []
     word_counts(3, 3, checkpoint_dir=str(tmp_path), progress=lambda d, t, c: calls.append((d, t, c)))
