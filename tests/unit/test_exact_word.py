@@ -611,3 +611,16 @@ def test_cli_plan_says_where_its_rate_comes_from(tmp_path):
     out = runner.invoke(cli, base + ["--checkpoint-dir", str(tmp_path)])
     assert out.exit_code == 0, out.output
     assert f"from {alphabet_orbit_count(2, 3)} measured jobs" in out.output and "priced at" not in out.output
+
+
+def test_word_progress_estimate_benchmark_replays_a_journal(tmp_path, capsys):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import word_progress_estimate
+
+    word_counts(3, 3, checkpoint_dir=str(tmp_path))
+    assert word_progress_estimate.main([str(tmp_path / "word-3x3-all.jsonl"), "--at", "0.2,0.5"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("by planned work") == 2 and "deck 3x3 all: 36 jobs" in out
