@@ -287,15 +287,21 @@ def size_work(jobs: AlphabetJobs, mode: str, primes, per_size: int = WORK_SAMPLE
     most ``per_size`` of its jobs (a seeded sample), as :func:`plan_summary` plans them."""
     n = jobs.suits * jobs.ranks
     lay = layout(n, jobs.ranks, mode)
+    return {k: sum(job_work(job_plan(jobs, j), lay, n) for j in chosen) * len(primes) / len(chosen)
+            for k, _, chosen in size_samples(jobs, per_size, seed)}
+
+
+def size_samples(jobs: AlphabetJobs, per_size: int, seed: int = 0):
+    """``(alphabet size, its jobs, the jobs chosen)`` for each size in increasing order: every job of
+    a size with at most ``per_size`` of them, else a sample of ``per_size`` drawn by one generator
+    seeded with ``seed`` (the same jobs on every call); what :func:`plan_summary` and
+    :func:`size_work` plan."""
     by_size: dict = {}
     for j in range(len(jobs)):
         by_size.setdefault(jobs.size(j), []).append(j)
     rng = random.Random(seed)
-    out = {}
     for k, members in sorted(by_size.items()):
-        chosen = members if len(members) <= per_size else rng.sample(members, per_size)
-        out[k] = sum(job_work(job_plan(jobs, j), lay, n) for j in chosen) * len(primes) / len(chosen)
-    return out
+        yield k, members, (members if len(members) <= per_size else rng.sample(members, per_size))
 
 
 class CpuLeft:
@@ -497,15 +503,10 @@ def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=No
     jobs = deck_jobs(suits, ranks)
     primes = word_primes(n, ranks)
     lay = layout(n, ranks, mode)
-    by_size: dict = {}
-    for j in range(len(jobs)):
-        by_size.setdefault(jobs.size(j), []).append(j)
-    rng = random.Random(seed)
     total = variance = 0.0
     largest = (0, None)
     planned = 0
-    for k, members in sorted(by_size.items()):
-        chosen = members if len(members) <= sample_per_size else rng.sample(members, sample_per_size)
+    for _, members, chosen in size_samples(jobs, sample_per_size, seed):
         works = []
         for j in chosen:
             plan = job_plan(jobs, j)
