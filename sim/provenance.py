@@ -17,13 +17,61 @@ _LIBRARIES = ("numpy", "numba", "scipy", "sympy", "networkx", "h5py", "joblib")
 _OPTIONAL_LIBRARIES = ("dask", "distributed")
 
 
-def version() -> str:
-    """The installed package's full version, from git by setuptools-scm (``0.1.0``, or past the last
-    release tag ``0.1.0.post12+g1a2b3c4``); ``0+unknown`` when the package is not installed."""
+def _installed_version() -> str:
+    """The version in the installed package's metadata, written when it was installed."""
     try:
         return metadata.version(PACKAGE)
     except metadata.PackageNotFoundError:
         return "0+unknown"
+
+
+def _git(*args: str) -> str | None:
+    """The output of a git command run in this package's folder; None when it fails."""
+    try:
+        out = subprocess.run(["git", "-C", str(Path(__file__).resolve().parent), *args], capture_output=True,
+                             text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+@functools.lru_cache(maxsize=1)
+def _in_checkout() -> bool:
+    """Whether the package runs from a git checkout of itself (its source tree, an editable install):
+    a wheel installed in a virtual environment kept inside some other git repository is not one."""
+    here = Path(__file__).resolve().parent
+    top = _git("rev-parse", "--show-toplevel")
+    return bool(top) and Path(top).resolve() / here.name == here
+
+
+def _checkout_version(release: str) -> str | None:
+    """The version setuptools-scm would give the checkout's ``HEAD``: the last release tag ``vX.Y.Z``
+    and, past it, ``.postN+gHASH``; with no tag, ``release`` (the installed one) and N the commits of
+    the history."""
+    described = _git("describe", "--tags", "--long", "--match", "v[0-9]*")
+    if described:  # v0.2.0-5-gabc1234
+        tag, distance, node = described.rsplit("-", 2)
+        release = tag.removeprefix("v")
+    else:
+        distance, node = _git("rev-list", "--count", "HEAD"), _git("rev-parse", "--short=9", "HEAD")
+        if not distance or not node:
+            return None
+        node = "g" + node
+    return release if distance == "0" else f"{release}.post{distance}+{node}"
+
+
+@functools.lru_cache(maxsize=1)
+def version() -> str:
+    """The package's full version, from git by setuptools-scm (``0.1.0``, or past the last release tag
+    ``0.1.0.post12+g1a2b3c4``); ``0+unknown`` when the package is not installed.
+
+    Run from a checkout (an editable install), it is read from the checkout when the process starts,
+    like :func:`git_commit`: an editable install's own metadata keeps the version of the commit it was
+    installed at, however many commits later it runs."""
+    installed = _installed_version()
+    if _in_checkout():
+        return _checkout_version(_release(installed)) or installed
+    return installed
 
 
 def package_version() -> str:
@@ -36,7 +84,11 @@ def package_version() -> str:
     >>> package_version().count(".") >= 1
     True
     """
-    full = version()
+    return _release(version())
+
+
+def _release(full: str) -> str:
+    """``X.Y.Z`` of a full version (``0.1.0.post3+gabc`` gives ``0.1.0``; ``0.2`` gives ``0.2.0``)."""
     release = full.split("+")[0]
     for marker in (".post", ".dev", "a", "b", "rc"):
         release = release.split(marker)[0]
@@ -73,22 +125,14 @@ def git_commit() -> str:
     In a git checkout (the package imported from its source tree, an editable install) it is the
     checkout's ``HEAD``, ``-dirty`` when tracked files differ from it; an installed wheel reports the
     commit it was built from (written into it by setuptools-scm); "unknown" when neither is known."""
-    here = Path(__file__).resolve().parent
-    try:
-        top = subprocess.run(["git", "-C", str(here), "rev-parse", "--show-toplevel"], capture_output=True,
-                             text=True, timeout=5)
-        # only a checkout of this package counts: a wheel installed in a virtual environment kept
-        # inside some other git repository must not report that repository's commit
-        if top.returncode == 0 and Path(top.stdout.strip()).resolve() / here.name == here:
-            out = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True,
-                                 text=True, timeout=5)
-            if out.returncode == 0 and out.stdout.strip():
-                commit = out.stdout.strip()
-                dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no"],
-                                       capture_output=True, text=True, timeout=5).stdout.strip()
-                return commit + ("-dirty" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        pass
+    if _in_checkout():
+        commit = _git("rev-parse", "HEAD")
+        if commit:
+            # the code, not the data: a long run appends its finished jobs to a journal kept in the
+            # repository (results/), and a record stored from it must still name a clean commit
+            dirty = _git("status", "--porcelain", "--untracked-files=no", "--", ":(top)",
+                         ":(top,exclude)results", ":(top,exclude)docs")
+            return commit + ("-dirty" if dirty else "")
     return _built_commit() or "unknown"
 
 
@@ -131,5 +175,6 @@ def collect(**extra) -> dict:
     return record
 
 
-# Pin the commit now, at the start of the process: every run's record is written at its end.
+# Pin the commit and version now, at the start of the process: every run's record is written at its end.
 git_commit()
+version()

@@ -74,3 +74,57 @@ def test_version_option_names_version_and_commit():
     result = CliRunner().invoke(cli, ["--version"])
     assert result.exit_code == 0
     assert result.output == f"solitaire {provenance.version()} (commit {provenance.git_commit()})\n"
+
+
+@pytest.mark.parametrize("described, count, node, expected", [
+    ("v0.2.0-5-gabc1234", None, None, "0.2.0.post5+gabc1234"),
+    ("v0.2.0-0-gabc1234", None, None, "0.2.0"),
+    ("v1.0.0rc1-2-g1234567", None, None, "1.0.0rc1.post2+g1234567"),
+    (None, "678", "eb9c2d026", "0.1.0.post678+geb9c2d026"),
+    (None, None, None, None),
+])
+def test_a_checkout_is_versioned_as_setuptools_scm_would(monkeypatch, described, count, node, expected):
+    answers = {"describe": described, "rev-list": count, "rev-parse": node}
+    monkeypatch.setattr(provenance, "_git", lambda *args: answers[args[0]])
+    assert provenance._checkout_version("0.1.0") == expected
+
+
+def test_a_checkout_names_its_head_in_the_version():
+    """An editable install's metadata keeps the version it was installed at; the version a record
+    names is the checkout's, so it names the commit that ran."""
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=9", "HEAD"], capture_output=True,
+                          text=True)
+    if head.returncode != 0 or not provenance._in_checkout():
+        pytest.skip("not a git checkout")
+    described = subprocess.run(["git", "-C", str(ROOT), "describe", "--tags", "--exact-match"],
+                               capture_output=True, text=True)
+    if described.returncode == 0:
+        pytest.skip("HEAD is a release tag")
+    assert provenance.version().endswith("+g" + head.stdout.strip())
+
+
+def test_a_journal_written_in_the_repository_does_not_make_the_code_dirty(tmp_path):
+    """A long run appends its finished jobs to a journal under results/; the commit a record names is
+    dirty only when the code differs from it."""
+    if shutil.which("git") is None:
+        pytest.skip("no git")
+    repo = tmp_path / "checkout"
+    shutil.copytree(ROOT / "sim", repo / "sim", ignore=shutil.ignore_patterns("__pycache__", "_version.py"))
+    (repo / "results").mkdir()
+    (repo / "results" / "journal.jsonl").write_text("{}\n")
+    git = ["git", "-C", str(repo), "-c", "user.email=a@b", "-c", "user.name=a"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "x"]):
+        subprocess.run(git + args, check=True, capture_output=True)
+    code = "import sim.provenance as p; print(p.git_commit())"
+
+    def commit():
+        return subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    head = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    with open(repo / "results" / "journal.jsonl", "a") as journal:
+        journal.write("{}\n")
+    assert commit() == head
+    with open(repo / "sim" / "provenance.py", "a") as module:
+        module.write("\n")
+    assert commit() == head + "-dirty"
