@@ -16,26 +16,24 @@ from __future__ import annotations
 
 import argparse
 import glob
-import json
 import os
 
-from exact.one_handed.word_run import WORD_KERNEL_VERSION, run_job, word_primes
+from exact.one_handed.word_run import WORD_KERNEL_VERSION, Journal, run_job, word_primes
 
 
 def core_jobs(folder: str):
     key, out = None, {}
     for path in sorted(glob.glob(os.path.join(folder, "*.jsonl"))):
-        with open(path) as fh:
-            head = json.loads(fh.readline())["key"]
-            if head["mode"] != "core":
-                continue
-            if key is not None and (head["suits"], head["ranks"]) != (key["suits"], key["ranks"]):
-                raise SystemExit(f"word_mode_ratio.py: {folder} holds journals of two decks")
-            key = head
-            for line in fh:
-                rec = json.loads(line)
-                if rec.get("kernel", 1) == WORD_KERNEL_VERSION:
-                    out[rec["job"]] = rec
+        journal = Journal.at(path)
+        head = journal.key
+        if head["mode"] != "core":
+            continue
+        if key is not None and (head["suits"], head["ranks"]) != (key["suits"], key["ranks"]):
+            raise SystemExit(f"word_mode_ratio.py: {folder} holds journals of two decks")
+        key = head
+        for job, rec in journal.read().items():
+            if rec.get("kernel", 1) == WORD_KERNEL_VERSION:
+                out[job] = rec
     if key is None:
         raise SystemExit(f"word_mode_ratio.py: no core-mode journal in {folder}")
     return key, sorted(out.values(), key=lambda r: r["cpu_seconds"])

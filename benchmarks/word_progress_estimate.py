@@ -10,9 +10,8 @@ The journal must hold every job of its deck (a finished run's, ``--checkpoint-di
 from __future__ import annotations
 
 import argparse
-import json
 
-from exact.one_handed.word_run import CpuLeft, deck_jobs, run_order, size_work, word_primes
+from exact.one_handed.word_run import CpuLeft, Journal, deck_jobs, run_order, size_work, word_primes
 
 
 def main(argv=None) -> int:
@@ -20,9 +19,8 @@ def main(argv=None) -> int:
     parser.add_argument("journal")
     parser.add_argument("--at", default="0.02,0.1,0.3,0.6", help="fractions of the jobs done")
     args = parser.parse_args(argv)
-    with open(args.journal) as fh:
-        key = json.loads(fh.readline())["key"]
-        recs = {r["job"]: r for r in map(json.loads, fh)}
+    journal = Journal.at(args.journal)
+    key, recs = journal.key, journal.read()
     s, r, mode = key["suits"], key["ranks"], key["mode"]
     jobs = deck_jobs(s, r)
     if len(recs) < len(jobs):

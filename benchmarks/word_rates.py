@@ -11,23 +11,21 @@ ran under.
 from __future__ import annotations
 
 import argparse
-import json
 
-from exact.one_handed.word_run import WORD_KERNEL_VERSION
+from exact.one_handed.word_run import WORD_KERNEL_VERSION, Journal
 
 
 def rate(path: str) -> dict:
-    with open(path) as fh:
-        head = json.loads(fh.readline())["key"]
-        work = cpu = 0.0
-        jobs = 0
-        for line in fh:
-            rec = json.loads(line)
-            if rec.get("kernel", 1) != WORD_KERNEL_VERSION or not rec.get("work"):
-                continue
-            work += rec["work"]
-            cpu += rec["cpu_seconds"]
-            jobs += 1
+    journal = Journal.at(path)
+    head = journal.key
+    work = cpu = 0.0
+    jobs = 0
+    for rec in journal.read().values():
+        if rec.get("kernel", 1) != WORD_KERNEL_VERSION or not rec.get("work"):
+            continue
+        work += rec["work"]
+        cpu += rec["cpu_seconds"]
+        jobs += 1
     return {"deck": f"{head['suits']}x{head['ranks']}", "mode": head["mode"], "jobs": jobs,
             "cpu_hours": cpu / 3600, "seconds_per_work": cpu / work if work else None}
 

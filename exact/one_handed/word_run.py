@@ -157,6 +157,21 @@ class Journal:
     def __init__(self, path: str, key: dict):
         self.path, self.key = path, key
 
+    @classmethod
+    def at(cls, path: str) -> "Journal":
+        """The journal in the file ``path``, whichever computation it belongs to (its key is read from
+        the file's first line): for tools that read finished journals, not for a run adding to one."""
+        try:
+            with open(path) as fh:
+                head = fh.readline()
+        except OSError as exc:
+            raise UsageError(f"cannot read the job journal {path!r} ({exc.strerror})") from None
+        try:
+            key = json.loads(head)["key"]
+        except (ValueError, KeyError, TypeError):
+            raise UsageError(f"{path!r} is not a job journal of the word method") from None
+        return cls(path, key)
+
     def read(self) -> dict:
         """``{job: record}`` of the file (empty if it does not exist); refuses a foreign file."""
         if not os.path.exists(self.path):

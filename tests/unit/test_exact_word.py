@@ -215,6 +215,28 @@ def test_a_foreign_journal_is_refused(tmp_path):
         word_counts(2, 3, checkpoint_dir=str(tmp_path))
 
 
+def test_a_journal_is_read_whichever_computation_it_belongs_to(tmp_path):
+    """``Journal.at`` takes the key from the file's head (tools that read finished journals); a torn
+    last line is skipped, and a file that is not a journal is refused in one line."""
+    from exact.one_handed.word_run import Journal, journal_name
+
+    word_counts(2, 3, mode="core", checkpoint_dir=str(tmp_path))
+    path = tmp_path / journal_name(2, 3, "core")
+    journal = Journal.at(str(path))
+    assert (journal.key["suits"], journal.key["ranks"], journal.key["mode"]) == (2, 3, "core")
+    records = journal.read()
+    assert len(records) == alphabet_orbit_count(2, 3)
+    with open(path, "a") as fh:
+        fh.write('{"job": 0, "resid')
+    assert Journal.at(str(path)).read() == records
+    other = tmp_path / "notes.jsonl"
+    other.write_text("hello\n")
+    with pytest.raises(UsageError, match="not a job journal"):
+        Journal.at(str(other))
+    with pytest.raises(UsageError, match="cannot read"):
+        Journal.at(str(tmp_path / "missing.jsonl"))
+
+
 def test_dask_gives_the_same_counts():
     pytest.importorskip("distributed")
     local = word_counts(3, 3)
