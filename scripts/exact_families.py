@@ -170,7 +170,7 @@ def figure(values: dict, fitted: dict, path: Path) -> None:
     _save(fig, path, svg=True)  # the SVG without a date, so that a rerun leaves git clean
 
 
-def compute(store: ResultsStore, decks, checkpoint_dir: str, hours: float) -> None:
+def compute(store: ResultsStore, decks, checkpoint_dir: str, hours: float, workers: int = 1) -> None:
     from exact.one_handed import exact_distribution
 
     have = family_values(store)
@@ -185,7 +185,8 @@ def compute(store: ResultsStore, decks, checkpoint_dir: str, hours: float) -> No
         for key, text in (("plain", PLAIN), ("any", WIN_ANY)):  # one set of jobs: the second read from the journal
             if stored[key] is not None:
                 continue
-            result = exact_distribution(Deck(s, r), Variant.parse(text), method="word", checkpoint_dir=checkpoint_dir)
+            result = exact_distribution(Deck(s, r), Variant.parse(text), method="word", checkpoint_dir=checkpoint_dir,
+                                        workers=workers)
             name = store.save(result)
             print(f"{s}x{r} {text}: p_win {result.p_win} ({float(result.p_win):.6%}) stored as {name}", flush=True)
 
@@ -205,11 +206,14 @@ def main(argv=None) -> int:
     parser.add_argument("--compute", action="store_true", help="compute the decks the store lacks")
     parser.add_argument("--decks", default=None, help="SxR decks, comma separated (default: 13x2 .. 31x2, 2x13 .. 2x31)")
     parser.add_argument("--hours", type=float, default=math.inf, help="start no new deck after this many hours")
+    parser.add_argument("--workers", type=int, default=1, help="processes running a deck's jobs (default 1)")
     parser.add_argument("--checkpoint-dir", default="results/word-jobs/narrow")
     parser.add_argument("--out", default=str(DEFAULT_PATH))
     parser.add_argument("--table", default="results/exact_families.md")
     parser.add_argument("--figure", default="results/exact_families.png")
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error(f"--workers must be at least 1, not {args.workers}")
     decks = parse_decks(args.decks) if args.decks else DEFAULT_DECKS
     store = ResultsStore(args.out)
     if args.compute:
@@ -217,7 +221,7 @@ def main(argv=None) -> int:
         # journal and every deck already stored stays stored
         with interrupts.handling_signals("exact_families.py"), interrupts.keeping(
                 f": the finished jobs are kept in {args.checkpoint_dir}; the same command continues"):
-            compute(store, decks, args.checkpoint_dir, args.hours)
+            compute(store, decks, args.checkpoint_dir, args.hours, args.workers)
     values = family_values(store)
     if not values:
         print(f"exact_families.py: no narrow deck in {args.out}", file=sys.stderr)

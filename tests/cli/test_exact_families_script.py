@@ -23,7 +23,7 @@ def test_families_compute_store_and_draw(tmp_path):
     store_path, table, figure = tmp_path / "s.h5", tmp_path / "f.md", tmp_path / "f.png"
     args = ["--out", str(store_path), "--table", str(table), "--figure", str(figure),
             "--checkpoint-dir", str(tmp_path / "jobs")]
-    assert script.main(["--compute", "--decks", "3x2,4x2,2x3", *args]) == 0
+    assert script.main(["--compute", "--workers", "2", "--decks", "3x2,4x2,2x3", *args]) == 0
     store = ResultsStore(store_path)
     assert len(store.names(kind="exact")) == 6  # the plain game and win=any of each deck
     for s, r in ((3, 2), (4, 2), (2, 3)):
