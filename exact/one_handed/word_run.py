@@ -511,14 +511,20 @@ def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=No
     from the jobs already measured in ``checkpoint_dir``'s journals (least squares through the
     origin; those of the current :data:`WORD_KERNEL_VERSION` where there are any, else those of an
     earlier kernel, flagged ``calibrated_on_older_kernel``), else from :func:`builtin_rate` (the
-    rates measured on other decks: the interval then spans the least and the greatest of them too)."""
+    rates measured on other decks: the interval then spans the least and the greatest of them too).
+    With a journal, ``jobs_done`` and ``cpu_seconds_done`` are its finished jobs and their measured
+    CPU, and ``cpu_seconds_left`` prices the jobs still to run, each at its alphabet size's mean
+    planned work (what a run's progress bar shows)."""
     n = suits * ranks
     if not 1 <= n <= MAX_WORD_CARDS:
         raise UsageError(f"the word method holds decks of at most {MAX_WORD_CARDS} cards, got {suits}x{ranks}")
     jobs = deck_jobs(suits, ranks)
     primes = word_primes(n, ranks)
     lay = layout(n, ranks, mode)
-    total = variance = 0.0
+    done: dict = {}
+    if checkpoint_dir is not None and os.path.isdir(checkpoint_dir):
+        done = read_journals(checkpoint_dir, suits, ranks, mode, journal_key(suits, ranks, mode, primes))
+    total = variance = left = 0.0
     largest = (0, None)
     planned = 0
     for _, members, chosen in size_samples(jobs, sample_per_size, seed):
@@ -532,14 +538,13 @@ def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=No
         planned += len(chosen)
         mean = sum(works) / len(works)
         total += mean * len(members)
+        left += mean * sum(1 for j in members if j not in done)
         if len(chosen) < len(members) and len(works) > 1:
             var = sum((w - mean) ** 2 for w in works) / (len(works) - 1)
             variance += len(members) ** 2 * var / len(works) * (1 - len(works) / len(members))
     rate, rate_low, rate_high = builtin_rate(mode)
     calibrated, older = 0, False
-    if checkpoint_dir is not None and os.path.isdir(checkpoint_dir):
-        key = journal_key(suits, ranks, mode, primes)
-        done = read_journals(checkpoint_dir, suits, ranks, mode, key)
+    if done:
         measured = [rec for rec in done.values() if rec.get("work")]
         current = [rec for rec in measured if rec.get("kernel", 1) == WORD_KERNEL_VERSION]
         older = bool(measured) and not current
@@ -553,6 +558,8 @@ def plan_summary(suits: int, ranks: int, *, mode: str = "all", checkpoint_dir=No
             "cpu_seconds_low": max(total - spread, 0) * rate_low, "cpu_seconds_high": (total + spread) * rate_high,
             "seconds_per_work": rate, "seconds_per_work_low": rate_low, "seconds_per_work_high": rate_high,
             "calibrated_on_jobs": calibrated, "calibrated_on_older_kernel": older,
+            "jobs_done": len(done), "cpu_seconds_done": sum(float(rec.get("cpu_seconds", 0)) for rec in done.values()),
+            "cpu_seconds_left": left * rate,
             "largest_job": jobs.label(largest[1]) if largest[1] is not None else "",
             "largest_job_table_bytes": largest[0]}
 

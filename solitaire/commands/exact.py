@@ -280,6 +280,9 @@ def _show_plan(built, mode, checkpoint_dir, as_json) -> None:
                + (f"seconds per work unit from {plan['calibrated_on_jobs']:,} measured jobs"
                   + (" of an earlier, slower kernel: an overestimate)" if plan["calibrated_on_older_kernel"] else ")")
                   if plan["calibrated_on_jobs"] else "no job of this deck measured)"))
+    if plan["jobs_done"]:
+        click.echo(f"done: {plan['jobs_done']:,} of {plan['jobs']:,} jobs ({_core_hours(plan['cpu_seconds_done'])} "
+                   f"measured); about {_core_hours(plan['cpu_seconds_left'])} left")
     if not plan["calibrated_on_jobs"]:
         click.echo(f"priced at {plan['seconds_per_work']:.2g} CPU s per unit of work, the middle of the rates measured "
                    f"on other decks ({plan['seconds_per_work_low']:.2g} to {plan['seconds_per_work_high']:.2g}, which "

@@ -635,6 +635,32 @@ def test_cli_plan_says_where_its_rate_comes_from(tmp_path):
     assert f"from {alphabet_orbit_count(2, 3)} measured jobs" in out.output and "priced at" not in out.output
 
 
+def test_plan_of_a_run_under_way_says_what_is_done_and_left(tmp_path):
+    """``--plan`` with a journal of part of the jobs: their count and measured CPU, and the jobs still
+    to run priced at the measured rate; nothing left once every job is done."""
+    from solitaire.cli import cli
+
+    from exact.one_handed.word_run import journal_name
+
+    word_counts(3, 3, checkpoint_dir=str(tmp_path))
+    path = tmp_path / journal_name(3, 3, "all")
+    whole = plan_summary(3, 3, checkpoint_dir=str(tmp_path))
+    assert whole["jobs_done"] == whole["jobs"] == 36 and whole["cpu_seconds_left"] == 0
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:11]) + "\n")  # the key and 10 jobs
+    records = [json.loads(line) for line in lines[1:11]]
+    part = plan_summary(3, 3, checkpoint_dir=str(tmp_path))
+    assert part["jobs_done"] == 10
+    assert part["cpu_seconds_done"] == pytest.approx(sum(r["cpu_seconds"] for r in records))
+    assert 0 < part["cpu_seconds_left"] < part["cpu_seconds"]
+    fresh = plan_summary(3, 3)
+    assert fresh["jobs_done"] == 0 and fresh["cpu_seconds_left"] == pytest.approx(fresh["cpu_seconds"])
+    out = CliRunner().invoke(cli, ["exact", "--suits", "3", "--ranks", "3", "--method", "word", "--plan",
+                                   "--checkpoint-dir", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert "done: 10 of 36 jobs (" in out.output and " left\n" in out.output
+
+
 def test_word_progress_estimate_benchmark_replays_a_journal(tmp_path, capsys):
     import sys
     from pathlib import Path
