@@ -56,7 +56,7 @@ MAX_WORD_CARDS = 62
 #: skips the zero ones), so a deck's own measured jobs price it better (``--checkpoint-dir``)
 WORD_MEASURED_RATES = {
     "all": {"4x5": 8.20e-10, "3x7": 6.94e-10, "6x5": 7.10e-10, "8x4": 7.16e-10, "3x12": 5.25e-10,
-            "3x13": 5.22e-10, "2x23": 3.87e-10},
+            "3x13": 5.22e-10, "2x23": 3.87e-10, "5x6": 6.06e-10},
     "core": {"4x5": 1.06e-9, "3x7": 8.23e-10, "4x13": 1.08e-9},  # 4x13: 39 sampled jobs of 13-51 letters
 }
 
