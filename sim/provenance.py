@@ -123,8 +123,9 @@ def git_commit() -> str:
     the end of a long run names the code that ran, not a tree changed (or checked out anew) while it ran.
 
     In a git checkout (the package imported from its source tree, an editable install) it is the
-    checkout's ``HEAD``, ``-dirty`` when tracked files differ from it; an installed wheel reports the
-    commit it was built from (written into it by setuptools-scm); "unknown" when neither is known."""
+    checkout's ``HEAD``, ``-dirty`` when tracked files outside ``results/`` and ``docs/`` differ from
+    it; an installed wheel reports the commit it was built from (written into it by setuptools-scm);
+    "unknown" when neither is known."""
     if _in_checkout():
         commit = _git("rev-parse", "HEAD")
         if commit:
