@@ -288,7 +288,7 @@ def _show_plan(built, mode, checkpoint_dir, as_json) -> None:
                    f"on other decks ({plan['seconds_per_work_low']:.2g} to {plan['seconds_per_work_high']:.2g}, which "
                    "the interval spans); --checkpoint-dir with measured jobs of this deck prices it closer")
     click.echo(f"largest job: {plan['largest_job']}, tables {plan['largest_job_table_bytes'] / 2**30:.3g} GiB "
-               "(a worker needs about this plus 0.5 GiB)")
+               "(a worker needs about this, plus 0.5 GiB a process: --workers N runs N jobs at once in one process)")
 
 
 def _core_hours(seconds: float) -> str:
