@@ -206,7 +206,7 @@ def main(argv=None) -> int:
     parser.add_argument("--compute", action="store_true", help="compute the decks the store lacks")
     parser.add_argument("--decks", default=None, help="SxR decks, comma separated (default: 13x2 .. 31x2, 2x13 .. 2x31)")
     parser.add_argument("--hours", type=float, default=math.inf, help="start no new deck after this many hours")
-    parser.add_argument("--workers", type=int, default=1, help="processes running a deck's jobs (default 1)")
+    parser.add_argument("--workers", type=int, default=1, help="a deck's jobs run at once, on threads of this process (default 1)")
     parser.add_argument("--checkpoint-dir", default="results/word-jobs/narrow")
     parser.add_argument("--out", default=str(DEFAULT_PATH))
     parser.add_argument("--table", default="results/exact_families.md")
